@@ -1,0 +1,109 @@
+import type { Plan, Scope } from '#common';
+
+/**
+ * The persistence contract. Two implementations share one SQL schema and one test suite:
+ * embedded PGlite under DATA_DIR (default) and PostgreSQL when DATABASE_URL is set.
+ * Times are epoch milliseconds unless a name says seconds.
+ */
+export interface Project {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: number;
+}
+
+export interface OAuthClient {
+  clientId: string;
+  projectId: string;
+  name: string;
+  scopes: Scope[];
+  enabled: boolean;
+  /** Hash of the 256-bit secret; the secret itself is never stored. */
+  secretHash: string;
+  createdAt: number;
+}
+
+export interface ApiKey {
+  key: string;
+  projectId: string;
+  secretHash: string;
+  createdAt: number;
+}
+
+export type SigningKeyStatus = 'next' | 'active' | 'retired';
+
+export interface SigningKey {
+  kid: string;
+  alg: string;
+  status: SigningKeyStatus;
+  /** Public JWK (public members only), as published in the key set. */
+  publicJwk: Record<string, unknown>;
+  /** Private JWK serialised as JSON, or an encrypted envelope when KEY_ENCRYPTION_KEY is set. */
+  privateKey: string;
+  createdAt: number;
+  activatedAt: number | null;
+  retiredAt: number | null;
+}
+
+export type RevocationKind = 'jti' | 'client';
+
+export interface Revocation {
+  /** Monotonic position in the feed; the cursor a gateway resumes from. */
+  seq: number;
+  kind: RevocationKind;
+  /** The token's jti, or the client id. */
+  value: string;
+  /** For `client`: tokens issued at or before this epoch second are revoked. */
+  issuedBefore: number | null;
+  /** Epoch seconds after which no token covered by the entry can be valid; then it is pruned. */
+  expiresAt: number;
+  createdAt: number;
+}
+
+export interface NewRevocation {
+  kind: RevocationKind;
+  value: string;
+  issuedBefore: number | null;
+  expiresAt: number;
+}
+
+export interface Store {
+  readonly kind: 'embedded' | 'postgres';
+
+  createProject(input: { name: string; plan: Plan }): Promise<Project>;
+  getProject(id: string): Promise<Project | null>;
+  listProjects(): Promise<Project[]>;
+  /** Deletes the project with its clients and API keys; returns false if it did not exist. */
+  deleteProject(id: string): Promise<boolean>;
+
+  createClient(input: { projectId: string; name: string; scopes: Scope[]; secretHash: string }): Promise<OAuthClient>;
+  getClient(clientId: string): Promise<OAuthClient | null>;
+  listClients(projectId: string): Promise<OAuthClient[]>;
+  setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
+
+  createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
+  getApiKey(key: string): Promise<ApiKey | null>;
+
+  listSigningKeys(): Promise<SigningKey[]>;
+  insertSigningKey(key: SigningKey): Promise<void>;
+  /** Applies status changes atomically (rotation moves several keys at once). */
+  updateSigningKeys(changes: Array<Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'>>): Promise<void>;
+  deleteSigningKey(kid: string): Promise<void>;
+
+  addRevocation(entry: NewRevocation): Promise<Revocation>;
+  /** Live entries with seq > cursor, oldest first. */
+  revocationsSince(cursor: number, nowSeconds: number): Promise<Revocation[]>;
+  /** Removes entries whose expiresAt has passed; returns how many. */
+  pruneRevocations(nowSeconds: number): Promise<number>;
+  /** Called after any replica adds a revocation (PostgreSQL: LISTEN/NOTIFY). Returns unsubscribe. */
+  onRevocation(listener: () => void): () => void;
+
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Embedded data directory (DATA_DIR). */
+  dataDir: string;
+  /** PostgreSQL connection string (DATABASE_URL); unset means embedded. */
+  databaseUrl?: string | undefined;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Two cores: forks keep servers and processes of one file apart without oversubscribing.
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
