@@ -1,0 +1,11 @@
+export type {
+  RouteRequirement,
+  VerifiedToken,
+  AuthFailureKind,
+  AuthFailure,
+  AuthSuccess,
+  AuthDecision,
+  KeyResolver,
+  RevocationChecker,
+  VerifierOptions,
+} from './types.ts';

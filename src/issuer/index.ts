@@ -1,0 +1,1 @@
+export type { Issuer, IssuerConfig, IssuerDeps, SigningKeyInfo, CreatedClient } from './types.ts';

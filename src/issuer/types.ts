@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyResolver, RevocationChecker } from '#auth';
+import type { Clock, Logger, Scope } from '#common';
+import type { OAuthClient, Store } from '#store';
+
+/**
+ * Contract between the issuer and its hosts (the upstream server, the admin API, the CLI).
+ */
+export interface IssuerConfig {
+  /** `iss` of every token and base of every metadata URL (PUBLIC_URL). */
+  readonly issuer: string;
+  /** `aud` of every token; default: the issuer URL. */
+  readonly audience: string;
+  /** Signing algorithm of new keys: RS256 (default), ES256 or EdDSA. */
+  readonly algorithm: 'RS256' | 'ES256' | 'EdDSA';
+  /** KEY_ENCRYPTION_KEY: when set, private keys are encrypted at rest. */
+  readonly keyEncryptionKey?: string | undefined;
+  /** Secret gateways present to read the revocation feed. */
+  readonly feedToken: string;
+}
+
+export interface SigningKeyInfo {
+  kid: string;
+  alg: string;
+  status: 'next' | 'active' | 'retired';
+  createdAt: string;
+  activatedAt: string | null;
+  retiredAt: string | null;
+  /** When a retired key leaves the key set (every token it signed has expired). */
+  removeAfter: string | null;
+}
+
+export interface CreatedClient {
+  client: OAuthClient;
+  /** Shown once; only its hash is stored. */
+  clientSecret: string;
+}
+
+export interface Issuer {
+  /** Handles the issuer's public routes; resolves false when the path is not one of them. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Handles the gateway revocation feed (`GET /internal/revocations?cursor=N&wait=S`). */
+  handleFeed(req: IncomingMessage, res: ServerResponse): Promise<void>;
+
+  createClient(input: { projectId: string; name: string; scopes: Scope[] }): Promise<CreatedClient>;
+  /** Disabling revokes every outstanding token of the client. */
+  setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
+  /** Accepts a compact JWT (its jti is read after checking our signature) or a bare jti. */
+  revokeToken(jwtOrJti: string): Promise<void>;
+
+  listKeys(): Promise<SigningKeyInfo[]>;
+  rotateKeys(): Promise<{ kid: string }>;
+
+  /** Local verification sources for the plugin in the upstream (defence in depth). */
+  readonly keyResolver: KeyResolver;
+  readonly revocationChecker: RevocationChecker;
+
+  close(): Promise<void>;
+}
+
+export interface IssuerDeps {
+  store: Store;
+  config: IssuerConfig;
+  log: Logger;
+  clock?: Clock;
+}
