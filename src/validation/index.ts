@@ -1,0 +1,1 @@
+export type { ValidationRequest, ValidationResponse, ValidationRoute } from './types.ts';
