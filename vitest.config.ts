@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: forks keep servers and processes of one file apart without oversubscribing.
     pool: 'forks',
-    reporters: ['default'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

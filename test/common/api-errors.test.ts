@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { API_ERRORS, apiError } from '#common';
+
+describe('the API error table', () => {
+  it('gives the spec statuses and messages to the bearer codes', () => {
+    expect(API_ERRORS.invalid_token).toEqual({ code: '1024', status: 401, message: 'Invalid bearer token' });
+    expect(API_ERRORS.token_revoked).toEqual({ code: '1024', status: 401, message: 'OAuth key has been revoked' });
+    expect(API_ERRORS.project_not_found).toEqual({ code: '1025', status: 400, message: 'Project not found for bearer token' });
+    expect(API_ERRORS.insufficient_scope.status).toBe(401);
+    expect(API_ERRORS.token_expired).toMatchObject({ code: '1030', status: 401 });
+  });
+
+  it('renders 1030 with the expiry in UTC and keeps error_code a string', () => {
+    const { status, body } = apiError('token_expired', { expiredAt: 1_767_225_600 });
+    expect(status).toBe(401);
+    expect(body).toEqual({ message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
+  });
+
+  it('adds a route’s extra fields without letting them override the documented ones', () => {
+    const { body } = apiError('invalid_token', { extra: { completions: [], success: true, error_code: 'x' } });
+    expect(body).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
+  });
+
+  it('is the table the README documents, row for row', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = new Set(
+      readme
+        .split('\n')
+        .filter((line) => /^\| `\d{4}` \|/.test(line))
+        .map((line) => {
+          const cells = line.split('|').map((c) => c.trim());
+          return `${cells[1]?.replaceAll('`', '')} ${cells[2]} ${cells[3]?.replaceAll('`', '')}`;
+        }),
+    );
+    const expected = Object.values(API_ERRORS).map((e) => `${e.code} ${e.status} ${e.message}`);
+    expect([...rows].sort()).toEqual([...new Set(expected)].sort());
+  });
+});

@@ -1,0 +1,33 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '#common';
+
+function sink(): { stream: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+describe('logger redaction', () => {
+  const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjbGkifQ.c2lnbmF0dXJl';
+  const secret = 'dGhpcy1pcy1hLXZlcnktc2VjcmV0LXZhbHVlLTEyMzQ1Njc4OTA';
+
+  it('never writes a bearer token or a client secret, wherever they sit in the log object', () => {
+    const out = sink();
+    const log = createLogger({ level: 'info', destination: out.stream });
+    log.info({ req: { headers: { authorization: `Bearer ${token}` } } }, 'request');
+    log.info({ headers: { authorization: `Basic ${secret}` } }, 'headers');
+    log.info({ body: { client_secret: secret, access_token: token } }, 'body');
+    log.info({ client_secret: secret, token, secret }, 'top level');
+    const text = out.text();
+    expect(text).toContain('[redacted]');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(secret);
+    expect(text.split('\n').filter(Boolean)).toHaveLength(4);
+  });
+});
