@@ -1,0 +1,49 @@
+import type { TokenCache } from './token-cache.ts';
+
+/** The API's "Token expired at <timestamp>" code (spec: Errors): the one answer worth a retry. */
+const TOKEN_EXPIRED_CODE = '1030';
+/** Error bodies are small; a larger 401 body is not ours and is not inspected. */
+const MAX_ERROR_BODY_CHARS = 16 * 1024;
+
+/**
+ * fetch with the bearer token added. On a 1030 answer (the server thinks the token expired,
+ * e.g. clock skew) it drops that token and retries ONCE with a fresh one; any other answer,
+ * including a second 1030, is returned as is.
+ */
+export async function authorizedFetch(
+  cache: TokenCache,
+  fetchImpl: typeof fetch,
+  input: string | URL,
+  init: RequestInit = {},
+): Promise<Response> {
+  const token = await cache.get();
+  const first = await send(fetchImpl, input, init, token);
+  if (!replayable(init) || !(await isTokenExpired(first))) return first;
+  await first.body?.cancel();
+  cache.invalidateIf(token);
+  return send(fetchImpl, input, init, await cache.get());
+}
+
+function send(fetchImpl: typeof fetch, input: string | URL, init: RequestInit, token: string): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${token}`);
+  return fetchImpl(input, { ...init, headers });
+}
+
+/** A stream body is consumed by the first attempt and cannot be sent again. */
+function replayable(init: RequestInit): boolean {
+  return !(init.body instanceof ReadableStream);
+}
+
+async function isTokenExpired(response: Response): Promise<boolean> {
+  if (response.status !== 401) return false;
+  if (!response.headers.get('content-type')?.includes('json')) return false;
+  try {
+    const text = await response.clone().text();
+    if (text.length > MAX_ERROR_BODY_CHARS) return false;
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && (body as { error_code?: unknown }).error_code === TOKEN_EXPIRED_CODE;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * `tokengate/client`: a small client for the token flow (spec: Authentication, client guidance).
+ *
+ *   const client = createTokenClient({ tokenUrl, clientId, clientSecret, scopes: ['address'] });
+ *   const res = await client.fetch(`${base}/api/au/address/autocomplete?q=1+george`);
+ */
+import { authorizedFetch } from './authorized-fetch.ts';
+import { resolveOptions, type TokenClientOptions } from './options.ts';
+import { createTokenCache } from './token-cache.ts';
+
+export { TokenEndpointError, TokenRequestError, type TokenRequestFailure } from './errors.ts';
+export type { TokenClientOptions } from './options.ts';
+
+export interface TokenClient {
+  /** The cached token, or a new one when none is cached or it is within the refresh margin. */
+  getToken(): Promise<string>;
+  /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 answer. */
+  fetch(input: string | URL, init?: RequestInit): Promise<Response>;
+  /** Forgets the cached token (e.g. after the operator rotated credentials). */
+  invalidate(): void;
+}
+
+export function createTokenClient(options: TokenClientOptions): TokenClient {
+  const resolved = resolveOptions(options);
+  const cache = createTokenCache(resolved);
+  return {
+    getToken: () => cache.get(),
+    fetch: (input, init) => authorizedFetch(cache, resolved.fetch, input, init),
+    invalidate: () => cache.invalidate(),
+  };
+}

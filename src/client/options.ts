@@ -1,0 +1,78 @@
+import type { Clock, Scope } from '#common';
+
+export interface TokenClientOptions {
+  /** The token endpoint, e.g. `http://127.0.0.1:8080/oauth/token` (use HTTPS off loopback). */
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  /** Keep it in a secrets store; the library never logs it or puts it in an error. */
+  readonly clientSecret: string;
+  /** Request only the scopes you need; omitted = every scope the client is permitted. */
+  readonly scopes?: readonly Scope[];
+  /** Requested lifetime in seconds (1..3600); omitted = the server's default (900). */
+  readonly expiresIn?: number;
+  readonly clock?: Clock;
+  /** The fetch used for token and API calls; defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Refresh this many seconds before expiry (default 60, capped at half the lifetime). */
+  readonly refreshMarginSec?: number;
+  /** Timeout of one token request in milliseconds (default 10,000). */
+  readonly timeoutMs?: number;
+  /** Credentials as form fields (default, as the spec shows) or HTTP Basic. */
+  readonly authMethod?: 'client_secret_post' | 'client_secret_basic';
+}
+
+export interface ResolvedOptions {
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: readonly Scope[] | undefined;
+  readonly expiresIn: number | undefined;
+  readonly clock: Clock;
+  readonly fetch: typeof fetch;
+  readonly refreshMarginSec: number;
+  readonly timeoutMs: number;
+  readonly authMethod: 'client_secret_post' | 'client_secret_basic';
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** Misuse is a programming error: it throws a TypeError at construction, not at the first call. */
+export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
+  const url = parseUrl(options.tokenUrl);
+  requireText('clientId', options.clientId);
+  requireText('clientSecret', options.clientSecret);
+  const expiresIn = options.expiresIn;
+  if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn >= 1 && expiresIn <= 3600)) {
+    throw new TypeError('expiresIn must be an integer number of seconds from 1 to 3600');
+  }
+  const refreshMarginSec = options.refreshMarginSec ?? 60;
+  if (!(Number.isFinite(refreshMarginSec) && refreshMarginSec >= 0)) {
+    throw new TypeError('refreshMarginSec must be a number of seconds >= 0');
+  }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError('timeoutMs must be a positive integer');
+  return {
+    tokenUrl: url.href,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    scopes: options.scopes && options.scopes.length > 0 ? [...options.scopes] : undefined,
+    expiresIn,
+    clock: options.clock ?? systemClock,
+    fetch: options.fetch ?? globalThis.fetch,
+    refreshMarginSec,
+    timeoutMs,
+    authMethod: options.authMethod ?? 'client_secret_post',
+  };
+}
+
+function parseUrl(value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new TypeError('tokenUrl must be an absolute http(s) URL');
+  }
+  return url;
+}
+
+function requireText(name: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${name} must be a non-empty string`);
+}

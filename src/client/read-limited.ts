@@ -1,0 +1,21 @@
+/**
+ * Reads a fetch Response body as text, refusing more than `limit` bytes so a misbehaving
+ * server cannot make the client buffer without bound.
+ */
+export async function readLimited(response: Response, limit: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}

@@ -1,0 +1,67 @@
+import { TokenRequestError } from './errors.ts';
+import type { ResolvedOptions } from './options.ts';
+import { requestToken } from './token-request.ts';
+
+/**
+ * The cached token and its single-flight refresh (spec: Authentication, client guidance):
+ * reuse one token across calls, obtain the next one `refreshMarginSec` before expiry, and let
+ * concurrent callers share one request instead of each asking for a token.
+ */
+export interface TokenCache {
+  get(): Promise<string>;
+  /** Forgets the cached token; the next get() requests a new one. */
+  invalidate(): void;
+  /** Forgets the cached token only if it is still `token` (a concurrent caller may have replaced it). */
+  invalidateIf(token: string): void;
+}
+
+interface Cached {
+  readonly token: string;
+  readonly refreshAtMs: number;
+  readonly expiresAtMs: number;
+}
+
+export function createTokenCache(options: ResolvedOptions): TokenCache {
+  let current: Cached | undefined;
+  let inflight: Promise<string> | undefined;
+
+  async function fetchNext(): Promise<string> {
+    // Expiry counts from when the request was sent, so a slow answer errs on the early side.
+    const sentAtMs = options.clock.now();
+    try {
+      const issued = await requestToken(options);
+      current = schedule(issued.accessToken, issued.expiresIn, sentAtMs, options.refreshMarginSec);
+      return issued.accessToken;
+    } catch (error) {
+      // Inside the margin the old token is still valid: a transport failure should not fail the
+      // caller. An OAuth error (e.g. invalid_client after disabling) always surfaces.
+      if (error instanceof TokenRequestError && current && options.clock.now() < current.expiresAtMs) {
+        return current.token;
+      }
+      throw error;
+    }
+  }
+
+  return {
+    get() {
+      if (current && options.clock.now() < current.refreshAtMs) return Promise.resolve(current.token);
+      inflight ??= fetchNext().finally(() => {
+        inflight = undefined;
+      });
+      return inflight;
+    },
+    invalidate() {
+      current = undefined;
+    },
+    invalidateIf(token) {
+      if (current?.token === token) current = undefined;
+    },
+  };
+}
+
+/** The margin is capped at half the lifetime so a short-lived token is not refreshed on every call. */
+function schedule(token: string, expiresInSec: number, sentAtMs: number, marginSec: number): Cached {
+  const lifetimeMs = expiresInSec * 1000;
+  const marginMs = Math.min(marginSec * 1000, lifetimeMs / 2);
+  return { token, expiresAtMs: sentAtMs + lifetimeMs, refreshAtMs: sentAtMs + lifetimeMs - marginMs };
+}

@@ -1,0 +1,125 @@
+import { TokenEndpointError, TokenRequestError } from './errors.ts';
+import { readLimited } from './read-limited.ts';
+
+/** One client-credentials token request (spec: Token endpoint). No caching here. */
+export interface TokenRequestOptions {
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Sent space-separated only when given: the server's default is every permitted scope. */
+  readonly scopes?: readonly string[] | undefined;
+  readonly expiresIn?: number | undefined;
+  /** Credentials as form fields (spec default) or HTTP Basic (RFC 6749 section 2.3.1). */
+  readonly authMethod: 'client_secret_post' | 'client_secret_basic';
+  readonly timeoutMs: number;
+  readonly fetch: typeof fetch;
+}
+
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly scope: string | undefined;
+}
+
+/** Token responses are a few kilobytes; anything larger is not a token response. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export async function requestToken(options: TokenRequestOptions): Promise<IssuedToken> {
+  let response: Response;
+  let text: string | undefined;
+  try {
+    response = await options.fetch(options.tokenUrl, {
+      method: 'POST',
+      headers: requestHeaders(options),
+      body: requestBody(options),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    text = await readLimited(response, MAX_RESPONSE_BYTES);
+  } catch (error) {
+    throw transportError(error, options.timeoutMs);
+  }
+  return parseTokenResponse(response.status, text);
+}
+
+function requestHeaders(options: TokenRequestOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (options.authMethod === 'client_secret_basic') {
+    // RFC 6749 2.3.1: form-encode id and secret before base64.
+    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  }
+  return headers;
+}
+
+function requestBody(options: TokenRequestOptions): string {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (options.authMethod === 'client_secret_post') {
+    form.set('client_id', options.clientId);
+    form.set('client_secret', options.clientSecret);
+  }
+  if (options.scopes && options.scopes.length > 0) form.set('scope', options.scopes.join(' '));
+  if (options.expiresIn !== undefined) form.set('expires_in', String(options.expiresIn));
+  return form.toString();
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+function transportError(error: unknown, timeoutMs: number): TokenRequestError {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return new TokenRequestError('timeout', `token request timed out after ${timeoutMs} ms`, { cause: error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new TokenRequestError('network', `token request failed: ${reason}`, { cause: error });
+}
+
+function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
+  const body = parseJsonObject(text);
+  if (status === 200 && body && isTokenBody(body)) {
+    return { accessToken: body.access_token, expiresIn: body.expires_in, scope: optionalString(body.scope) };
+  }
+  if (status >= 400 && body && typeof body.error === 'string') {
+    throw new TokenEndpointError(status, body.error, optionalString(body.error_description));
+  }
+  throw new TokenRequestError('invalid_response', `token endpoint answered HTTP ${status} without a usable body`, {
+    status,
+  });
+}
+
+interface TokenBody {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope?: unknown;
+}
+
+function isTokenBody(body: Record<string, unknown>): body is Record<string, unknown> & TokenBody {
+  return (
+    typeof body.access_token === 'string' &&
+    body.access_token.length > 0 &&
+    typeof body.token_type === 'string' &&
+    body.token_type.toLowerCase() === 'bearer' &&
+    Number.isInteger(body.expires_in) &&
+    (body.expires_in as number) > 0
+  );
+}
+
+function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

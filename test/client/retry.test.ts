@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTokenClient } from '../../src/client/index.ts';
+import { startTokenServer, type TokenServer } from './token-server.ts';
+
+let server: TokenServer;
+beforeEach(async () => {
+  server = await startTokenServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function client() {
+  return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret' });
+}
+
+describe('fetch with the bearer token', () => {
+  it('adds Authorization: Bearer and keeps the caller headers', async () => {
+    const c = client();
+    const res = await c.fetch(server.apiUrl, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, token: 'tok-1' });
+  });
+
+  it('retries once with a fresh token when the answer is 1030 (token expired)', async () => {
+    const c = client();
+    await c.getToken();
+    server.expired = new Set(['tok-1']);
+    const res = await c.fetch(server.apiUrl);
+    expect(res.status).toBe(200);
+    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(server.tokenRequests).toHaveLength(2);
+    expect(await c.getToken()).toBe('tok-2');
+  });
+
+  it('retries only once: a second 1030 is returned to the caller', async () => {
+    server.expired = 'all';
+    const res = await client().fetch(server.apiUrl);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1030' });
+    expect(server.apiCalls).toHaveLength(2);
+    expect(server.tokenRequests).toHaveLength(2);
+  });
+
+  it('does not retry other 401 answers such as 1026 (missing scope) or 1024 (revoked)', async () => {
+    for (const code of ['1026', '1024']) {
+      server.otherFailure = code;
+      const before = server.apiCalls.length;
+      const res = await client().fetch(server.apiUrl);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error_code: code });
+      expect(server.apiCalls.length - before).toBe(1);
+    }
+    expect(server.tokenRequests).toHaveLength(2);
+  });
+
+  it('refreshes once when many concurrent calls all meet 1030 with the same token', async () => {
+    const c = client();
+    await c.getToken();
+    server.expired = new Set(['tok-1']);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => c.fetch(server.apiUrl)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(server.tokenRequests).toHaveLength(2);
+  });
+});

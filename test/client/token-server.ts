@@ -1,0 +1,101 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real loopback token endpoint and API for the client tests: it counts token requests,
+ * records what each asked for, and answers 1030 for tokens the test marks as expired.
+ */
+export interface TokenRequestRecord {
+  readonly form: URLSearchParams;
+  readonly authorization: string | undefined;
+}
+
+export interface TokenServer {
+  readonly tokenUrl: string;
+  readonly apiUrl: string;
+  readonly tokenRequests: TokenRequestRecord[];
+  readonly apiCalls: Array<string | undefined>;
+  /** Lifetime the next tokens are issued with. */
+  expiresIn: number;
+  /** When set, the token endpoint answers this instead of a token. */
+  failWith: { status: number; body: string; contentType?: string } | undefined;
+  /** When true, token requests are accepted but never answered. */
+  hang: boolean;
+  /** Tokens the API answers with 1030. `'all'` expires every token. */
+  expired: Set<string> | 'all';
+  /** Bearer tokens the API refuses with this other 401 code (e.g. 1026). */
+  otherFailure: string | undefined;
+  close(): Promise<void>;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startTokenServer(): Promise<TokenServer> {
+  let issued = 0;
+  const state: Omit<TokenServer, 'tokenUrl' | 'apiUrl' | 'close'> = {
+    tokenRequests: [],
+    apiCalls: [],
+    expiresIn: 900,
+    failWith: undefined,
+    hang: false,
+    expired: new Set(),
+    otherFailure: undefined,
+  };
+
+  async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    state.tokenRequests.push({ form: await readForm(req), authorization: req.headers.authorization });
+    if (state.hang) return;
+    if (state.failWith) {
+      res.writeHead(state.failWith.status, { 'content-type': state.failWith.contentType ?? 'application/json' });
+      res.end(state.failWith.body);
+      return;
+    }
+    issued += 1;
+    json(res, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: state.expiresIn, scope: 'address' });
+  }
+
+  function api(req: IncomingMessage, res: ServerResponse): void {
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+    state.apiCalls.push(bearer);
+    const expired = state.expired === 'all' || (bearer !== undefined && state.expired.has(bearer));
+    if (expired) json(res, 401, { message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
+    else if (state.otherFailure) json(res, 401, { message: 'refused', error_code: state.otherFailure, success: false });
+    else json(res, 200, { success: true, token: bearer });
+  }
+
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/oauth/token' && req.method === 'POST') void token(req, res);
+    else api(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    tokenUrl: `http://127.0.0.1:${port}/oauth/token`,
+    apiUrl: `http://127.0.0.1:${port}/api/echo`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+/** A clock the test moves by hand. */
+export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now(): number; advance(ms: number): void } {
+  let nowMs = startMs;
+  return {
+    now: () => nowMs,
+    advance: (ms) => {
+      nowMs += ms;
+    },
+  };
+}
