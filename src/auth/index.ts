@@ -1,3 +1,8 @@
+/**
+ * The verification plugin's public surface (explicit named exports, jose style). Hosts call
+ * `createVerifier` with a `KeyResolver` and a `RevocationChecker`, then `authorize(header,
+ * requirement)`, and turn a failure into HTTP with `authFailureResponse`.
+ */
 export type {
   RouteRequirement,
   VerifiedToken,
@@ -8,4 +13,25 @@ export type {
   KeyResolver,
   RevocationChecker,
   VerifierOptions,
+  Verifier,
+  AuthHttpResponse,
+  KeySetEvent,
+  KeySetStatus,
+  RemoteKeySetOptions,
+  RemoteKeySet,
+  RevocationEntry,
+  RevocationSetOptions,
+  RevocationSetStatus,
+  RevocationSet,
+  RevocationFeedEvent,
+  RevocationFeedClientOptions,
+  RevocationFeedClient,
 } from './types.ts';
+export { createVerifier } from './verifier.ts';
+export { createRemoteKeySet } from './remote-key-set.ts';
+export { createRevocationSet } from './revocation-set.ts';
+export { createRevocationFeedClient } from './revocation-feed.ts';
+export { authFailureResponse } from './response.ts';
+export { extractBearer } from './extractor.ts';
+export { PROJECT_ID_CLAIM, TOKEN_TYPE } from './claims.ts';
+export { SUPPORTED_ALGORITHMS, type SupportedAlgorithm } from './algorithms.ts';

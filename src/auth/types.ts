@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Clock, Scope } from '#common';
+import type { ApiErrorBody, Clock, Logger, Scope } from '#common';
 
 /**
  * Public contract of the verification plugin. It knows nothing of HTTP frameworks, YAML,
@@ -58,8 +58,13 @@ export interface KeyResolver {
   get(kid: string): KeyObject | undefined;
   /** Called on an unknown kid: may refetch once (bounded by a cooldown); resolves to the key or undefined. */
   refreshFor?(kid: string): Promise<KeyObject | undefined>;
-  /** False until the first key set has loaded. */
+  /** False until the first key set has loaded (and, for a remote set, once it is older than maxStale). */
   ready(): boolean;
+  /**
+   * The key's declared JWK `alg`, when it has one: a token whose header `alg` differs is refused
+   * (RFC 8725 §3.1, one algorithm per key). Optional: without it the key type decides.
+   */
+  alg?(kid: string): string | undefined;
 }
 
 /** Answers whether a verified token has been revoked (by jti, or by client before a time). */
@@ -79,4 +84,133 @@ export interface VerifierOptions {
   readonly keys: KeyResolver;
   readonly revocations: RevocationChecker;
   readonly clock?: Clock;
+  /** Longest accepted `exp - iat` in seconds (spec maximum 3600); default 3600. */
+  readonly maxTokenLifetimeSec?: number;
+  /** Verified-token cache bounds; `maxEntries: 0` disables it. Defaults 10,000 entries, 16 MiB. */
+  readonly tokenCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
+  /** Cache of tokens that failed format/signature/claims; defaults 10,000 entries for 60 s. */
+  readonly negativeCache?: { readonly maxEntries?: number; readonly ttlSec?: number };
+  /** Longest accepted token (characters); default 8192. Longer values are refused unparsed. */
+  readonly maxTokenLength?: number;
+}
+
+/** What `createVerifier` returns: synchronous unless an unknown kid needs the one refetch. */
+export interface Verifier {
+  authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision>;
+}
+
+/** The HTTP answer for a failure (built only by `authFailureResponse`). */
+export interface AuthHttpResponse {
+  readonly status: number;
+  readonly headers: { readonly 'www-authenticate': string };
+  readonly body: ApiErrorBody;
+}
+
+/** Observable happenings of the key-set cache, for metrics and logs. */
+export type KeySetEvent =
+  | { readonly type: 'fetch_ok'; readonly keys: number; readonly maxAgeSec: number; readonly durationMs: number }
+  | { readonly type: 'fetch_failed'; readonly reason: string; readonly durationMs: number }
+  | { readonly type: 'stale_served'; readonly ageSec: number }
+  | { readonly type: 'keys_unavailable'; readonly ageSec: number | null }
+  | { readonly type: 'unknown_kid'; readonly refetched: boolean }
+  | { readonly type: 'key_ignored'; readonly reason: string };
+
+export interface KeySetStatus {
+  readonly loaded: boolean;
+  /** Seconds since the last successful fetch; null before the first. */
+  readonly ageSec: number | null;
+  /** True while serving keys past their max-age because refreshes fail. */
+  readonly stale: boolean;
+  readonly lastError: string | null;
+  readonly keys: number;
+}
+
+export interface RemoteKeySetOptions {
+  readonly url: string;
+  /** Only keys that fit these (kty/crv/alg/use) are imported; default ['RS256']. */
+  readonly algorithms?: readonly string[];
+  readonly clock?: Clock;
+  /** Default 5000. */
+  readonly fetchTimeoutMs?: number;
+  /** Bounds applied to the response's `Cache-Control: max-age`; defaults 60 and 3600. */
+  readonly minMaxAgeSec?: number;
+  readonly maxMaxAgeSec?: number;
+  /** Least seconds between two unknown-kid refetches; default 30. */
+  readonly cooldownSec?: number;
+  /** How long past its max-age the last good set is served when the issuer is down; default 3600. */
+  readonly maxStaleSec?: number;
+  /** Largest accepted key-set response; default 256 KiB. */
+  readonly maxResponseBytes?: number;
+  /** How many unknown kids are remembered (not refetched again) until the next refresh; default 1000. */
+  readonly unknownKidMemory?: number;
+  readonly log?: Logger;
+  readonly onEvent?: (event: KeySetEvent) => void;
+}
+
+export interface RemoteKeySet extends KeyResolver {
+  refreshFor(kid: string): Promise<KeyObject | undefined>;
+  /** Resolves after the first successful load; rejects if it fails (the cache keeps retrying). */
+  start(): Promise<void>;
+  stop(): void;
+  status(): KeySetStatus;
+}
+
+/** A revocation as the feed carries it (same shape as the store's `Revocation`). */
+export interface RevocationEntry {
+  readonly kind: 'jti' | 'client';
+  readonly value: string;
+  /** For `client`: tokens issued at or before this epoch second are revoked. */
+  readonly issuedBefore: number | null;
+  /** Epoch seconds after which the entry can be forgotten. */
+  readonly expiresAt: number;
+}
+
+export interface RevocationSetOptions {
+  readonly clock?: Clock;
+  /** Seconds without a sync after which the set counts as stale; default 60. */
+  readonly maxStalenessSec?: number;
+  /** When stale: keep answering from the last set (true) or refuse with 503 (false, default). */
+  readonly failOpen?: boolean;
+}
+
+export interface RevocationSetStatus {
+  readonly size: number;
+  readonly synced: boolean;
+  /** Seconds since the last sync; null before the first. */
+  readonly lagSec: number | null;
+  readonly stale: boolean;
+}
+
+export interface RevocationSet extends RevocationChecker {
+  apply(entries: readonly RevocationEntry[]): void;
+  markSynced(): void;
+  status(): RevocationSetStatus;
+}
+
+export type RevocationFeedEvent =
+  | { readonly type: 'sync_ok'; readonly entries: number; readonly cursor: number }
+  | { readonly type: 'sync_failed'; readonly reason: string };
+
+export interface RevocationFeedClientOptions {
+  /** The feed URL, e.g. `http://127.0.0.1:3000/internal/revocations`. */
+  readonly url: string;
+  /** The feed credential, sent as `Authorization: Bearer`. */
+  readonly token: string;
+  readonly set: RevocationSet;
+  readonly clock?: Clock;
+  readonly log?: Logger;
+  /** Long-poll hold asked of the issuer; default 20. */
+  readonly waitSec?: number;
+  /** Largest backoff after failures; default 5000. */
+  readonly maxBackoffMs?: number;
+  /** Largest accepted response; default 4 MiB. */
+  readonly maxResponseBytes?: number;
+  readonly onEvent?: (event: RevocationFeedEvent) => void;
+}
+
+export interface RevocationFeedClient {
+  /** Resolves after the first successful sync (retrying until then). */
+  start(): Promise<void>;
+  stop(): void;
+  status(): { readonly cursor: number; readonly lastError: string | null };
 }

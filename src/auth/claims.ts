@@ -1,0 +1,71 @@
+import { isScope, type Scope } from '#common';
+import { fail } from './failure.ts';
+import type { AuthFailure, VerifiedToken } from './types.ts';
+
+/** RFC 9068 header type; `application/at+jwt` is the same media type. */
+export const TOKEN_TYPE = 'at+jwt';
+/** The claim naming the project a token belongs to (the issuer mints it under this name). */
+export const PROJECT_ID_CLAIM = 'project_id';
+
+/** Header rules beyond alg/kid: RFC 9068 typ, and no extension we would have to understand. */
+export function checkHeader(header: Record<string, unknown>): AuthFailure | undefined {
+  const typ = header['typ'];
+  if (typeof typ !== 'string') return fail('invalid_token', 'typ missing');
+  const lower = typ.toLowerCase();
+  if (lower !== TOKEN_TYPE && lower !== `application/${TOKEN_TYPE}`) return fail('invalid_token', `typ ${typ.slice(0, 40)}`);
+  // We implement no critical extension, and b64:false (RFC 7797) would change the signing input.
+  if (header['crit'] !== undefined) return fail('invalid_token', 'crit header present');
+  if (header['b64'] !== undefined && header['b64'] !== true) return fail('invalid_token', 'b64 header present');
+  return undefined;
+}
+
+export interface ClaimRules {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly toleranceSec: number;
+  readonly maxLifetimeSec: number;
+}
+
+function isNumericDate(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 1024;
+}
+
+function audienceMatches(aud: unknown, audience: string): boolean {
+  if (typeof aud === 'string') return aud === audience;
+  return Array.isArray(aud) && aud.length <= 16 && aud.includes(audience);
+}
+
+/** Space-separated scopes, deduplicated; unknown names are dropped (they grant nothing here). */
+function parseScopes(scope: unknown): Scope[] | undefined {
+  if (scope === undefined) return [];
+  if (typeof scope !== 'string' || scope.length > 1024) return undefined;
+  const out: Scope[] = [];
+  for (const name of scope.split(' ')) if (isScope(name) && !out.includes(name)) out.push(name);
+  return out;
+}
+
+/**
+ * Checks iss, aud and the presence and types of the required claims, and iat/nbf against the
+ * clock. Expiry is NOT checked here: it comes after, so a token is only "expired" once we know
+ * it is ours (a forged expired token is invalid, not expired).
+ */
+export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules, nowSec: number): VerifiedToken | AuthFailure {
+  if (payload['iss'] !== rules.issuer) return fail('invalid_token', 'iss mismatch');
+  if (!audienceMatches(payload['aud'], rules.audience)) return fail('invalid_token', 'aud mismatch');
+  const { sub, client_id: clientId, jti, iat, exp, nbf } = payload;
+  const projectId = payload[PROJECT_ID_CLAIM];
+  if (!isNonEmptyString(sub) || !isNonEmptyString(clientId) || !isNonEmptyString(jti) || !isNonEmptyString(projectId)) {
+    return fail('invalid_token', 'sub, client_id, jti or project_id missing or not a string');
+  }
+  if (!isNumericDate(iat) || !isNumericDate(exp)) return fail('invalid_token', 'iat or exp missing or not an integer');
+  if (iat > nowSec + rules.toleranceSec) return fail('invalid_token', 'iat in the future');
+  if (exp <= iat || exp - iat > rules.maxLifetimeSec) return fail('invalid_token', 'lifetime out of bounds');
+  if (nbf !== undefined && (!isNumericDate(nbf) || nbf > nowSec + rules.toleranceSec)) return fail('invalid_token', 'nbf');
+  const scopes = parseScopes(payload['scope']);
+  if (scopes === undefined) return fail('invalid_token', 'scope is not a string');
+  return { sub, clientId, projectId, scopes, jti, iat, exp };
+}

@@ -1,0 +1,45 @@
+import { fail } from './failure.ts';
+import type { AuthFailure } from './types.ts';
+
+/** A compact JWS split once: decoded header and payload, the signing input and the signature. */
+export interface CompactJws {
+  readonly header: Record<string, unknown>;
+  readonly payload: Record<string, unknown>;
+  readonly signingInput: string;
+  readonly signature: Buffer;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+function decodeJsonObject(segment: string): Record<string, unknown> | undefined {
+  if (!BASE64URL.test(segment)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits `header.payload.signature` (RFC 7515 §7.1 compact form only: exactly three segments,
+ * base64url without padding, JSON objects). The signature must re-encode to the same text, so a
+ * token has exactly one string form (non-zero trailing bits would otherwise make twins).
+ */
+export function parseCompact(token: string): CompactJws | AuthFailure {
+  const first = token.indexOf('.');
+  const second = token.indexOf('.', first + 1);
+  if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) {
+    return fail('invalid_token', 'not a three-segment compact JWS');
+  }
+  const header = decodeJsonObject(token.slice(0, first));
+  if (header === undefined) return fail('invalid_token', 'header is not base64url JSON object');
+  const payload = decodeJsonObject(token.slice(first + 1, second));
+  if (payload === undefined) return fail('invalid_token', 'payload is not base64url JSON object');
+  const signatureText = token.slice(second + 1);
+  const signature = Buffer.from(signatureText, 'base64url');
+  if (signature.length === 0 || signature.toString('base64url') !== signatureText) {
+    return fail('invalid_token', 'signature is not canonical base64url');
+  }
+  return { header, payload, signingInput: token.slice(0, second), signature };
+}

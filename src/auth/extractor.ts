@@ -1,0 +1,25 @@
+import { fail } from './failure.ts';
+import type { AuthFailure } from './types.ts';
+
+// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Takes the bearer token out of an Authorization header value (RFC 6750 §2.1: header only, never
+ * query or cookie). No header, or another scheme (Basic…), is `credentials_missing` (RFC 6750 §3.1:
+ * "attempted using an unsupported authentication method" gets no error code). A Bearer header that
+ * is not exactly `Bearer <b64token>` with one space is `invalid_token`, never "no auth".
+ */
+export function extractBearer(authorization: string | undefined, maxLength = 8192): string | AuthFailure {
+  if (authorization === undefined || authorization === '') return fail('credentials_missing', 'no Authorization header');
+  if (authorization.length < 6 || authorization.slice(0, 6).toLowerCase() !== 'bearer') {
+    return fail('credentials_missing', 'Authorization scheme is not Bearer');
+  }
+  if (authorization.length === 6 || authorization.charCodeAt(6) !== 32) {
+    return fail('invalid_token', 'Authorization is not "Bearer <token>" with one space');
+  }
+  if (authorization.length > maxLength + 7) return fail('invalid_token', 'bearer token too long');
+  const token = authorization.slice(7);
+  if (!B64TOKEN.test(token)) return fail('invalid_token', 'bearer token has characters outside b64token');
+  return token;
+}

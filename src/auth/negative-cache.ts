@@ -1,0 +1,25 @@
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '#common';
+import type { AuthFailure } from './types.ts';
+
+export interface NegativeCache {
+  get(raw: string): AuthFailure | undefined;
+  set(raw: string, failure: AuthFailure): void;
+}
+
+/**
+ * Remembers tokens that failed for good (format, signature, claims, expiry) for a short TTL so
+ * replaying a bad token costs a map lookup instead of a signature check. Unknown-kid and
+ * keys-unavailable failures are never stored: they can heal at the next key-set refresh.
+ */
+export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: number, maxBytes: number): NegativeCache {
+  if (maxEntries === 0 || ttlSec === 0) return { get: () => undefined, set: () => {} };
+  const cache = new LRUCache<string, AuthFailure>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    sizeCalculation: (_value, raw) => raw.length * 2 + 200,
+    ttl: ttlSec * 1000,
+    perf: clock,
+  });
+  return { get: (raw) => cache.get(raw), set: (raw, failure) => void cache.set(raw, failure) };
+}

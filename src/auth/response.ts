@@ -1,0 +1,49 @@
+import { type ApiErrorKind, apiError } from '#common';
+import type { AuthFailure, AuthFailureKind, AuthHttpResponse } from './types.ts';
+
+const REALM = 'Bearer realm="tokengate"';
+
+// Failure → row of the shared error table (src/common/api-errors.ts).
+const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
+  credentials_missing: 'credentials_missing',
+  invalid_token: 'invalid_token',
+  token_revoked: 'token_revoked',
+  token_expired: 'token_expired',
+  insufficient_scope: 'insufficient_scope',
+  keys_unavailable: 'keys_unavailable',
+  revocations_stale: 'revocations_stale',
+};
+
+// RFC 6750 §3: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (no `"` or `\`).
+function quoted(text: string): string {
+  return text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '');
+}
+
+function challenge(failure: AuthFailure, message: string): string {
+  switch (failure.kind) {
+    case 'credentials_missing':
+    case 'keys_unavailable':
+    case 'revocations_stale':
+      // No error attribute: the client sent nothing wrong (RFC 6750 §3.1).
+      return REALM;
+    case 'insufficient_scope': {
+      const scope = failure.required?.scopes.join(' ') ?? '';
+      return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}", scope="${scope}"`;
+    }
+    default:
+      return `${REALM}, error="invalid_token", error_description="${quoted(message)}"`;
+  }
+}
+
+/**
+ * The ONE place a verification failure becomes HTTP: status and body from the shared error table,
+ * `WWW-Authenticate` per RFC 6750. `extraBodyFields` are a route's additions (autocomplete adds
+ * `completions: []`). `failure.detail` is private and never copied into the response.
+ */
+export function authFailureResponse(failure: AuthFailure, extraBodyFields?: Readonly<Record<string, unknown>>): AuthHttpResponse {
+  const { status, body } = apiError(ERROR_KIND[failure.kind], {
+    ...(failure.expiredAt !== undefined ? { expiredAt: failure.expiredAt } : {}),
+    ...(extraBodyFields !== undefined ? { extra: extraBodyFields } : {}),
+  });
+  return { status, headers: { 'www-authenticate': challenge(failure, body.message) }, body };
+}

@@ -1,0 +1,100 @@
+import type { KeyObject } from 'node:crypto';
+import { type Clock, systemClock } from '#common';
+import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
+import { checkClaims, checkHeader, type ClaimRules } from './claims.ts';
+import { type CompactJws, parseCompact } from './compact.ts';
+import { extractBearer } from './extractor.ts';
+import { fail } from './failure.ts';
+import { perKeyMemo } from './key-memo.ts';
+import { createNegativeCache } from './negative-cache.ts';
+import { scopesSatisfy } from './scope-check.ts';
+import { verifySignature } from './signature.ts';
+import { createTokenCache } from './token-cache.ts';
+import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, Verifier, VerifierOptions } from './types.ts';
+import { checkVerifierOptions } from './verifier-options.ts';
+
+/**
+ * The verification pipeline, in this order: extract → negative cache → verified-token cache →
+ * header (typ, pinned alg, kid) → key by kid (unknown → one refetch) → signature → iss/aud/claims
+ * → expiry → revocation → scope. Synchronous except when an unknown kid needs the refetch.
+ */
+export function createVerifier(options: VerifierOptions): Verifier {
+  const config = checkVerifierOptions(options);
+  const pinned = pinAlgorithms(options.algorithms);
+  const { keys, revocations } = options;
+  const clock: Clock = options.clock ?? systemClock;
+  const toleranceMs = config.toleranceSec * 1000;
+  const rules: ClaimRules = {
+    issuer: options.issuer,
+    audience: options.audience,
+    toleranceSec: config.toleranceSec,
+    maxLifetimeSec: config.maxLifetimeSec,
+  };
+  const tokens = createTokenCache(clock, config.tokenCacheEntries, config.tokenCacheBytes);
+  const rejected = createNegativeCache(clock, config.negativeEntries, config.negativeTtlSec, config.negativeBytes);
+  const fits = perKeyMemo(keyFitsAlgorithm);
+
+  function remember(raw: string, failure: AuthFailure): AuthFailure {
+    rejected.set(raw, failure);
+    return failure;
+  }
+
+  function keyAccepts(key: KeyObject, kid: string, alg: SupportedAlgorithm): boolean {
+    const declared = keys.alg?.(kid);
+    if (declared !== undefined && declared !== alg) return false;
+    return fits(key, alg);
+  }
+
+  /** Expiry, then revocation, then scope: the checks a cached token still has to pass. */
+  function decide(token: VerifiedToken, requirement: RouteRequirement, raw: string): AuthDecision {
+    if (clock.now() >= token.exp * 1000 + toleranceMs) {
+      return remember(raw, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
+    }
+    if (!revocations.usable()) return fail('revocations_stale', 'revocation set is stale (fail-closed)');
+    if (revocations.isRevoked(token)) return fail('token_revoked', 'jti or client revoked');
+    if (!scopesSatisfy(token, requirement)) {
+      return { ok: false, kind: 'insufficient_scope', detail: `has ${token.scopes.join(' ')}`, required: requirement };
+    }
+    return { ok: true, token };
+  }
+
+  function finish(raw: string, jws: CompactJws, kid: string, alg: SupportedAlgorithm, key: KeyObject, requirement: RouteRequirement): AuthDecision {
+    if (!keyAccepts(key, kid, alg)) return remember(raw, fail('invalid_token', `key ${kid} does not fit ${alg}`));
+    if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fail('invalid_token', 'bad signature'));
+    const token = checkClaims(jws.payload, rules, Math.floor(clock.now() / 1000));
+    if ('ok' in token) return remember(raw, token);
+    tokens.set(raw, { token, kid, key }, token.exp * 1000 + toleranceMs);
+    return decide(token, requirement, raw);
+  }
+
+  async function afterRefetch(raw: string, jws: CompactJws, kid: string, alg: SupportedAlgorithm, requirement: RouteRequirement): Promise<AuthDecision> {
+    const key = await keys.refreshFor?.(kid).catch(() => undefined);
+    if (key !== undefined) return finish(raw, jws, kid, alg, key, requirement);
+    return keys.ready() ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`) : fail('keys_unavailable', 'no usable key set');
+  }
+
+  function authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> {
+    const raw = extractBearer(authorization, config.maxTokenLength);
+    if (typeof raw !== 'string') return raw;
+    const known = rejected.get(raw);
+    if (known !== undefined) return known;
+    const hit = tokens.get(raw);
+    if (hit !== undefined && keys.get(hit.kid) === hit.key) return decide(hit.token, requirement, raw);
+    const jws = parseCompact(raw);
+    if ('ok' in jws) return remember(raw, jws);
+    const { alg, kid } = jws.header;
+    if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
+      return remember(raw, fail('invalid_token', `alg ${String(alg).slice(0, 20)} not pinned`));
+    }
+    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return remember(raw, fail('invalid_token', 'kid missing'));
+    const headerFailure = checkHeader(jws.header);
+    if (headerFailure !== undefined) return remember(raw, headerFailure);
+    const key = keys.get(kid);
+    if (key !== undefined) return finish(raw, jws, kid, alg, key, requirement);
+    if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
+    if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);
+    return afterRefetch(raw, jws, kid, alg, requirement);
+  }
+
+  return { authorize };
+}
