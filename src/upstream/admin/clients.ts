@@ -1,0 +1,44 @@
+import { planAllowsOAuth } from '#common';
+import { conflict, notFound } from './admin-error.ts';
+import { nameField, readJsonObject, scopesField } from './input.ts';
+import { type AdminContext, type AdminRoute, ok, type Params, requireProject } from './route.ts';
+import { clientView } from './views.ts';
+
+export const clientRoutes: readonly AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/projects/:id/clients',
+    async handle(ctx, req, params) {
+      const project = await requireProject(ctx, params['id']);
+      const body = await readJsonObject(req);
+      const input = { projectId: project.id, name: nameField(body), scopes: scopesField(body) };
+      if (!planAllowsOAuth(project.plan)) {
+        throw conflict(`project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`);
+      }
+      const created = await ctx.issuer.createClient(input);
+      ctx.log.info({ projectId: project.id, clientId: created.client.clientId }, 'admin: client created');
+      // The secret is shown here once; only its hash is stored.
+      const { client_id, ...rest } = clientView(created.client);
+      return ok({ client_id, client_secret: created.clientSecret, ...rest }, 201);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/projects/:id/clients',
+    async handle(ctx, _req, params) {
+      const project = await requireProject(ctx, params['id']);
+      return ok((await ctx.store.listClients(project.id)).map(clientView));
+    },
+  },
+  { method: 'POST', path: '/clients/:id/disable', handle: (ctx, _req, params) => setEnabled(ctx, params, false) },
+  { method: 'POST', path: '/clients/:id/enable', handle: (ctx, _req, params) => setEnabled(ctx, params, true) },
+];
+
+/** Disabling revokes the client's outstanding tokens (the issuer does it). */
+async function setEnabled(ctx: AdminContext, params: Params, enabled: boolean) {
+  const id = params['id'] ?? '';
+  const client = id.length <= 128 ? await ctx.issuer.setClientEnabled(id, enabled) : null;
+  if (!client) throw notFound('client', id);
+  ctx.log.info({ clientId: id, enabled }, 'admin: client enabled changed');
+  return ok({ client_id: client.clientId, enabled: client.enabled });
+}

@@ -1,0 +1,63 @@
+import type { IncomingMessage } from 'node:http';
+import { BodyTooLargeError, isPlan, isScope, PLANS, type Plan, readBody, SCOPES, type Scope } from '#common';
+import { AdminError, badRequest } from './admin-error.ts';
+
+/** Admin bodies are tiny: a name, a plan, a scope list, one token. */
+export const ADMIN_BODY_LIMIT = 16 * 1024;
+const NAME_MAX = 100;
+
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** Reads a bounded JSON object body; an empty body is `{}`. */
+export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, ADMIN_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new AdminError('payload_too_large', `body exceeds ${ADMIN_BODY_LIMIT} bytes`);
+    throw error;
+  }
+  if (raw.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('body must be valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('body must be a JSON object');
+  return parsed as JsonObject;
+}
+
+export function nameField(body: JsonObject): string {
+  const name = body['name'];
+  if (typeof name !== 'string' || name.trim() === '') throw badRequest('name: required, a non-empty string');
+  const trimmed = name.trim();
+  if (trimmed.length > NAME_MAX) throw badRequest(`name: at most ${NAME_MAX} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw badRequest('name: must not contain control characters');
+  return trimmed;
+}
+
+export function planField(body: JsonObject): Plan {
+  const plan = body['plan'];
+  if (typeof plan !== 'string' || !isPlan(plan)) throw badRequest(`plan: required, one of ${PLANS.join(', ')}`);
+  return plan;
+}
+
+/** A non-empty list of known scopes, duplicates collapsed, in the table's order. */
+export function scopesField(body: JsonObject): Scope[] {
+  const scopes = body['scopes'];
+  const message = `scopes: required, a non-empty array drawn from ${SCOPES.join(', ')}`;
+  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > 16) throw badRequest(message);
+  for (const scope of scopes) {
+    if (typeof scope !== 'string' || !isScope(scope)) throw badRequest(`scopes: unknown scope ${JSON.stringify(String(scope).slice(0, 32))}; ${message}`);
+  }
+  return SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+export function tokenField(body: JsonObject): string {
+  const token = body['token'];
+  if (typeof token !== 'string' || token.trim() === '') throw badRequest('token: required, a JWT or a jti');
+  if (token.length > 8192) throw badRequest('token: at most 8192 characters');
+  return token.trim();
+}

@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'find-my-way';
+import { apiError, type Logger, sendJson } from '#common';
+import { closeServer, createBoundedServer, listen } from '../http-server.ts';
+import { logAccess, requestId } from '../request-context.ts';
+import { AdminError } from './admin-error.ts';
+import { apiKeyRoutes } from './apikeys.ts';
+import { createAdminAuth } from './auth.ts';
+import { clientRoutes } from './clients.ts';
+import { keyRoutes } from './keys.ts';
+import { projectRoutes } from './projects.ts';
+import type { AdminContext, AdminRoute } from './route.ts';
+import { tokenRoutes } from './tokens.ts';
+
+export const ADMIN_ROUTES: readonly AdminRoute[] = [...projectRoutes, ...clientRoutes, ...tokenRoutes, ...keyRoutes, ...apiKeyRoutes];
+
+export interface AdminServerOptions {
+  readonly context: AdminContext;
+  readonly adminToken: string;
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface AdminServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The operators' API: its own port, loopback by default, every route behind the admin token. */
+export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
+  const { context } = options;
+  const log = context.log.child({ server: 'admin' });
+  const authorized = createAdminAuth(options.adminToken);
+  const router = buildRouter(context, log);
+  const server = createBoundedServer((req, res) => {
+    const id = requestId(req, res);
+    logAccess(log, req, res, id);
+    if (!authorized(req)) {
+      const { status, body } = apiError('invalid_credentials', { message: 'admin API: missing or wrong admin token (Authorization: Bearer <admin token>)' });
+      sendJson(res, status, body, { 'www-authenticate': 'Bearer realm="tokengate-admin"' });
+      req.resume();
+      return;
+    }
+    router.lookup(req, res);
+  });
+  const url = await listen(server, options.port, options.host);
+  return { url, close: () => closeServer(server) };
+}
+
+function buildRouter(context: AdminContext, log: Logger) {
+  const router = Router({
+    ignoreTrailingSlash: true,
+    maxParamLength: 200,
+    defaultRoute: (req, res) => notMatched(router, req, res),
+  });
+  for (const route of ADMIN_ROUTES) {
+    router.on(route.method, route.path, (req, res, params) => {
+      void run(route, { ...context, log }, req, res, params);
+    });
+  }
+  return router;
+}
+
+async function run(route: AdminRoute, ctx: AdminContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) {
+  try {
+    const result = await route.handle(ctx, req, params);
+    sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });
+  } catch (error) {
+    if (error instanceof AdminError) {
+      const { status, body } = error.toResponse();
+      sendJson(res, status, body);
+      return;
+    }
+    ctx.log.error({ err: error, route: route.path }, 'admin: request failed');
+    const { status, body } = apiError('internal_error');
+    if (!res.headersSent) sendJson(res, status, body);
+    else res.destroy();
+  }
+}
+
+/** 405 with `Allow` when the path exists under another method, else a JSON 404. */
+function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, req: IncomingMessage, res: ServerResponse) {
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  const allowed = (['GET', 'POST', 'DELETE'] as const).filter((method) => router.find(method, path) !== null);
+  req.resume();
+  if (allowed.length > 0) {
+    const { status, body } = apiError('method_not_allowed');
+    sendJson(res, status, body, { allow: allowed.join(', ') });
+    return;
+  }
+  const { status, body } = apiError('route_not_found', { message: 'No such admin endpoint' });
+  sendJson(res, status, body);
+}

@@ -1,0 +1,30 @@
+import type { SigningKeyInfo } from '#issuer';
+import type { OAuthClient, Project } from '#store';
+
+/**
+ * The JSON the admin API (and so `tokengate admin --json`) shows: snake_case, as in the operator
+ * contract. A client view never has a secret; `scopes` is always an array of strings.
+ */
+export function projectView(project: Project) {
+  return { id: project.id, name: project.name, plan: project.plan };
+}
+
+export function projectDetailView(project: Project) {
+  return { ...projectView(project), created_at: new Date(project.createdAt).toISOString() };
+}
+
+export function clientView(client: OAuthClient) {
+  return { client_id: client.clientId, name: client.name, scopes: [...client.scopes], enabled: client.enabled };
+}
+
+export function keyView(key: SigningKeyInfo) {
+  return {
+    kid: key.kid,
+    status: key.status,
+    alg: key.alg,
+    created_at: key.createdAt,
+    activated_at: key.activatedAt,
+    retired_at: key.retiredAt,
+    remove_after: key.removeAfter,
+  };
+}

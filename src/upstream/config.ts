@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+import { ConfigError } from './config-error.ts';
+import { type Env, EnvReader } from './env.ts';
+
+/**
+ * The upstream's configuration, read once from the environment of the operator contract
+ * (ARCHITECTURE.md "Operator interface"), validated with every problem reported, then frozen.
+ */
+export interface UpstreamConfig {
+  /** Listen address of the public upstream server (HOST, default 127.0.0.1). */
+  readonly host: string;
+  readonly upstreamPort: number;
+  /** Admin API listen address (ADMIN_HOST): loopback unless an operator decides otherwise. */
+  readonly adminHost: string;
+  readonly adminPort: number;
+  /** Absolute DATA_DIR: embedded store, admin-token and feed-token files. */
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  /** Token issuer identifier and metadata base URL (PUBLIC_URL). */
+  readonly publicUrl: string;
+  readonly audience: string;
+  readonly signingAlg: 'RS256' | 'ES256' | 'EdDSA';
+  readonly logLevel: string;
+  /** ADMIN_TOKEN from the environment; unset means "read or generate $DATA_DIR/admin-token". */
+  readonly adminToken: string | undefined;
+  /** REVOCATION_FEED_TOKEN; unset means "read or generate $DATA_DIR/feed-token". */
+  readonly feedToken: string | undefined;
+  readonly keyEncryptionKey: string | undefined;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+
+export function loadUpstreamConfig(env: Env = process.env, cwd: string = process.cwd()): UpstreamConfig {
+  const read = new EnvReader(env);
+  const gatewayPort = read.port('GATEWAY_PORT', 8080);
+  const publicUrl = read.url('PUBLIC_URL', `http://127.0.0.1:${gatewayPort}`);
+  const config: UpstreamConfig = {
+    host: read.raw('HOST') ?? '127.0.0.1',
+    upstreamPort: read.port('UPSTREAM_PORT', 3000),
+    adminHost: read.raw('ADMIN_HOST') ?? '127.0.0.1',
+    adminPort: read.port('ADMIN_PORT', 3001),
+    dataDir: resolve(cwd, read.raw('DATA_DIR') ?? './data'),
+    databaseUrl: databaseUrl(read),
+    publicUrl,
+    audience: read.raw('TOKEN_AUDIENCE') ?? publicUrl,
+    signingAlg: read.oneOf('SIGNING_ALG', ALGORITHMS, 'RS256'),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    adminToken: read.secret('ADMIN_TOKEN', 1),
+    feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
+    keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),
+  };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return Object.freeze(config);
+}
+
+/** DATABASE_URL carries a password: checked for shape only, never echoed in a message. */
+function databaseUrl(read: EnvReader): string | undefined {
+  const value = read.raw('DATABASE_URL');
+  if (value === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\/\S+$/.test(value)) {
+    read.problems.push('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
+  }
+  return value;
+}

@@ -1,0 +1,47 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Bounds every server of the upstream applies to what a client may send (and how slowly). */
+export const SERVER_LIMITS = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
+/** How long a graceful close waits for in-flight requests before cutting connections. */
+const DRAIN_MS = 5_000;
+
+export function createBoundedServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: SERVER_LIMITS.maxHeaderSize,
+      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
+      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+    },
+    handler,
+  );
+  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
+  return server;
+}
+
+/** Listens and returns the base URL with the port actually bound (port 0 in tests). */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shownHost}:${address.port}`;
+}
+
+/** Stops accepting, lets in-flight requests finish (bounded), then closes what is left. */
+export async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'find-my-way';
+import { apiError, type Logger, sendJson } from '#common';
+import type { Issuer } from '#issuer';
+import type { ValidationRoute } from '#validation';
+import type { ApiAuthenticator } from './api-authenticator.ts';
+import { type ReadinessChecks, sendHealth, sendReadiness } from './health.ts';
+import { closeServer, createBoundedServer, listen } from './http-server.ts';
+import { logAccess, requestId } from './request-context.ts';
+import { handleValidation } from './validation-handler.ts';
+
+/** The issuer's public paths (it answers their methods itself, 405 included). */
+export const ISSUER_PATHS = ['/oauth/token', '/oauth/revoke', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server'] as const;
+export const FEED_PATH = '/internal/revocations';
+
+export interface PublicServerDeps {
+  readonly issuer: Issuer;
+  readonly apiAuth: ApiAuthenticator;
+  readonly routes: readonly ValidationRoute[];
+  readonly readiness: ReadinessChecks;
+  readonly log: Logger;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+/** The upstream's public server: issuer, revocation feed, health, validation routes. */
+export async function startPublicServer(deps: PublicServerDeps, host: string, port: number) {
+  const log = deps.log.child({ server: 'upstream' });
+  const router = buildRouter(deps, log);
+  const server = createBoundedServer((req, res) => {
+    const id = requestId(req, res);
+    logAccess(log, req, res, id);
+    router.lookup(req, res);
+  });
+  const url = await listen(server, port, host);
+  return { url, close: () => closeServer(server) };
+}
+
+function buildRouter(deps: PublicServerDeps, log: Logger) {
+  const router = Router({
+    ignoreTrailingSlash: false,
+    maxParamLength: 200,
+    defaultRoute: (req, res) => guard(log, res, () => notMatched(router, deps.issuer, req, res)),
+  });
+  const on = (methods: string | string[], path: string, handler: Handler) =>
+    router.on(methods as Router.HTTPMethod, path, (req, res) => guard(log, res, () => handler(req, res)));
+  on(['GET', 'HEAD'], '/healthz', (_req, res) => sendHealth(res));
+  on(['GET', 'HEAD'], '/readyz', (_req, res) => sendReadiness(res, deps.readiness));
+  on('GET', FEED_PATH, (req, res) => deps.issuer.handleFeed(req, res));
+  for (const path of ISSUER_PATHS) router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
+  for (const route of deps.routes) {
+    on('GET', route.path, (req, res) => handleValidation(route, deps.apiAuth, req, res, log));
+  }
+  return router;
+}
+
+/** Any failure becomes a JSON 500 in the documented shape (details to the log only). */
+async function guard(log: Logger, res: ServerResponse, work: () => Promise<void> | void): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    log.error({ err: error }, 'request failed');
+    if (res.headersSent) res.destroy();
+    else sendJson(res, apiError('internal_error').status, apiError('internal_error').body);
+  }
+}
+
+async function issuerOr404(issuer: Issuer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!(await issuer.handle(req, res))) sendNotFound(req, res);
+}
+
+/** Paths the issuer may add later are still its own; then 405 with `Allow`, else 404. */
+async function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, issuer: Issuer, req: IncomingMessage, res: ServerResponse) {
+  if (await issuer.handle(req, res)) return;
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as Router.HTTPMethod, path) !== null);
+  if (allowed.length === 0) return sendNotFound(req, res);
+  req.resume();
+  const { status, body } = apiError('method_not_allowed');
+  sendJson(res, status, body, { allow: allowed.join(', ') });
+}
+
+function sendNotFound(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  const { status, body } = apiError('route_not_found');
+  sendJson(res, status, body);
+}

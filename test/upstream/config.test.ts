@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/upstream/config-error.ts';
+import { loadUpstreamConfig } from '../../src/upstream/config.ts';
+
+describe('upstream configuration', () => {
+  it('applies the documented defaults of the operator contract', () => {
+    const config = loadUpstreamConfig({}, '/srv/app');
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      upstreamPort: 3000,
+      adminHost: '127.0.0.1',
+      adminPort: 3001,
+      dataDir: '/srv/app/data',
+      databaseUrl: undefined,
+      publicUrl: 'http://127.0.0.1:8080',
+      audience: 'http://127.0.0.1:8080',
+      signingAlg: 'RS256',
+      logLevel: 'info',
+      adminToken: undefined,
+      feedToken: undefined,
+      keyEncryptionKey: undefined,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives PUBLIC_URL from GATEWAY_PORT and the audience from PUBLIC_URL', () => {
+    expect(loadUpstreamConfig({ GATEWAY_PORT: '9090' }).publicUrl).toBe('http://127.0.0.1:9090');
+    const config = loadUpstreamConfig({ PUBLIC_URL: 'https://api.example.com/' });
+    expect(config.publicUrl).toBe('https://api.example.com');
+    expect(config.audience).toBe('https://api.example.com');
+    expect(loadUpstreamConfig({ TOKEN_AUDIENCE: 'urn:validation' }).audience).toBe('urn:validation');
+  });
+
+  it('reports every invalid variable at once, by name, without echoing secrets', () => {
+    const attempt = () =>
+      loadUpstreamConfig({
+        UPSTREAM_PORT: 'abc',
+        ADMIN_PORT: '70000',
+        SIGNING_ALG: 'HS256',
+        LOG_LEVEL: 'loud',
+        PUBLIC_URL: 'ftp://x',
+        DATABASE_URL: 'mysql://user:hunter2@db/x',
+        KEY_ENCRYPTION_KEY: 'short',
+      });
+    expect(attempt).toThrow(ConfigError);
+    const problems = (() => {
+      try {
+        attempt();
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    })();
+    expect(problems).toEqual([
+      'PUBLIC_URL: must use http: or https: (got "ftp:")',
+      'UPSTREAM_PORT: must be a port number 0..65535 (got "abc")',
+      'ADMIN_PORT: must be a port number 0..65535 (got "70000")',
+      'DATABASE_URL: must be a postgres:// or postgresql:// connection string',
+      'SIGNING_ALG: must be one of RS256, ES256, EdDSA (got "HS256")',
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'KEY_ENCRYPTION_KEY: must be at least 16 characters long',
+    ]);
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadUpstreamConfig({ UPSTREAM_PORT: '', ADMIN_TOKEN: '' }).upstreamPort).toBe(3000);
+    expect(loadUpstreamConfig({ ADMIN_TOKEN: '  ' }).adminToken).toBeUndefined();
+  });
+});
