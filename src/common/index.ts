@@ -3,3 +3,4 @@ export { SCOPES, type Scope, isScope, PLANS, type Plan, isPlan, planAllowsOAuth 
 export { API_ERRORS, type ApiErrorKind, type ApiErrorBody, apiError, utcTimestamp } from './api-errors.ts';
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
+export { generateSecret, hashSecret, verifySecret } from './secrets.ts';

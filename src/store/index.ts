@@ -10,3 +10,5 @@ export type {
   RevocationKind,
   NewRevocation,
 } from './types.ts';
+export { openStore } from './open.ts';
+export { StoreError, type StoreErrorCode } from './errors.ts';

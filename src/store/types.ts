@@ -1,4 +1,4 @@
-import type { Plan, Scope } from '#common';
+import type { Clock, Plan, Scope } from '#common';
 
 /**
  * The persistence contract. Two implementations share one SQL schema and one test suite:
@@ -91,8 +91,8 @@ export interface Store {
   deleteSigningKey(kid: string): Promise<void>;
 
   addRevocation(entry: NewRevocation): Promise<Revocation>;
-  /** Live entries with seq > cursor, oldest first. */
-  revocationsSince(cursor: number, nowSeconds: number): Promise<Revocation[]>;
+  /** Live entries with seq > cursor, oldest first; at most `limit` (default 1000): resume from the last seq. */
+  revocationsSince(cursor: number, nowSeconds: number, limit?: number): Promise<Revocation[]>;
   /** Removes entries whose expiresAt has passed; returns how many. */
   pruneRevocations(nowSeconds: number): Promise<number>;
   /** Called after any replica adds a revocation (PostgreSQL: LISTEN/NOTIFY). Returns unsubscribe. */
@@ -106,4 +106,11 @@ export interface StoreOptions {
   dataDir: string;
   /** PostgreSQL connection string (DATABASE_URL); unset means embedded. */
   databaseUrl?: string | undefined;
+  /**
+   * PostgreSQL only: schema to create if missing and use (search_path) for every table.
+   * Unset: the connection's default search_path (normally `public`). Lowercase identifier.
+   */
+  schema?: string | undefined;
+  /** Source of `createdAt` times; default: the system clock. */
+  clock?: Clock | undefined;
 }

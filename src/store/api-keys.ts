@@ -1,0 +1,34 @@
+import { newApiKey } from './ids.ts';
+import { lockProject } from './project-guard.ts';
+import { type SqlRunner, toNumber } from './sql-runner.ts';
+import type { ApiKey } from './types.ts';
+
+interface ApiKeyRow {
+  key: string;
+  project_id: string;
+  secret_hash: string;
+  created_at: unknown;
+}
+
+const COLUMNS = 'key, project_id, secret_hash, created_at';
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return { key: row.key, projectId: row.project_id, secretHash: row.secret_hash, createdAt: toNumber(row.created_at) };
+}
+
+/** Any plan may hold API keys (the key/secret method). Throws StoreError `project_not_found`. */
+export function createApiKey(db: SqlRunner, input: { projectId: string; secretHash: string }, nowMs: number): Promise<ApiKey> {
+  return db.transaction(async (tx) => {
+    await lockProject(tx, input.projectId);
+    const rows = await tx.query<ApiKeyRow>(
+      `INSERT INTO api_keys (key, project_id, secret_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [newApiKey(), input.projectId, input.secretHash, nowMs],
+    );
+    return toApiKey(rows[0]!);
+  });
+}
+
+export async function getApiKey(db: SqlRunner, key: string): Promise<ApiKey | null> {
+  const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key = $1`, [key]);
+  return rows[0] ? toApiKey(rows[0]) : null;
+}

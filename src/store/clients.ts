@@ -1,0 +1,70 @@
+import type { Scope } from '#common';
+import { newClientId } from './ids.ts';
+import { requireOAuthPlan } from './project-guard.ts';
+import { type SqlRunner, toNumber } from './sql-runner.ts';
+import type { OAuthClient } from './types.ts';
+
+interface ClientRow {
+  client_id: string;
+  project_id: string;
+  name: string;
+  scopes: Scope[];
+  enabled: boolean;
+  secret_hash: string;
+  created_at: unknown;
+}
+
+const COLUMNS = 'client_id, project_id, name, scopes, enabled, secret_hash, created_at';
+
+function toClient(row: ClientRow): OAuthClient {
+  return {
+    clientId: row.client_id,
+    projectId: row.project_id,
+    name: row.name,
+    scopes: [...row.scopes],
+    enabled: row.enabled,
+    secretHash: row.secret_hash,
+    createdAt: toNumber(row.created_at),
+  };
+}
+
+export interface NewClient {
+  projectId: string;
+  name: string;
+  scopes: Scope[];
+  secretHash: string;
+}
+
+/** Throws StoreError `project_not_found` or `plan_forbids_oauth`. */
+export function createClient(db: SqlRunner, input: NewClient, nowMs: number): Promise<OAuthClient> {
+  return db.transaction(async (tx) => {
+    await requireOAuthPlan(tx, input.projectId);
+    const rows = await tx.query<ClientRow>(
+      `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, created_at)
+       VALUES ($1, $2, $3, $4, true, $5, $6) RETURNING ${COLUMNS}`,
+      [newClientId(), input.projectId, input.name, [...new Set(input.scopes)], input.secretHash, nowMs],
+    );
+    return toClient(rows[0]!);
+  });
+}
+
+export async function getClient(db: SqlRunner, clientId: string): Promise<OAuthClient | null> {
+  const rows = await db.query<ClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE client_id = $1`, [clientId]);
+  return rows[0] ? toClient(rows[0]) : null;
+}
+
+export async function listClients(db: SqlRunner, projectId: string): Promise<OAuthClient[]> {
+  const rows = await db.query<ClientRow>(
+    `SELECT ${COLUMNS} FROM oauth_clients WHERE project_id = $1 ORDER BY created_at, client_id`,
+    [projectId],
+  );
+  return rows.map(toClient);
+}
+
+export async function setClientEnabled(db: SqlRunner, clientId: string, enabled: boolean): Promise<OAuthClient | null> {
+  const rows = await db.query<ClientRow>(
+    `UPDATE oauth_clients SET enabled = $2 WHERE client_id = $1 RETURNING ${COLUMNS}`,
+    [clientId, enabled],
+  );
+  return rows[0] ? toClient(rows[0]) : null;
+}

@@ -1,0 +1,71 @@
+import pg from 'pg';
+import type { SqlRunner } from './sql-runner.ts';
+
+export interface PostgresTarget {
+  databaseUrl: string;
+  /** Schema to create (if missing) and use via search_path; unset = the server's default. */
+  schema?: string | undefined;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Connection settings shared by the pool and the LISTEN connection. */
+export function clientConfig(target: PostgresTarget): pg.ClientConfig {
+  if (target.schema !== undefined && !SCHEMA_NAME.test(target.schema)) {
+    throw new TypeError(`store schema must match ${SCHEMA_NAME}: ${JSON.stringify(target.schema)}`);
+  }
+  const config: pg.ClientConfig = { connectionString: target.databaseUrl };
+  if (target.schema) config.options = `-c search_path=${target.schema}`;
+  return config;
+}
+
+export async function openPostgresRunner(target: PostgresTarget, onError: (error: Error) => void): Promise<SqlRunner> {
+  const pool = new pg.Pool({ ...clientConfig(target), max: 10 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', onError);
+  try {
+    if (target.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return postgresRunner(pool);
+}
+
+function postgresRunner(pool: pg.Pool): SqlRunner {
+  let closed: Promise<void> | null = null;
+  return {
+    query: (sql, params) => run(pool, sql, params),
+    exec: async (sql) => void (await pool.query(sql)),
+    async transaction(work) {
+      const client = await pool.connect();
+      // A client whose ROLLBACK failed is in an unknown state: destroy it, never reuse it.
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          query: (sql, params) => run(client, sql, params),
+          exec: async (sql) => void (await client.query(sql)),
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close() {
+      closed ??= pool.end();
+      return closed;
+    },
+  };
+}
+
+async function run<Row>(db: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<Row[]> {
+  const result = await db.query(sql, params ? [...params] : []);
+  return result.rows as Row[];
+}

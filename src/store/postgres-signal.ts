@@ -1,0 +1,77 @@
+import pg from 'pg';
+import type { Logger } from '#common';
+import { ListenerSet } from './listeners.ts';
+import { REVOCATION_CHANNEL, type RevocationSignal } from './revocation-signal.ts';
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * A dedicated connection LISTENs (a pooled one would drop the subscription). When it is lost
+ * it reconnects with backoff and then wakes every listener once, since notifications sent
+ * meanwhile were missed; a spurious wake-up only costs the feed one query.
+ */
+export async function openPostgresSignal(config: pg.ClientConfig, log: Logger | undefined): Promise<RevocationSignal> {
+  const listeners = new ListenerSet((error) => log?.error({ err: error }, 'revocation listener failed'));
+  let client = await connect(config, listeners);
+  let closing = false;
+  let retryMs = RETRY_MIN_MS;
+
+  const onLost = (error?: Error) => {
+    if (closing) return;
+    log?.warn({ err: error }, 'revocation LISTEN connection lost; reconnecting');
+    setTimeout(reconnect, retryMs).unref();
+  };
+  const reconnect = async () => {
+    if (closing) return;
+    try {
+      client = await connect(config, listeners);
+      watch(client, onLost);
+      retryMs = RETRY_MIN_MS;
+      listeners.emit();
+    } catch (error) {
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      onLost(error as Error);
+    }
+  };
+  watch(client, onLost);
+
+  return {
+    subscribe: (listener) => listeners.add(listener),
+    // Our own NOTIFY comes back through LISTEN like every other replica's.
+    committed: () => undefined,
+    async close() {
+      closing = true;
+      listeners.clear();
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+function watch(client: pg.Client, onLost: (error?: Error) => void): void {
+  let lost = false;
+  const once = (error?: Error) => {
+    if (lost) return;
+    lost = true;
+    onLost(error);
+  };
+  client.on('error', once);
+  client.on('end', () => once());
+}
+
+async function connect(config: pg.ClientConfig, listeners: ListenerSet): Promise<pg.Client> {
+  const client = new pg.Client({ ...config, application_name: 'tokengate-revocation-listener' });
+  client.on('error', () => undefined); // replaced by watch(); never let an error event go unhandled
+  try {
+    await client.connect();
+    const [row] = (await client.query<{ schema: string | null }>('SELECT current_schema() AS schema')).rows;
+    const schema = row?.schema ?? '';
+    client.on('notification', (message) => {
+      if (message.channel === REVOCATION_CHANNEL && message.payload === schema) listeners.emit();
+    });
+    await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
+    return client;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+}

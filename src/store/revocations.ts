@@ -1,0 +1,64 @@
+import { REVOCATION_CHANNEL } from './revocation-signal.ts';
+import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
+import type { NewRevocation, Revocation, RevocationKind } from './types.ts';
+
+interface RevocationRow {
+  seq: unknown;
+  kind: RevocationKind;
+  value: string;
+  issued_before: unknown;
+  expires_at: unknown;
+  created_at: unknown;
+}
+
+const COLUMNS = 'seq, kind, value, issued_before, expires_at, created_at';
+/** One feed page; a caller resumes from the last seq it got. */
+export const DEFAULT_FEED_LIMIT = 1000;
+
+function toRevocation(row: RevocationRow): Revocation {
+  return {
+    seq: toNumber(row.seq),
+    kind: row.kind,
+    value: row.value,
+    issuedBefore: toNullableNumber(row.issued_before),
+    expiresAt: toNumber(row.expires_at),
+    createdAt: toNumber(row.created_at),
+  };
+}
+
+/**
+ * Writers are serialised by a table lock (readers are not blocked) so that seq order is
+ * commit order: otherwise a reader could see seq 8 before seq 7 commits, move its cursor
+ * past 7 and never learn of it. Revocations are rare, so the lock costs nothing.
+ * The NOTIFY is delivered at COMMIT, when the entry is visible.
+ */
+export function addRevocation(db: SqlRunner, entry: NewRevocation, nowMs: number): Promise<Revocation> {
+  return db.transaction(async (tx) => {
+    await tx.query('LOCK TABLE revocations IN SHARE ROW EXCLUSIVE MODE');
+    const rows = await tx.query<RevocationRow>(
+      `INSERT INTO revocations (kind, value, issued_before, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+      [entry.kind, entry.value, entry.issuedBefore, entry.expiresAt, nowMs],
+    );
+    await tx.query('SELECT pg_notify($1, current_schema())', [REVOCATION_CHANNEL]);
+    return toRevocation(rows[0]!);
+  });
+}
+
+export async function revocationsSince(
+  db: SqlRunner,
+  cursor: number,
+  nowSeconds: number,
+  limit = DEFAULT_FEED_LIMIT,
+): Promise<Revocation[]> {
+  const rows = await db.query<RevocationRow>(
+    `SELECT ${COLUMNS} FROM revocations WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT $3`,
+    [cursor, nowSeconds, limit],
+  );
+  return rows.map(toRevocation);
+}
+
+export async function pruneRevocations(db: SqlRunner, nowSeconds: number): Promise<number> {
+  const rows = await db.query('DELETE FROM revocations WHERE expires_at <= $1 RETURNING seq', [nowSeconds]);
+  return rows.length;
+}

@@ -1,0 +1,47 @@
+import type { Clock } from '#common';
+import { createApiKey, getApiKey } from './api-keys.ts';
+import type { Backend } from './backend.ts';
+import { createClient, getClient, listClients, setClientEnabled } from './clients.ts';
+import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
+import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
+import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
+import type { Store } from './types.ts';
+
+/** Binds the per-table functions to one backend; the SQL is the same for both. */
+export function createStore({ kind, runner: db, signal }: Backend, clock: Clock): Store {
+  let closed: Promise<void> | null = null;
+  return {
+    kind,
+    createProject: (input) => createProject(db, input, clock.now()),
+    getProject: (id) => getProject(db, id),
+    listProjects: () => listProjects(db),
+    deleteProject: (id) => deleteProject(db, id),
+
+    createClient: (input) => createClient(db, input, clock.now()),
+    getClient: (clientId) => getClient(db, clientId),
+    listClients: (projectId) => listClients(db, projectId),
+    setClientEnabled: (clientId, enabled) => setClientEnabled(db, clientId, enabled),
+
+    createApiKey: (input) => createApiKey(db, input, clock.now()),
+    getApiKey: (key) => getApiKey(db, key),
+
+    listSigningKeys: () => listSigningKeys(db),
+    insertSigningKey: (key) => insertSigningKey(db, key),
+    updateSigningKeys: (changes) => updateSigningKeys(db, changes),
+    deleteSigningKey: (kid) => deleteSigningKey(db, kid),
+
+    async addRevocation(entry) {
+      const added = await addRevocation(db, entry, clock.now());
+      signal.committed();
+      return added;
+    },
+    revocationsSince: (cursor, nowSeconds, limit) => revocationsSince(db, cursor, nowSeconds, limit),
+    pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
+    onRevocation: (listener) => signal.subscribe(listener),
+
+    close() {
+      closed ??= signal.close().finally(() => db.close());
+      return closed;
+    },
+  };
+}

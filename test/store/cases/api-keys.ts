@@ -1,0 +1,19 @@
+import { expect, it } from 'vitest';
+import type { SuiteContext } from '../store-suite.ts';
+
+export function apiKeyCases(ctx: SuiteContext): void {
+  it('creates an API key with a key_ id on any plan and finds it by key', async () => {
+    const project = await ctx.store.createProject({ name: 'keys', plan: 'free' });
+    const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'sha256:abc' });
+    expect(apiKey.key).toMatch(/^key_[A-Za-z0-9_-]{22}$/);
+    expect(apiKey).toMatchObject({ projectId: project.id, secretHash: 'sha256:abc', createdAt: ctx.clock.now() });
+    expect(await ctx.store.getApiKey(apiKey.key)).toEqual(apiKey);
+  });
+
+  it('refuses an API key for a project that does not exist and answers null for an unknown key', async () => {
+    await expect(ctx.store.createApiKey({ projectId: 'prj_missing', secretHash: 'h' })).rejects.toMatchObject({
+      code: 'project_not_found',
+    });
+    expect(await ctx.store.getApiKey('key_missing')).toBeNull();
+  });
+}

@@ -1,0 +1,60 @@
+import { expect, it } from 'vitest';
+import { hashSecret } from '#common';
+import { StoreError } from '#store';
+import type { SuiteContext } from '../store-suite.ts';
+
+export function clientCases(ctx: SuiteContext): void {
+  const newProject = (plan: 'free' | 'business' | 'enterprise' = 'business') =>
+    ctx.store.createProject({ name: `clients-${plan}`, plan });
+
+  it('creates an enabled client with a cli_ id, its scopes and only the secret hash', async () => {
+    const project = await newProject();
+    const secretHash = hashSecret('s3cret');
+    const client = await ctx.store.createClient({ projectId: project.id, name: 'backend', scopes: ['address', 'phone'], secretHash });
+    expect(client.clientId).toMatch(/^cli_[A-Za-z0-9_-]{22}$/);
+    expect(client).toMatchObject({ projectId: project.id, name: 'backend', scopes: ['address', 'phone'], enabled: true, secretHash });
+    expect(await ctx.store.getClient(client.clientId)).toEqual(client);
+  });
+
+  it('round-trips every scope combination, collapsing duplicates', async () => {
+    const project = await newProject('enterprise');
+    const all = await ctx.store.createClient({ projectId: project.id, name: 'all', scopes: ['address', 'phone', 'email'], secretHash: 'h' });
+    const none = await ctx.store.createClient({ projectId: project.id, name: 'none', scopes: [], secretHash: 'h' });
+    const dup = await ctx.store.createClient({ projectId: project.id, name: 'dup', scopes: ['email', 'email'], secretHash: 'h' });
+    expect((await ctx.store.getClient(all.clientId))?.scopes).toEqual(['address', 'phone', 'email']);
+    expect((await ctx.store.getClient(none.clientId))?.scopes).toEqual([]);
+    expect((await ctx.store.getClient(dup.clientId))?.scopes).toEqual(['email']);
+  });
+
+  it('refuses OAuth clients for a project on the free plan', async () => {
+    const project = await newProject('free');
+    const attempt = ctx.store.createClient({ projectId: project.id, name: 'x', scopes: ['email'], secretHash: 'h' });
+    await expect(attempt).rejects.toMatchObject({ name: 'StoreError', code: 'plan_forbids_oauth' });
+    expect(await ctx.store.listClients(project.id)).toEqual([]);
+  });
+
+  it('refuses a client for a project that does not exist', async () => {
+    const attempt = ctx.store.createClient({ projectId: 'prj_missing', name: 'x', scopes: ['email'], secretHash: 'h' });
+    await expect(attempt).rejects.toBeInstanceOf(StoreError);
+    await expect(attempt).rejects.toMatchObject({ code: 'project_not_found' });
+  });
+
+  it('lists the clients of one project only, oldest first', async () => {
+    const [a, b] = [await newProject(), await newProject()];
+    const first = await ctx.store.createClient({ projectId: a.id, name: 'first', scopes: ['email'], secretHash: 'h' });
+    ctx.clock.set(ctx.clock.now() + 1000);
+    const second = await ctx.store.createClient({ projectId: a.id, name: 'second', scopes: ['phone'], secretHash: 'h' });
+    await ctx.store.createClient({ projectId: b.id, name: 'other', scopes: ['phone'], secretHash: 'h' });
+    expect(await ctx.store.listClients(a.id)).toEqual([first, second]);
+  });
+
+  it('disables and re-enables a client, and answers null for an unknown one', async () => {
+    const project = await newProject();
+    const client = await ctx.store.createClient({ projectId: project.id, name: 'x', scopes: ['email'], secretHash: 'h' });
+    expect(await ctx.store.setClientEnabled(client.clientId, false)).toEqual({ ...client, enabled: false });
+    expect((await ctx.store.getClient(client.clientId))?.enabled).toBe(false);
+    expect((await ctx.store.setClientEnabled(client.clientId, true))?.enabled).toBe(true);
+    expect(await ctx.store.setClientEnabled('cli_missing', false)).toBeNull();
+    expect(await ctx.store.getClient('cli_missing')).toBeNull();
+  });
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { type Clock, createLogger, type Logger } from '#common';
+import { openStore, type Store } from '#store';
+
+/** A place a store lives (temp dir or private schema) that can be opened again and again. */
+export interface StoreHarness {
+  readonly label: string;
+  open(clock: Clock, log?: Logger): Promise<Store>;
+  dispose(): Promise<void>;
+}
+
+export async function embeddedHarness(): Promise<StoreHarness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tg-store-'));
+  return {
+    label: 'embedded',
+    open: (clock, log) => openStore({ dataDir, clock }, log),
+    dispose: () => rm(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+/** Each harness gets its own schema, dropped on dispose, so test files never share rows. */
+export async function postgresHarness(databaseUrl: string): Promise<StoreHarness> {
+  const schema = 'tg_test_' + randomBytes(6).toString('hex');
+  return {
+    label: `postgres (${schema})`,
+    open: (clock, log) => openStore({ dataDir: '/nonexistent', databaseUrl, schema, clock }, log),
+    dispose: async () => void (await adminQuery(databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
+  };
+}
+
+export async function adminQuery(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResultRow[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+export interface FakeClock extends Clock {
+  set(ms: number): void;
+}
+
+export function fakeClock(startMs: number): FakeClock {
+  let now = startMs;
+  return {
+    now: () => now,
+    set(ms) {
+      now = ms;
+    },
+  };
+}
+
+/** A logger whose JSON lines land in an array, to assert on what the store logged. */
+export function captureLogger(): { log: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { log: createLogger({ level: 'info', destination }), lines };
+}
+
+/** Resolves on the next call of a store's onRevocation listener. */
+export function nextRevocationSignal(store: Store): Promise<void> {
+  return new Promise((resolve) => {
+    const unsubscribe = store.onRevocation(() => {
+      unsubscribe();
+      resolve();
+    });
+  });
+}

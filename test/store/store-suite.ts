@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { Store } from '#store';
+import { fakeClock, type StoreHarness } from './harness.ts';
+import { apiKeyCases } from './cases/api-keys.ts';
+import { clientCases } from './cases/clients.ts';
+import { lifecycleCases } from './cases/lifecycle.ts';
+import { projectCases } from './cases/projects.ts';
+import { revocationCases } from './cases/revocations.ts';
+import { signingKeyCases } from './cases/signing-keys.ts';
+
+/** What every case gets: the open store (replaced on restart), its harness and clock. */
+export interface SuiteContext {
+  store: Store;
+  harness: StoreHarness;
+  clock: ReturnType<typeof fakeClock>;
+}
+
+export const START_MS = 1_800_000_000_000;
+
+/** The one store suite, run against the embedded store and PostgreSQL alike. */
+export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
+  const context = { clock: fakeClock(START_MS) } as SuiteContext;
+
+  beforeAll(async () => {
+    context.harness = await makeHarness();
+    context.store = await context.harness.open(context.clock);
+  });
+
+  afterAll(async () => {
+    await context.store?.close();
+    await context.harness?.dispose();
+  });
+
+  describe('projects', () => projectCases(context));
+  describe('OAuth clients', () => clientCases(context));
+  describe('API keys', () => apiKeyCases(context));
+  describe('signing keys', () => signingKeyCases(context));
+  describe('revocations', () => revocationCases(context));
+  describe('lifecycle', () => lifecycleCases(context));
+}
