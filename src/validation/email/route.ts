@@ -1,0 +1,59 @@
+import { apiError } from '#common';
+import type { ValidationRequest, ValidationResponse, ValidationRoute } from '../types.ts';
+import { parseFeatures } from './features.ts';
+import { createMxLookup, type MxLookup } from './mx-lookup.ts';
+import { formatError, singleParam } from './query.ts';
+import { verifyEmail } from './verify.ts';
+
+export interface EmailRouteOptions {
+  /** DNS servers for the MX lookup (`ip` or `ip:port`); unset = the system's resolvers. */
+  readonly dnsServers?: readonly string[];
+  /** Deadline of one domain lookup, milliseconds (default 1500). */
+  readonly dnsTimeoutMs?: number;
+  /** Replaces the DNS lookup altogether (tests, or a caching lookup). */
+  readonly lookup?: MxLookup;
+}
+
+export const EMAIL_PATH = '/api/email/v1/verification';
+export const DEFAULT_DNS_TIMEOUT_MS = 1500;
+/** Far above the 254-octet address limit, so over-long addresses still get a FORMAT_INVALID verdict. */
+const MAX_EMAIL_PARAM = 1024;
+const ERROR_EXTRA = { completions: [] } as const;
+
+function invalid(message: string): ValidationResponse {
+  return apiError('validation_failed', { message, extra: ERROR_EXTRA });
+}
+
+function checkedTimeout(ms: number | undefined): number {
+  const value = ms ?? DEFAULT_DNS_TIMEOUT_MS;
+  if (!Number.isInteger(value) || value < 1 || value > 30_000) {
+    throw new TypeError(`dnsTimeoutMs: must be an integer from 1 to 30000, got ${String(ms)}`);
+  }
+  return value;
+}
+
+export function createEmailRoute(options: EmailRouteOptions = {}): ValidationRoute {
+  const timeoutMs = checkedTimeout(options.dnsTimeoutMs);
+  const lookup = options.lookup ?? createMxLookup({ timeoutMs, ...(options.dnsServers ? { servers: options.dnsServers } : {}) });
+  // The address is personal data: only its domain and the DNS failure go to the log.
+  const loggedLookup = (request: ValidationRequest): MxLookup => async (domain) => {
+    const routing = await lookup(domain);
+    if (routing.kind === 'unknown') {
+      request.log.warn({ domain, dns: routing.reason, projectId: request.projectId }, 'email domain check: DNS did not answer');
+    }
+    return routing;
+  };
+  async function handle(request: ValidationRequest): Promise<ValidationResponse> {
+    const email = singleParam(request.query, 'email', 'Email', MAX_EMAIL_PARAM);
+    if ('error' in email) return invalid(email.error);
+    if (email.value === undefined || email.value.trim() === '') return invalid('Email can not be blank');
+    const rawFeatures = singleParam(request.query, 'features', 'Features', MAX_EMAIL_PARAM);
+    if ('error' in rawFeatures) return invalid(rawFeatures.error);
+    const features = parseFeatures(rawFeatures.value);
+    if ('error' in features) return invalid(features.error);
+    const format = formatError(request.query);
+    if (format) return invalid(format);
+    return { status: 200, body: await verifyEmail(email.value, features, loggedLookup(request)) };
+  }
+  return { path: EMAIL_PATH, scope: 'email', errorExtra: ERROR_EXTRA, handle };
+}
