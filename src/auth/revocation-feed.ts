@@ -1,6 +1,85 @@
-import type { RevocationFeedClient, RevocationFeedClientOptions } from './types.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fetchJson, reasonOf } from './bounded-fetch.ts';
+import { parseFeedBody } from './revocation-feed-body.ts';
+import type { RevocationFeedClient, RevocationFeedClientOptions, RevocationFeedEvent } from './types.ts';
 
+// The issuer holds a long poll up to `wait` seconds; allow it that long plus this margin.
+const TIMEOUT_MARGIN_MS = 10_000;
+
+/**
+ * Long-polls the issuer's revocation feed (`GET <url>?cursor=N&wait=S`, `Authorization: Bearer
+ * <feed token>`, answer `{cursor, entries}`): a revocation arrives as soon as the issuer records it.
+ * On errors the last set is kept, retries back off, and the set's staleness grows (readiness/metric).
+ */
 export function createRevocationFeedClient(options: RevocationFeedClientOptions): RevocationFeedClient {
-  void options;
-  throw new Error('createRevocationFeedClient: not implemented yet');
+  const waitSec = options.waitSec ?? 20;
+  const maxBackoffMs = options.maxBackoffMs ?? 5000;
+  const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
+  if (!Number.isSafeInteger(waitSec) || waitSec < 0) throw new TypeError('"waitSec" must be a non-negative integer');
+  if (typeof options.token !== 'string' || options.token === '') throw new TypeError('"token" must be a non-empty string');
+  const base = new URL(options.url);
+  const emit = (event: RevocationFeedEvent): void => options.onEvent?.(event);
+  const stopper = new AbortController();
+  let cursor = 0;
+  let lastError: string | null = null;
+  let started = false;
+  let synced = false;
+  let firstSync: { resolve: () => void; reject: (e: Error) => void } | null = null;
+
+  async function syncOnce(): Promise<void> {
+    const url = new URL(base);
+    url.searchParams.set('cursor', String(cursor));
+    url.searchParams.set('wait', String(waitSec));
+    const res = await fetchJson(url.href, {
+      timeoutMs: waitSec * 1000 + TIMEOUT_MARGIN_MS,
+      maxBytes,
+      headers: { authorization: `Bearer ${options.token}` },
+      signal: stopper.signal,
+    });
+    if (res.status !== 200) throw new Error(`revocation feed answered HTTP ${res.status}`);
+    const body = parseFeedBody(res.body);
+    options.set.apply(body.entries);
+    options.set.markSynced();
+    cursor = body.cursor;
+    lastError = null;
+    emit({ type: 'sync_ok', entries: body.entries.length, cursor });
+    synced = true;
+    firstSync?.resolve();
+    firstSync = null;
+  }
+
+  async function loop(): Promise<void> {
+    let failures = 0;
+    while (!stopper.signal.aborted) {
+      try {
+        await syncOnce();
+        failures = 0;
+      } catch (error) {
+        if (stopper.signal.aborted) return;
+        failures += 1;
+        lastError = reasonOf(error);
+        emit({ type: 'sync_failed', reason: lastError });
+        options.log?.warn({ reason: lastError, lagSec: options.set.status().lagSec }, 'revocation feed sync failed');
+        await sleep(Math.min(maxBackoffMs, 100 * 2 ** failures), undefined, { signal: stopper.signal }).catch(() => {});
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (synced) return Promise.resolve();
+      const first = new Promise<void>((resolve, reject) => {
+        firstSync = { resolve, reject };
+      });
+      if (!started) void loop();
+      started = true;
+      return first;
+    },
+    stop() {
+      stopper.abort();
+      firstSync?.reject(new Error('revocation feed stopped before the first sync'));
+      firstSync = null;
+    },
+    status: () => ({ cursor, lastError }),
+  };
 }

@@ -1,6 +1,62 @@
-import type { RevocationSet, RevocationSetOptions } from './types.ts';
+import { systemClock } from '#common';
+import type { RevocationEntry, RevocationSet, RevocationSetOptions, VerifiedToken } from './types.ts';
 
+/**
+ * Every live revocation, in memory (the set stays small: an entry is forgotten once no token it
+ * covers can still be valid). By jti, and by client: tokens issued at or before a time. O(1) per
+ * check. Staleness is measured from the last sync; past the bound, fail-closed stops answering.
+ */
 export function createRevocationSet(options: RevocationSetOptions = {}): RevocationSet {
-  void options;
-  throw new Error('createRevocationSet: not implemented yet');
+  const clock = options.clock ?? systemClock;
+  const maxStalenessMs = (options.maxStalenessSec ?? 60) * 1000;
+  if (!Number.isFinite(maxStalenessMs) || maxStalenessMs < 0) throw new TypeError('"maxStalenessSec" must be a non-negative number');
+  const failOpen = options.failOpen ?? false;
+  const jtis = new Map<string, number>();
+  const clients = new Map<string, { issuedBefore: number; expiresAt: number }>();
+  let syncedAt: number | null = null;
+
+  function prune(nowSec: number): void {
+    for (const [jti, expiresAt] of jtis) if (expiresAt < nowSec) jtis.delete(jti);
+    for (const [client, entry] of clients) if (entry.expiresAt < nowSec) clients.delete(client);
+  }
+
+  function add(entry: RevocationEntry): void {
+    if (entry.kind === 'jti') {
+      jtis.set(entry.value, Math.max(entry.expiresAt, jtis.get(entry.value) ?? 0));
+      return;
+    }
+    if (entry.kind !== 'client' || entry.issuedBefore === null) return;
+    const known = clients.get(entry.value);
+    clients.set(entry.value, {
+      issuedBefore: Math.max(entry.issuedBefore, known?.issuedBefore ?? 0),
+      expiresAt: Math.max(entry.expiresAt, known?.expiresAt ?? 0),
+    });
+  }
+
+  const stale = (): boolean => syncedAt === null || clock.now() - syncedAt > maxStalenessMs;
+
+  return {
+    isRevoked(token: VerifiedToken): boolean {
+      if (jtis.has(token.jti)) return true;
+      const client = clients.get(token.clientId);
+      return client !== undefined && token.iat <= client.issuedBefore;
+    },
+    usable: () => failOpen || !stale(),
+    apply(entries) {
+      for (const entry of entries) add(entry);
+      prune(Math.floor(clock.now() / 1000));
+    },
+    markSynced() {
+      syncedAt = clock.now();
+    },
+    status() {
+      const now = clock.now();
+      return {
+        size: jtis.size + clients.size,
+        synced: syncedAt !== null,
+        lagSec: syncedAt === null ? null : Math.floor((now - syncedAt) / 1000),
+        stale: stale(),
+      };
+    },
+  };
 }

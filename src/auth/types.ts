@@ -149,8 +149,10 @@ export interface RemoteKeySetOptions {
 
 export interface RemoteKeySet extends KeyResolver {
   refreshFor(kid: string): Promise<KeyObject | undefined>;
-  /** Resolves after the first successful load; rejects if it fails (the cache keeps retrying). */
+  /** Resolves after the first successful load, retrying with backoff until then; stop() rejects it. */
   start(): Promise<void>;
+  /** Fetches now, joining a fetch already in flight; resolves when it settles (never rejects). */
+  reload(): Promise<void>;
   stop(): void;
   status(): KeySetStatus;
 }
