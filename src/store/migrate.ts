@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import type { Queryable, SqlRunner } from './sql-runner.ts';
+import { MIGRATION_LOCK_KEY, type Queryable, type SqlRunner } from './sql-runner.ts';
 
 /**
  * Versioned migrations: `migrations/NNN_name.sql`, applied in order at start, all in one
@@ -14,8 +14,6 @@ export interface Migration {
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const FILE_NAME = /^(\d{3})_([a-z0-9_]+)\.sql$/;
-/** Arbitrary constant key: "tokengate migrations". */
-const LOCK_KEY = 746_574_001;
 
 export async function loadMigrations(): Promise<Migration[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((file) => FILE_NAME.test(file)).sort();
@@ -30,7 +28,7 @@ export async function loadMigrations(): Promise<Migration[]> {
 /** Applies the migrations not yet recorded; returns the versions it applied (empty when current). */
 export async function migrate(runner: SqlRunner, migrations: Migration[], nowMs: number): Promise<number[]> {
   return runner.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
     );

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { SqlRunner } from './sql-runner.ts';
+import { MIGRATION_LOCK_KEY, type SqlRunner } from './sql-runner.ts';
 
 export interface PostgresTarget {
   databaseUrl: string;
@@ -23,13 +23,22 @@ export async function openPostgresRunner(target: PostgresTarget, onError: (error
   const pool = new pg.Pool({ ...clientConfig(target), max: 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', onError);
+  const runner = postgresRunner(pool);
   try {
-    if (target.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${target.schema}`);
+    if (target.schema) await createSchema(runner, target.schema);
   } catch (error) {
-    await pool.end();
+    await runner.close();
     throw error;
   }
-  return postgresRunner(pool);
+  return runner;
+}
+
+/** Under the migration lock: concurrent CREATE SCHEMA IF NOT EXISTS can still collide. */
+async function createSchema(runner: SqlRunner, schema: string): Promise<void> {
+  await runner.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  });
 }
 
 function postgresRunner(pool: pg.Pool): SqlRunner {

@@ -10,7 +10,8 @@ const RETRY_MAX_MS = 30_000;
  * it reconnects with backoff and then wakes every listener once, since notifications sent
  * meanwhile were missed; a spurious wake-up only costs the feed one query.
  */
-export async function openPostgresSignal(config: pg.ClientConfig, log: Logger | undefined): Promise<RevocationSignal> {
+export async function openPostgresSignal(clientConfig: pg.ClientConfig, log: Logger | undefined): Promise<RevocationSignal> {
+  const config = { ...clientConfig, application_name: listenerName(clientConfig) };
   const listeners = new ListenerSet((error) => log?.error({ err: error }, 'revocation listener failed'));
   let client = await connect(config, listeners);
   let closing = false;
@@ -47,6 +48,12 @@ export async function openPostgresSignal(config: pg.ClientConfig, log: Logger | 
   };
 }
 
+/** Names the LISTEN session in pg_stat_activity (operators, and tests that cut it). */
+export function listenerName(config: pg.ClientConfig): string {
+  const schema = /search_path=(\S+)/.exec(config.options ?? '')?.[1];
+  return ('tokengate-revocation-listener' + (schema ? ':' + schema : '')).slice(0, 63);
+}
+
 function watch(client: pg.Client, onLost: (error?: Error) => void): void {
   let lost = false;
   const once = (error?: Error) => {
@@ -59,7 +66,7 @@ function watch(client: pg.Client, onLost: (error?: Error) => void): void {
 }
 
 async function connect(config: pg.ClientConfig, listeners: ListenerSet): Promise<pg.Client> {
-  const client = new pg.Client({ ...config, application_name: 'tokengate-revocation-listener' });
+  const client = new pg.Client(config);
   client.on('error', () => undefined); // replaced by watch(); never let an error event go unhandled
   try {
     await client.connect();

@@ -22,3 +22,6 @@ export function toNumber(value: unknown): number {
 export function toNullableNumber(value: unknown): number | null {
   return value === null || value === undefined ? null : toNumber(value);
 }
+
+/** Advisory lock held while creating the schema and migrating: replicas starting together wait. */
+export const MIGRATION_LOCK_KEY = 746_574_001;

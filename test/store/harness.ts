@@ -10,6 +10,8 @@ import { openStore, type Store } from '#store';
 /** A place a store lives (temp dir or private schema) that can be opened again and again. */
 export interface StoreHarness {
   readonly label: string;
+  /** PostgreSQL: the private schema. */
+  readonly schema?: string;
   open(clock: Clock, log?: Logger): Promise<Store>;
   dispose(): Promise<void>;
 }
@@ -30,6 +32,7 @@ export async function postgresHarness(databaseUrl: string): Promise<StoreHarness
   const schema = 'tg_test_' + randomBytes(6).toString('hex');
   return {
     label: `postgres (${schema})`,
+    schema,
     open: (clock, log) => openStore({ dataDir: '/nonexistent', databaseUrl, schema, clock }, log),
     dispose: async () => void (await adminQuery(databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
   };

@@ -1,0 +1,94 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '#store';
+import { adminQuery, captureLogger, fakeClock, nextRevocationSignal, postgresHarness, type StoreHarness, TEST_DATABASE_URL } from './harness.ts';
+
+const url = TEST_DATABASE_URL ?? '';
+const clock = fakeClock(1_800_000_000_000);
+const entry = (value: string) => ({ kind: 'jti' as const, value, issuedBefore: null, expiresAt: 4_000_000_000 });
+
+describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+  const harnesses: StoreHarness[] = [];
+  const stores: Store[] = [];
+  const open = async (harness: StoreHarness) => {
+    const store = await harness.open(clock);
+    stores.push(store);
+    return store;
+  };
+  const newHarness = async () => {
+    const harness = await postgresHarness(url);
+    harnesses.push(harness);
+    return harness;
+  };
+  let shared: StoreHarness;
+
+  beforeAll(async () => {
+    shared = await newHarness();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+  });
+  afterAll(async () => {
+    await Promise.all(harnesses.map((harness) => harness.dispose()));
+  });
+
+  it('wakes a long-poll on another replica through NOTIFY when a revocation is added', async () => {
+    const [writer, reader] = [await open(shared), await open(shared)];
+    const woke = nextRevocationSignal(reader);
+    const added = await writer.addRevocation(entry('cross-replica'));
+    await woke;
+    expect(await reader.revocationsSince(added.seq - 1, 0)).toEqual([added]);
+  });
+
+  it('does not wake stores of another schema on the same database', async () => {
+    const [mine, other] = [await open(shared), await open(await newHarness())];
+    let wakes = 0;
+    other.onRevocation(() => wakes++);
+    await mine.addRevocation(entry('schema-a'));
+    // Notifications arrive in commit order: once other's own one is in, mine's was seen and ignored.
+    const woke = nextRevocationSignal(other);
+    await other.addRevocation(entry('schema-b'));
+    await woke;
+    expect(wakes).toBe(1);
+  });
+
+  it('re-establishes LISTEN after its connection is killed and wakes listeners once for what it missed', async () => {
+    const [writer, reader] = [await open(shared), await open(shared)];
+    const missed = nextRevocationSignal(reader);
+    const killed = await adminQuery(
+      url,
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+       WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+      [`tokengate-revocation-listener:${shared.schema}`],
+    );
+    expect(killed).toHaveLength(2);
+    // The reader wakes once it listens again (it cannot know what it missed meanwhile) ...
+    await missed;
+    // ... and from then on hears new revocations as before.
+    const woke = nextRevocationSignal(reader);
+    await writer.addRevocation(entry('after-reconnect'));
+    await expect(woke).resolves.toBeUndefined();
+  });
+
+  it('applies migrations once when two replicas start together on an empty schema', async () => {
+    const harness = await newHarness();
+    const logs = [captureLogger(), captureLogger()];
+    const pair = await Promise.all(logs.map(({ log }) => harness.open(clock, log)));
+    stores.push(...pair);
+    const applied = logs.map(({ lines }) => lines.find((l) => l.msg === 'store opened')?.appliedMigrations);
+    expect(applied).toContainEqual([]);
+    expect(applied).toContainEqual([1]);
+  });
+
+  it('creates its tables in the configured schema only', async () => {
+    const harness = await newHarness();
+    await open(harness);
+    const tables = await adminQuery(url, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [
+      harness.schema,
+    ]);
+    expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'oauth_clients', 'projects', 'revocations', 'schema_migrations', 'signing_keys']);
+  });
+
+  it('refuses a schema name that is not a plain lowercase identifier', async () => {
+    await expect(openStore({ dataDir: '.', databaseUrl: url, schema: 'x; DROP TABLE y' })).rejects.toThrow(TypeError);
+  });
+});
