@@ -1,0 +1,21 @@
+import { ConfigError } from './errors.ts';
+import { loadGatewayConfig } from './load.ts';
+import type { Env } from './schema.ts';
+
+export interface CheckResult {
+  readonly ok: boolean;
+  /** What `tokengate check-config FILE` prints: `OK <file>` or one problem per line. */
+  readonly output: string;
+  readonly exitCode: 0 | 1;
+}
+
+/** Validates a configuration file without starting anything. */
+export function checkConfig(file: string, env: Env = process.env): CheckResult {
+  try {
+    loadGatewayConfig(file, env);
+    return { ok: true, output: `OK ${file}`, exitCode: 0 };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return { ok: false, output: error.message, exitCode: 1 };
+  }
+}

@@ -1,0 +1,64 @@
+import { type Document, isScalar, visit } from 'yaml';
+import type { Env } from './schema.ts';
+
+/**
+ * `${NAME}` and `${NAME:-default}` in scalar values are replaced from the environment before
+ * validation; defaults may nest (`${UPSTREAM_URL:-http://127.0.0.1:${UPSTREAM_PORT:-3000}}`).
+ * Values from the environment are inserted verbatim (never expanded again). A missing variable
+ * without a default is an error naming it and its line, never an empty string. An unquoted
+ * scalar that becomes a number or boolean is typed as one (`port: ${GATEWAY_PORT:-8080}`).
+ */
+export interface InterpolationError {
+  readonly variable: string;
+  readonly offset: number;
+}
+
+export function interpolateDocument(doc: Document, env: Env): InterpolationError[] {
+  const errors: InterpolationError[] = [];
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string' || !node.value.includes('${')) return;
+      const offset = node.range?.[0] ?? 0;
+      const missing: string[] = [];
+      const replaced = expand(node.value, 0, env, missing, false).text;
+      for (const variable of missing) errors.push({ variable, offset });
+      node.value = isScalar(node) && node.type === 'PLAIN' ? typed(replaced) : replaced;
+    },
+  });
+  return errors;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+/** Expands from `start`; inside a default (`nested`) it stops at the closing brace. */
+function expand(source: string, start: number, env: Env, missing: string[], nested: boolean): { text: string; end: number } {
+  let text = '';
+  let i = start;
+  while (i < source.length) {
+    if (nested && source[i] === '}') return { text, end: i };
+    const name = source.startsWith('${', i) ? NAME.exec(source.slice(i + 2))?.[0] : undefined;
+    if (name === undefined) {
+      text += source[i++];
+      continue;
+    }
+    i += 2 + name.length;
+    let fallback: string | undefined;
+    if (source.startsWith(':-', i)) {
+      const inner = expand(source, i + 2, env, missing, true);
+      fallback = inner.text;
+      i = inner.end;
+    }
+    if (source[i] !== '}') return { text: text + source.slice(i - 2 - name.length), end: source.length };
+    i++;
+    const value = env[name] ?? fallback;
+    if (value === undefined) missing.push(name);
+    text += value ?? '';
+  }
+  return { text, end: i };
+}
+
+function typed(value: string): string | number | boolean {
+  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}

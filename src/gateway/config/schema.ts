@@ -1,0 +1,151 @@
+import { SCOPES } from '#common';
+import { z } from 'zod';
+
+/**
+ * The one schema of `gateway.yaml`: it validates the file and is the TypeScript type of the
+ * configuration (`GatewayConfig = z.infer`). Every object is strict (an unknown key is an
+ * error, so a typo never silently falls back to a default). Defaults are documented here and
+ * in the README; the ones that depend on the environment (ports, URLs) come from `env`.
+ */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const int = (min: number, max: number) => z.int().min(min).max(max);
+const port = int(0, 65_535);
+const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The gateway answers these itself; a route may not shadow them. */
+const RESERVED = ['/healthz', '/readyz'];
+
+const scope = z.enum(SCOPES, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` });
+const routePath = z
+  .string()
+  .regex(/^\/[A-Za-z0-9\-._~/:*]*$/, 'must be an absolute path: /exact, /prefix/* or /x/:param')
+  .refine((p) => !p.startsWith('/internal'), 'the upstream\'s /internal/* routes must never be exposed')
+  .refine((p) => !RESERVED.includes(p), 'reserved for the gateway\'s own health endpoints');
+
+const route = z
+  .strictObject({
+    path: routePath,
+    methods: z.array(z.enum(METHODS)).min(1).default(['GET']),
+    auth: z.enum(['bearer', 'none']),
+    scopes: z.array(scope).default([]),
+    match: z.enum(['any', 'all']).default('any'),
+    /** Requests with a `key` parameter and no bearer token pass to the upstream untouched. */
+    allowKeySecret: z.boolean().default(false),
+    /** Extra fields merged into this route's error bodies (autocomplete: `completions: []`). */
+    errorFields: z.record(z.string(), z.unknown()).default({}),
+  })
+  .refine((r) => r.auth === 'bearer' || r.scopes.length === 0, {
+    message: 'scopes need auth: bearer',
+    path: ['scopes'],
+  });
+
+function rejectDuplicateRoutes(routes: ReadonlyArray<{ path: string; methods: readonly string[] }>, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  routes.forEach((r, i) => {
+    for (const method of r.methods) {
+      const key = `${method} ${r.path}`;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `duplicate route ${key}`, path: [i, 'path'] });
+      seen.add(key);
+    }
+  });
+}
+
+export function gatewaySchema(env: Env) {
+  const gatewayPort = Number(env.GATEWAY_PORT ?? 8080);
+  const upstreamUrl = env.UPSTREAM_URL ?? `http://127.0.0.1:${env.UPSTREAM_PORT ?? 3000}`;
+  const publicUrl = env.PUBLIC_URL ?? `http://127.0.0.1:${gatewayPort}`;
+  const feedToken = env.REVOCATION_FEED_TOKEN;
+  const feedTokenFile = feedToken ? undefined : `${env.DATA_DIR ?? './data'}/feed-token`;
+  return z
+    .strictObject({
+      listen: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.default(gatewayPort) }).prefault({}),
+      /** PEM files; when present the listener is HTTPS. */
+      tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+      upstream: z
+        .strictObject({
+          url: url.default(upstreamUrl),
+          connectTimeoutMs: int(1, 60_000).default(2_000),
+          responseTimeoutMs: int(1, 600_000).default(30_000),
+          /** Keep-alive sockets kept open to the upstream. */
+          keepAliveSockets: int(1, 10_000).default(256),
+          maxSockets: int(1, 100_000).default(1_024),
+        })
+        .prefault({}),
+      issuer: z
+        .strictObject({
+          issuer: url.default(publicUrl),
+          audience: z.string().min(1).optional(),
+          jwksUrl: url.optional(),
+          algorithms: z.array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA'])).min(1).default(['RS256']),
+          clockToleranceSec: int(0, 300).default(5),
+          keySet: z
+            .strictObject({
+              minRefreshSec: int(1, 86_400).default(30),
+              maxRefreshSec: int(1, 86_400).default(3_600),
+              maxStaleSec: int(0, 604_800).default(3_600),
+              cooldownSec: int(0, 3_600).default(30),
+              fetchTimeoutMs: int(100, 60_000).default(5_000),
+            })
+            .prefault({}),
+          revocationFeed: z
+            .strictObject({
+              url: url.optional(),
+              token: z.string().min(1).optional(),
+              tokenFile: z.string().min(1).optional(),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
+      caches: z
+        .strictObject({
+          tokens: z
+            .strictObject({ maxEntries: int(0, 10_000_000).default(100_000), maxBytes: int(0, 2 ** 32).default(64 * 2 ** 20) })
+            .prefault({}),
+          negative: z
+            .strictObject({ maxEntries: int(0, 10_000_000).default(10_000), ttlSec: int(0, 3_600).default(30) })
+            .prefault({}),
+        })
+        .prefault({}),
+      revocation: z
+        .strictObject({ maxStalenessSec: int(1, 86_400).default(30), failOpen: z.boolean().default(false) })
+        .prefault({}),
+      limits: z
+        .strictObject({
+          maxHeaderSize: int(1_024, 1_048_576).default(16_384),
+          maxUrlLength: int(64, 1_048_576).default(8_192),
+          maxBodyBytes: int(0, 2 ** 32).default(1_048_576),
+          headersTimeoutMs: int(100, 600_000).default(10_000),
+          requestTimeoutMs: int(100, 3_600_000).default(60_000),
+          keepAliveTimeoutMs: int(100, 600_000).default(5_000),
+        })
+        .prefault({}),
+      metrics: z
+        .strictObject({ host: z.string().default('127.0.0.1'), port: port.default(Number(env.METRICS_PORT ?? 9464)) })
+        .prefault({}),
+      workers: z.union([int(1, 256), z.literal('auto')]).default(1),
+      drainTimeoutMs: int(0, 600_000).default(10_000),
+      routes: z.array(route).min(1).superRefine(rejectDuplicateRoutes),
+    })
+    .transform((c) => {
+      const upstream = c.upstream.url.replace(/\/+$/, '');
+      const feed = c.issuer.revocationFeed;
+      const explicitCredential = feed.token !== undefined || feed.tokenFile !== undefined;
+      return {
+        ...c,
+        issuer: {
+          ...c.issuer,
+          audience: c.issuer.audience ?? c.issuer.issuer,
+          jwksUrl: c.issuer.jwksUrl ?? `${upstream}/.well-known/jwks.json`,
+          revocationFeed: {
+            url: feed.url ?? `${upstream}/internal/revocations`,
+            token: explicitCredential ? feed.token : feedToken,
+            tokenFile: explicitCredential ? feed.tokenFile : feedTokenFile,
+          },
+        },
+      };
+    });
+}
+
+export type GatewayConfig = z.infer<ReturnType<typeof gatewaySchema>>;
+export type RouteConfig = GatewayConfig['routes'][number];

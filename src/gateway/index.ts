@@ -1,0 +1,10 @@
+/**
+ * The edge gateway's public surface: load/validate a configuration, start a gateway, check a
+ * file without starting, and the cluster-aware process entry the CLI runs.
+ */
+export { loadGatewayConfig, DEFAULT_CONFIG_FILE } from './config/load.ts';
+export { ConfigError } from './config/errors.ts';
+export { checkConfig, type CheckResult } from './config/check.ts';
+export type { GatewayConfig, RouteConfig } from './config/schema.ts';
+export { startGateway, type RunningGateway, type StartOptions } from './start.ts';
+export { runGatewayProcess } from './process/run.ts';

@@ -1,0 +1,90 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read at scrape time (the auth runtime's current state). */
+export interface MetricsSource {
+  keySetAgeSec(): number | null;
+  revocationLagSec(): number | null;
+  revocationStale(): boolean;
+}
+
+/**
+ * Every gateway metric in one place (Envoy `stats.h`). One registry per gateway instance, so
+ * tests can run several side by side; in cluster mode each worker serves its own on the shared
+ * metrics port (the primary does not aggregate; scrape per worker or use one worker per pod).
+ */
+export function createMetrics(source: () => MetricsSource | undefined) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'tokengate_gateway_' });
+  const registers = [registry];
+  const ageOrNaN = (v: number | null | undefined) => (v === null || v === undefined ? Number.NaN : v);
+  return {
+    registry,
+    requests: new Counter({
+      name: 'tokengate_gateway_requests_total',
+      help: 'Requests answered, by route pattern, HTTP status and API error code ("" when none).',
+      labelNames: ['route', 'status', 'error_code'] as const,
+      registers,
+    }),
+    verification: new Histogram({
+      name: 'tokengate_gateway_verification_seconds',
+      help: 'Time spent verifying a bearer token (cache hits included).',
+      buckets: [0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 1],
+      registers,
+    }),
+    tokenCache: new Counter({
+      name: 'tokengate_gateway_token_cache_total',
+      help: 'Verified-token cache lookups by result (hit or miss).',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+    keySetFetches: new Counter({
+      name: 'tokengate_gateway_keyset_fetch_total',
+      help: 'Key-set fetches by outcome (ok, failed).',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    unknownKid: new Counter({
+      name: 'tokengate_gateway_unknown_kid_total',
+      help: 'Tokens naming an unknown kid, by whether a refetch was made (false: cooldown or remembered).',
+      labelNames: ['refetched'] as const,
+      registers,
+    }),
+    staleKeysServed: new Counter({
+      name: 'tokengate_gateway_keyset_stale_served_total',
+      help: 'Verifications served from a key set past its max-age because the issuer is unreachable.',
+      registers,
+    }),
+    upstreamFailures: new Counter({
+      name: 'tokengate_gateway_upstream_failures_total',
+      help: 'Upstream failures by kind (upstream_unavailable, upstream_timeout).',
+      labelNames: ['kind'] as const,
+      registers,
+    }),
+    keySetAge: new Gauge({
+      name: 'tokengate_gateway_keyset_age_seconds',
+      help: 'Seconds since the key set was last fetched successfully (NaN before the first).',
+      registers,
+      collect() {
+        this.set(ageOrNaN(source()?.keySetAgeSec()));
+      },
+    }),
+    revocationLag: new Gauge({
+      name: 'tokengate_gateway_revocation_lag_seconds',
+      help: 'Seconds since the revocation set last synced with the issuer feed (NaN before the first).',
+      registers,
+      collect() {
+        this.set(ageOrNaN(source()?.revocationLagSec()));
+      },
+    }),
+    revocationStale: new Gauge({
+      name: 'tokengate_gateway_revocation_stale',
+      help: '1 while the revocation set is older than revocation.maxStalenessSec.',
+      registers,
+      collect() {
+        this.set(source()?.revocationStale() ? 1 : 0);
+      },
+    }),
+  };
+}
+
+export type GatewayMetrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,18 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { GatewayConfig } from '../config/schema.ts';
+
+/**
+ * Keep-alive agent to the upstream. LIFO scheduling reuses the most recently used (warmest)
+ * socket, so idle ones can time out instead of all being kept barely alive.
+ */
+export function createUpstreamAgent(upstream: GatewayConfig['upstream']): HttpAgent {
+  const options = {
+    keepAlive: true,
+    keepAliveMsecs: 1_000,
+    maxSockets: upstream.maxSockets,
+    maxFreeSockets: upstream.keepAliveSockets,
+    scheduling: 'lifo' as const,
+  };
+  return upstream.url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
+}

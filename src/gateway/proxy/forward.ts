@@ -1,0 +1,76 @@
+import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ProxyServer } from 'http-proxy-3';
+import type { GatewayConfig } from '../config/schema.ts';
+import { createUpstreamAgent } from './agent.ts';
+import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
+import { applyResponsePasses } from './response-passes.ts';
+import { type ForwardState, forwardState, setForwardState } from './state.ts';
+
+export interface Forwarder {
+  /** Streams the request to the upstream (headers already passed) and the reply back. */
+  forward(req: IncomingMessage, res: ServerResponse, state: ForwardState, body?: NodeJS.ReadableStream): void;
+  close(): void;
+}
+
+export interface ForwarderHooks {
+  onUpstreamFailure?(req: IncomingMessage, failure: UpstreamFailure, error: Error): void;
+}
+
+/**
+ * http-proxy-3 with a keep-alive agent. Connect and response timeouts are ours so a timeout is
+ * told apart from a refused connection (504 vs 502); either way the client gets the documented
+ * JSON body, never an HTML page or a reset, unless the reply had already started.
+ */
+export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
+  const agent: Agent = createUpstreamAgent(upstream);
+  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false, proxyTimeout: upstream.responseTimeoutMs });
+
+  proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
+    const state = forwardState(req);
+    if (!state) return;
+    state.proxyReq = proxyReq;
+    proxyReq.once('timeout', () => {
+      state.timedOut ??= 'response';
+    });
+    if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
+  });
+  proxy.on('proxyRes', (proxyRes, req) => {
+    const state = forwardState(req);
+    if (state) applyResponsePasses(proxyRes, state);
+  });
+  proxy.on('econnreset', (_err, _req, res) => res.destroy());
+
+  function onError(error: Error, req: IncomingMessage, res: ServerResponse | Socket): void {
+    const state = forwardState(req);
+    if (state?.answered) return;
+    const failure: UpstreamFailure = state?.timedOut ? 'upstream_timeout' : 'upstream_unavailable';
+    hooks.onUpstreamFailure?.(req, failure, error);
+    if (!state || !('writeHead' in res)) {
+      res.destroy();
+      return;
+    }
+    sendUpstreamFailure(res, failure, state);
+  }
+
+  return {
+    forward(req, res, state, body) {
+      setForwardState(req, state);
+      proxy.web(req, res, body ? { buffer: body as never } : {}, onError);
+    },
+    close() {
+      agent.destroy();
+      proxy.close();
+    },
+  };
+}
+
+function armConnectTimeout(proxyReq: ClientRequest, socket: Socket, state: ForwardState, ms: number): void {
+  const timer = setTimeout(() => {
+    state.timedOut = 'connect';
+    proxyReq.destroy();
+  }, ms);
+  const clear = () => clearTimeout(timer);
+  socket.once('connect', clear);
+  proxyReq.once('close', clear);
+}

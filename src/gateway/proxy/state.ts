@@ -1,0 +1,25 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { CompiledRoute } from '../routing/compile.ts';
+
+/** Per-request facts the proxy event handlers need, kept on the request under a private symbol. */
+export interface ForwardState {
+  readonly requestId: string;
+  readonly route: CompiledRoute;
+  /** The client's own `Connection` header (stripped before forwarding, honoured on the reply). */
+  clientConnection: string | undefined;
+  timedOut: 'connect' | 'response' | undefined;
+  proxyReq: ClientRequest | undefined;
+  /** Set when the gateway already answered (e.g. 413 mid-stream): later proxy errors are moot. */
+  answered: boolean;
+}
+
+const STATE = Symbol('tokengate.forward');
+type WithState = IncomingMessage & { [STATE]?: ForwardState };
+
+export function setForwardState(req: IncomingMessage, state: ForwardState): void {
+  (req as WithState)[STATE] = state;
+}
+
+export function forwardState(req: IncomingMessage): ForwardState | undefined {
+  return (req as WithState)[STATE];
+}

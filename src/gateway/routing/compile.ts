@@ -1,0 +1,25 @@
+import type { RouteRequirement } from '#auth';
+import type { RouteConfig } from '../config/schema.ts';
+
+/**
+ * A route as the request path uses it, compiled once at load: the auth requirement is built
+ * here (not per request) and the error extras are frozen.
+ */
+export interface CompiledRoute {
+  /** The configured path pattern; the metrics and access-log label. */
+  readonly id: string;
+  readonly auth: 'bearer' | 'none';
+  readonly requirement: RouteRequirement;
+  readonly allowKeySecret: boolean;
+  readonly errorFields: Readonly<Record<string, unknown>>;
+}
+
+export function compileRoute(route: RouteConfig): CompiledRoute {
+  return Object.freeze({
+    id: route.path,
+    auth: route.auth,
+    requirement: Object.freeze({ scopes: Object.freeze([...route.scopes]), match: route.match }),
+    allowKeySecret: route.allowKeySecret,
+    errorFields: route.errorFields,
+  });
+}

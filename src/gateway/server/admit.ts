@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HEALTH_PATHS, sendHealth } from '../ops/health.ts';
+import type { CompiledRoute } from '../routing/compile.ts';
+import { pathOf } from '../routing/path-guard.ts';
+import { declaredTooLarge } from './body-limit.ts';
+import type { Generation } from './generation.ts';
+import type { RequestRecord } from './record.ts';
+import { sendApiError } from './respond.ts';
+
+/**
+ * Everything decided before authentication: URL length (414), health endpoints, the route
+ * (400 for unsafe paths, 404, 405 with Allow) and a declared body size (413). Returns the
+ * route, or undefined when the request has been answered here.
+ */
+export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord): CompiledRoute | undefined {
+  const url = req.url ?? '/';
+  if (url.length > gen.config.limits.maxUrlLength) {
+    sendApiError(res, record, 'payload_too_large', { status: 414 });
+    return undefined;
+  }
+  if (req.method === 'GET' && HEALTH_PATHS.has(pathOf(url))) {
+    record.route = pathOf(url);
+    record.decision = 'health';
+    sendHealth(res, record.route, gen.auth.readiness);
+    return undefined;
+  }
+  const match = gen.router.match(record.method, url);
+  if (match.kind === 'bad_path') sendApiError(res, record, 'validation_failed', { message: 'Invalid request path' });
+  else if (match.kind === 'not_found') sendApiError(res, record, 'route_not_found');
+  else if (match.kind === 'method_not_allowed') sendApiError(res, record, 'method_not_allowed', { headers: { allow: match.allow.join(', ') } });
+  else {
+    record.route = match.route.id;
+    if (!declaredTooLarge(req, gen.config.limits.maxBodyBytes)) return match.route;
+    sendApiError(res, record, 'payload_too_large', { extra: match.route.errorFields, headers: { connection: 'close' } });
+  }
+  return undefined;
+}

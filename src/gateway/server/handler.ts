@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthDecision, authFailureResponse } from '#auth';
+import { type Logger, sendJson } from '#common';
+import type { GatewayMetrics } from '../ops/metrics.ts';
+import { applyRequestPasses, requestIdFrom } from '../proxy/passes/index.ts';
+import type { ForwardState } from '../proxy/state.ts';
+import type { CompiledRoute } from '../routing/compile.ts';
+import { finishRequest } from './access-log.ts';
+import { authorizeTimed, isKeySecretRequest } from './authorize.ts';
+import { admit } from './admit.ts';
+import { countingStream, needsCounting } from './body-limit.ts';
+import { enter, type Generation, leave } from './generation.ts';
+import { newRecord, type RequestRecord } from './record.ts';
+import { sendApiError } from './respond.ts';
+
+export interface HandlerDeps {
+  current(): Generation;
+  onIdle(gen: Generation): void;
+  readonly log: Logger;
+  readonly metrics: GatewayMetrics;
+}
+
+/**
+ * The request pipeline: admit (limits, health, route) → auth → header passes → forward. The generation (config, router, forwarder, verifier) is read once, so a reload
+ * never changes the rules half-way through a request.
+ */
+export function createHandler(deps: HandlerDeps) {
+  const { log, metrics } = deps;
+  return function handle(req: IncomingMessage, res: ServerResponse): void {
+    const gen = deps.current();
+    const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now());
+    enter(gen);
+    res.once('close', () => {
+      leave(gen, deps.onIdle);
+      finishRequest(res, record, log, metrics);
+    });
+    const route = admit(gen, req, res, record);
+    if (route === undefined) return;
+    if (route.auth === 'none' || isKeySecretRequest(req, route)) {
+      record.decision = route.auth === 'none' ? 'public' : 'key_secret';
+      forward(gen, req, res, record, route, undefined);
+      return;
+    }
+    const decision = authorizeTimed(gen.auth, req, route, (s) => metrics.verification.observe(s));
+    if (decision instanceof Promise) {
+      decision.then(
+        (d) => decide(gen, req, res, record, route, d),
+        (error: unknown) => {
+          log.error({ reqId: record.requestId, err: String(error) }, 'verification threw');
+          sendApiError(res, record, 'internal_error', { extra: route.errorFields });
+        },
+      );
+    } else decide(gen, req, res, record, route, decision);
+  };
+
+  function decide(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord, route: CompiledRoute, decision: AuthDecision): void {
+    if (!decision.ok) {
+      const reply = authFailureResponse(decision, route.errorFields);
+      record.decision = 'denied';
+      record.errorCode = reply.body.error_code;
+      if (decision.kind !== 'credentials_missing') log.debug({ reqId: record.requestId, kind: decision.kind, detail: decision.detail }, 'token refused');
+      sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': record.requestId });
+      return;
+    }
+    record.decision = 'allowed';
+    record.clientId = decision.token.clientId;
+    record.jti = decision.token.jti;
+    forward(gen, req, res, record, route, decision);
+  }
+
+  function forward(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord, route: CompiledRoute, decision: AuthDecision | undefined): void {
+    const state: ForwardState = {
+      requestId: record.requestId,
+      route,
+      clientConnection: req.headers.connection,
+      timedOut: undefined,
+      proxyReq: undefined,
+      answered: false,
+    };
+    applyRequestPasses(req.headers, {
+      requestId: record.requestId,
+      remoteAddress: req.socket.remoteAddress ?? '',
+      encrypted: 'encrypted' in req.socket,
+      token: decision?.ok ? decision.token : undefined,
+    });
+    const limit = gen.config.limits.maxBodyBytes;
+    const body = needsCounting(req)
+      ? countingStream(req, limit, () => {
+          state.answered = true;
+          state.proxyReq?.destroy();
+          if (!res.headersSent) sendApiError(res, record, 'payload_too_large', { extra: route.errorFields, headers: { connection: 'close' } });
+        })
+      : undefined;
+    gen.forwarder.forward(req, res, state, body);
+  }
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { apiError } from '#common';
+import type { GatewayConfig } from '../config/schema.ts';
+
+/**
+ * The public listener: HTTPS when `tls` is configured, with the slow-client and size limits
+ * applied by Node's parser (headers over `maxHeaderSize` never reach the handler).
+ */
+export function createListener(config: GatewayConfig, handler: RequestListener): Server {
+  const { limits } = config;
+  const options = {
+    maxHeaderSize: limits.maxHeaderSize,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+  };
+  const server = config.tls
+    ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, handler)
+    : createHttpServer(options, handler);
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/**
+ * Parser-level failures still get the documented JSON shape: 431 for oversized headers (Node
+ * would answer a bare 431), 400 for malformed requests, 408 for slow clients.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    return;
+  }
+  const oversized = error.code === 'HPE_HEADER_OVERFLOW';
+  const { body } = oversized ? apiError('payload_too_large') : apiError('validation_failed', { message: 'Malformed HTTP request' });
+  const payload = JSON.stringify(body);
+  const status = oversized ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+  );
+}

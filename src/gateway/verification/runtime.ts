@@ -1,0 +1,105 @@
+import {
+  createRemoteKeySet,
+  createRevocationFeedClient,
+  createRevocationSet,
+  createVerifier,
+  type KeySetEvent,
+  type RevocationFeedClient,
+  type Verifier,
+} from '#auth';
+import type { Clock, Logger } from '#common';
+import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
+import { resolveFeedToken } from './feed-token.ts';
+import { type ReadinessReport, readinessOf } from './readiness.ts';
+
+/** The verification plugin as the gateway hosts it: key set + revocation feed + verifier. */
+export interface AuthRuntime {
+  readonly verifier: Verifier;
+  readonly metricsSource: MetricsSource;
+  readiness(): ReadinessReport;
+  /** Resolves once keys are loaded and revocations synced (background loops keep retrying). */
+  ready(): Promise<void>;
+  close(): void;
+}
+
+export interface AuthRuntimeDeps {
+  readonly log: Logger;
+  readonly clock?: Clock | undefined;
+  readonly metrics: GatewayMetrics;
+}
+
+export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps): AuthRuntime {
+  const { issuer, caches, revocation } = config;
+  const { log, clock, metrics } = deps;
+  const clockOption = clock ? { clock } : {};
+  const keySet = createRemoteKeySet({
+    url: issuer.jwksUrl,
+    algorithms: issuer.algorithms,
+    fetchTimeoutMs: issuer.keySet.fetchTimeoutMs,
+    minMaxAgeSec: issuer.keySet.minRefreshSec,
+    maxMaxAgeSec: issuer.keySet.maxRefreshSec,
+    cooldownSec: issuer.keySet.cooldownSec,
+    maxStaleSec: issuer.keySet.maxStaleSec,
+    log,
+    onEvent: (event) => recordKeySetEvent(metrics, event),
+    ...clockOption,
+  });
+  const revocations = createRevocationSet({ maxStalenessSec: revocation.maxStalenessSec, failOpen: revocation.failOpen, ...clockOption });
+  const verifier = createVerifier({
+    issuer: issuer.issuer,
+    audience: issuer.audience,
+    algorithms: issuer.algorithms,
+    clockToleranceSec: issuer.clockToleranceSec,
+    keys: keySet,
+    revocations,
+    tokenCache: caches.tokens,
+    negativeCache: caches.negative,
+    ...clockOption,
+  });
+
+  const abort = new AbortController();
+  let feed: RevocationFeedClient | undefined;
+  const keysStarted = keySet.start().catch((error: unknown) => log.warn({ err: String(error) }, 'key set: first load failed; retrying'));
+  const feedStarted = resolveFeedToken(issuer.revocationFeed, abort.signal).then((token) => {
+    if (abort.signal.aborted) return;
+    feed = createRevocationFeedClient({ url: issuer.revocationFeed.url, token, set: revocations, log, ...clockOption });
+    return feed.start();
+  });
+  feedStarted.catch(() => undefined);
+
+  const readiness = () => readinessOf(keySet.ready(), keySet.status(), revocations.status());
+  return {
+    verifier,
+    readiness,
+    metricsSource: {
+      keySetAgeSec: () => keySet.status().ageSec,
+      revocationLagSec: () => revocations.status().lagSec,
+      revocationStale: () => revocations.status().stale,
+    },
+    async ready() {
+      await Promise.all([keysStarted, feedStarted]);
+      await waitUntil(() => readiness().ready, abort.signal);
+    },
+    close() {
+      abort.abort();
+      keySet.stop();
+      feed?.stop();
+    },
+  };
+}
+
+function recordKeySetEvent(metrics: GatewayMetrics, event: KeySetEvent): void {
+  if (event.type === 'fetch_ok') metrics.keySetFetches.inc({ outcome: 'ok' });
+  else if (event.type === 'fetch_failed') metrics.keySetFetches.inc({ outcome: 'failed' });
+  else if (event.type === 'unknown_kid') metrics.unknownKid.inc({ refetched: String(event.refetched) });
+  else if (event.type === 'stale_served') metrics.staleKeysServed.inc();
+}
+
+/** The key-set loop retries on its own after a failed first load; poll until it succeeds. */
+async function waitUntil(condition: () => boolean, signal: AbortSignal): Promise<void> {
+  while (!condition()) {
+    if (signal.aborted) throw new Error('gateway closed before it became ready');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
