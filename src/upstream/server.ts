@@ -3,7 +3,7 @@ import Router from 'find-my-way';
 import { apiError, type Logger, sendJson } from '#common';
 import type { Issuer } from '#issuer';
 import type { ValidationRoute } from '#validation';
-import type { ApiAuthenticator } from './api-authenticator.ts';
+import type { ApiAuthenticator } from './api-auth/index.ts';
 import { type ReadinessChecks, sendHealth, sendReadiness } from './health.ts';
 import { closeServer, createBoundedServer, listen } from './http-server.ts';
 import { logAccess, requestId } from './request-context.ts';

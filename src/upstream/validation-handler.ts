@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, type Logger, sendJson } from '#common';
 import type { ValidationRoute } from '#validation';
-import type { ApiAuthenticator } from './api-authenticator.ts';
+import type { ApiAuthenticator } from './api-auth/index.ts';
 
 /**
  * One validation route behind request authentication (defence in depth: the gateway already

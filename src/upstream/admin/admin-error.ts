@@ -1,4 +1,6 @@
 import { type ApiErrorKind, apiError } from '#common';
+import { IssuerInputError } from '#issuer';
+import { StoreError } from '#store';
 
 /**
  * A request-time failure of the admin API: an error kind of the one table (so the body has the
@@ -30,4 +32,16 @@ export function notFound(what: string, id: string): AdminError {
 /** 409: the request is well-formed but the target's state forbids it (a free plan's client). */
 export function conflict(message: string): AdminError {
   return new AdminError('validation_failed', message, 409);
+}
+
+/**
+ * Our own errors, the issuer's refusals of bad input (a token that is not ours), and the store's
+ * refusals when a concurrent change beat our pre-checks.
+ */
+export function asAdminError(error: unknown): AdminError | undefined {
+  if (error instanceof AdminError) return error;
+  if (error instanceof IssuerInputError) return badRequest(error.message);
+  if (error instanceof StoreError && error.code === 'project_not_found') return new AdminError('record_not_found', error.message);
+  if (error instanceof StoreError && error.code === 'plan_forbids_oauth') return conflict(error.message);
+  return undefined;
 }

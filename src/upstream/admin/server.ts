@@ -3,7 +3,7 @@ import Router from 'find-my-way';
 import { apiError, type Logger, sendJson } from '#common';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
-import { AdminError } from './admin-error.ts';
+import { asAdminError } from './admin-error.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';
 import { clientRoutes } from './clients.ts';
@@ -66,8 +66,9 @@ async function run(route: AdminRoute, ctx: AdminContext, req: IncomingMessage, r
     const result = await route.handle(ctx, req, params);
     sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });
   } catch (error) {
-    if (error instanceof AdminError) {
-      const { status, body } = error.toResponse();
+    const known = asAdminError(error);
+    if (known) {
+      const { status, body } = known.toResponse();
       sendJson(res, status, body);
       return;
     }

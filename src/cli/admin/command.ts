@@ -1,0 +1,30 @@
+import type { AdminApi } from './api-client.ts';
+
+/** Options every admin command may receive (parsed once by `node:util` parseArgs). */
+export interface AdminValues {
+  readonly json?: boolean | undefined;
+  readonly name?: string | undefined;
+  readonly plan?: string | undefined;
+  readonly project?: string | undefined;
+  readonly scopes?: string | undefined;
+}
+
+export interface CommandInput {
+  readonly api: AdminApi;
+  readonly values: AdminValues;
+  /** Positionals after `<noun> <verb>`. */
+  readonly args: readonly string[];
+}
+
+/** `json` is printed with --json (exactly one value); `text` otherwise. */
+export interface CommandOutput {
+  readonly json: unknown;
+  readonly text: string;
+}
+
+export interface AdminCommand {
+  readonly noun: string;
+  readonly verb: string;
+  readonly usage: string;
+  run(input: CommandInput): Promise<CommandOutput>;
+}

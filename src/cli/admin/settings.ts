@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CliError } from '../cli-error.ts';
+
+export interface AdminSettings {
+  readonly baseUrl: string;
+  readonly token: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT) and ADMIN_TOKEN (default $DATA_DIR/admin-token). */
+export async function adminSettings(env: Env, cwd: string): Promise<AdminSettings> {
+  const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(/\/+$/, '');
+  if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${baseUrl}`, 2);
+  const fromEnv = env['ADMIN_TOKEN']?.trim();
+  if (fromEnv) return { baseUrl, token: fromEnv };
+  const path = join(resolve(cwd, env['DATA_DIR']?.trim() || './data'), 'admin-token');
+  const token = await readTokenFile(path);
+  if (!token) {
+    throw new CliError(`no admin token: set ADMIN_TOKEN, or start the upstream once so that it writes ${path}`);
+  }
+  return { baseUrl, token };
+}
+
+/** The file the upstream writes on first start (read here directly: the CLI loads no server code). */
+async function readTokenFile(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, 'utf8')).trim() || undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new CliError(`cannot read the admin token file ${path}: ${code ?? 'error'}`);
+  }
+}

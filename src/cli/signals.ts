@@ -1,0 +1,12 @@
+/**
+ * Resolves with the first SIGINT or SIGTERM (Ctrl-C, docker stop, a supervisor). Later signals
+ * are ignored rather than killing the process mid-drain: a terminal's Ctrl-C reaches both the
+ * launcher and this process, and the drain is bounded anyway.
+ */
+export function shutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => resolve(signal);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,19 @@
+import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
+import { usageError } from './cli-error.ts';
+import { withConfigErrors } from './config-errors.ts';
+import { shutdownSignal } from './signals.ts';
+
+/** `tokengate upstream`: the upstream alone, until SIGINT/SIGTERM. */
+export async function runUpstream(args: readonly string[]): Promise<void> {
+  if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate upstream');
+  const stopping = shutdownSignal();
+  const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig()));
+  process.stdout.write(`${describeUpstream(upstream)}\n`);
+  await stopping;
+  await upstream.close();
+}
+
+export function describeUpstream(upstream: Upstream): string {
+  const token = upstream.adminToken.source === 'env' ? 'from ADMIN_TOKEN' : `in ${upstream.adminToken.path}`;
+  return [`upstream:    ${upstream.url}`, `admin API:   ${upstream.adminUrl}`, `admin token: ${token}`].join('\n');
+}

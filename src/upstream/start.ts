@@ -1,0 +1,89 @@
+import { createVerifier } from '#auth';
+import { type Clock, createLogger, type Logger } from '#common';
+import { createIssuer } from '#issuer';
+import { openStore } from '#store';
+import type { ValidationRoute } from '#validation';
+import { startAdminServer } from './admin/server.ts';
+import { createApiAuthenticator } from './api-auth/index.ts';
+import type { UpstreamConfig } from './config.ts';
+import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
+import { startPublicServer } from './server.ts';
+
+export interface UpstreamOptions {
+  readonly log?: Logger;
+  readonly clock?: Clock;
+  /** The validation handlers to host; default: every route of `#validation`. */
+  readonly routes?: readonly ValidationRoute[];
+}
+
+export interface Upstream {
+  /** Base URL of the public server (issuer, feed, health, validation API). */
+  readonly url: string;
+  readonly adminUrl: string;
+  /** Where the admin token came from (ADMIN_TOKEN or the file under DATA_DIR). */
+  readonly adminToken: ResolvedSecret;
+  readonly feedToken: ResolvedSecret;
+  close(): Promise<void>;
+}
+
+/**
+ * Composes the upstream: store → issuer → verifier (defence in depth, same plugin as the
+ * gateway) → request authentication → public server and admin server. `close()` drains both
+ * servers, then closes the issuer and the store.
+ */
+export async function startUpstream(config: UpstreamConfig, options: UpstreamOptions = {}): Promise<Upstream> {
+  const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream' });
+  const clock = options.clock;
+  const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken);
+  const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken);
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, clock }, log);
+  const cleanups: Array<() => Promise<void>> = [() => store.close()];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    const issuer = await createIssuer({
+      store,
+      log,
+      ...(clock ? { clock } : {}),
+      config: {
+        issuer: config.publicUrl,
+        audience: config.audience,
+        algorithm: config.signingAlg,
+        keyEncryptionKey: config.keyEncryptionKey,
+        feedToken: feedToken.value,
+      },
+    });
+    cleanups.push(() => issuer.close());
+    const verifier = createVerifier({
+      issuer: config.publicUrl,
+      audience: config.audience,
+      algorithms: [config.signingAlg],
+      keys: issuer.keyResolver,
+      revocations: issuer.revocationChecker,
+      ...(clock ? { clock } : {}),
+    });
+    const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });
+    let draining = false;
+    const readiness = () => ({ keys: issuer.keyResolver.ready(), accepting: !draining });
+    const routes = options.routes ?? [];
+    const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);
+    cleanups.push(() => publicServer.close());
+    const admin = await startAdminServer({ context: { store, issuer, log }, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort });
+    cleanups.push(() => admin.close());
+    log.info({ url: publicServer.url, adminUrl: admin.url, store: store.kind }, 'upstream started');
+    return {
+      url: publicServer.url,
+      adminUrl: admin.url,
+      adminToken,
+      feedToken,
+      async close() {
+        draining = true;
+        await closeAll();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

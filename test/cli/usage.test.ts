@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-runner.ts';
+
+/** A port that was free a moment ago: nothing listens there. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 1;
+}
+
+describe('tokengate CLI without a server', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-cli-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('explains an unreachable admin API on stderr and exits non-zero without a stack trace', async () => {
+    const port = await closedPort();
+    const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: 't' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`cannot reach the admin API at http://127.0.0.1:${port} \\(ECONNREFUSED\\)`));
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says where the admin token was expected when neither ADMIN_TOKEN nor the file exists', async () => {
+    const result = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'free', '--json'], { DATA_DIR: dataDir });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`no admin token: set ADMIN_TOKEN, or start the upstream once so that it writes ${join(dataDir, 'admin-token')}`);
+  });
+
+  it('rejects unknown commands, unknown options and missing arguments with exit code 2 and the usage', async () => {
+    const env = { ADMIN_TOKEN: 't', ADMIN_URL: 'http://127.0.0.1:9' };
+    const unknownCommand = await runCli(['frobnicate'], env);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('unknown command "frobnicate"');
+    const unknownAdmin = await runCli(['admin', 'project', 'explode'], env);
+    expect(unknownAdmin.code).toBe(2);
+    expect(unknownAdmin.stderr).toContain('unknown admin command "project explode"');
+    const unknownOption = await runCli(['admin', 'keys', 'list', '--colour'], env);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("Unknown option '--colour'");
+    const missing = await runCli(['admin', 'client', 'create', '--project', 'p', '--json'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing --name');
+    const badPlan = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'gold'], env);
+    expect(badPlan.code).toBe(2);
+    expect(badPlan.stderr).toContain('--plan must be one of free, business, enterprise');
+    const badScope = await runCli(['admin', 'client', 'create', '--project', 'p', '--name', 'n', '--scopes', 'address,adress'], env);
+    expect(badScope.code).toBe(2);
+    expect(badScope.stderr).toContain('--scopes: unknown scope "adress"');
+    for (const result of [unknownCommand, unknownAdmin, unknownOption, missing, badPlan, badScope]) expect(result.stdout).toBe('');
+  });
+
+  it('prints the admin usage with every contract command', async () => {
+    const result = await runCli(['admin', '--help'], {});
+    expect(result.code).toBe(0);
+    for (const usage of ['project create --name NAME --plan free|business|enterprise', 'project delete PROJECT_ID', 'client create --project PROJECT_ID --name NAME --scopes address,phone,email', 'client list --project PROJECT_ID', 'client disable CLIENT_ID', 'client enable CLIENT_ID', 'token revoke JWT_OR_JTI', 'keys list', 'keys rotate', 'apikey create --project PROJECT_ID']) {
+      expect(result.stdout).toContain(usage);
+    }
+  });
+});
