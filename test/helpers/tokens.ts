@@ -1,4 +1,4 @@
-import { createHmac, KeyObject, randomUUID } from 'node:crypto';
+import { constants, createHmac, KeyObject, randomUUID, sign as cryptoSign } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import type { Clock, Scope } from '#common';
 import type { KeyResolver, RevocationChecker } from '#auth';
@@ -67,6 +67,8 @@ export interface TokenKit {
   wrongIssuerToken(options?: TokenOptions): Promise<string>;
   wrongAudienceToken(options?: TokenOptions): Promise<string>;
   wrongTypToken(typ?: string, options?: TokenOptions): Promise<string>;
+  /** Signs any header and claims with node:crypto directly (headers jose would refuse, e.g. crit). */
+  rawToken(header: Record<string, unknown>, claims: Record<string, unknown>): string;
   /** `alg: none` with an empty signature (JA-01). */
   noneAlgToken(alg?: string): string;
   /** HS256 keyed with our public key's JWK text (algorithm confusion, JA-02). */
@@ -115,6 +117,15 @@ export async function createTokenKit(clock: Clock, key?: TestKey): Promise<Token
     wrongIssuerToken: (options = {}) => sign({ ...options, claims: { iss: 'http://evil.test', ...options.claims } }),
     wrongAudienceToken: (options = {}) => sign({ ...options, claims: { aud: 'http://other-api.test', ...options.claims } }),
     wrongTypToken: (typ = 'JWT', options = {}) => sign({ ...options, header: { typ, ...options.header } }),
+    rawToken(header, claims) {
+      const input = `${b64(header)}.${b64(claims)}`;
+      const digest = main.alg === 'EdDSA' ? null : 'sha256';
+      const options =
+        main.alg === 'PS256'
+          ? { key: main.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+          : { key: main.privateKey, dsaEncoding: 'ieee-p1363' as const };
+      return `${input}.${cryptoSign(digest, Buffer.from(input), options).toString('base64url')}`;
+    },
     noneAlgToken: (alg = 'none') => `${b64({ alg, kid: main.kid, typ: 'at+jwt' })}.${b64(claimsFor())}.`,
     hs256Token() {
       const input = `${b64({ alg: 'HS256', kid: main.kid, typ: 'at+jwt' })}.${b64(claimsFor())}`;
