@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, checkConfig, loadGatewayConfig } from '#gateway';
+
+const here = import.meta.dirname;
+const fixture = (name: string) => join(here, name);
+
+function problemsOf(file: string, env: Record<string, string> = {}): readonly string[] {
+  try {
+    loadGatewayConfig(fixture(file), env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error(`${file} loaded without errors`);
+}
+
+describe('loading a valid gateway configuration', () => {
+  it('applies documented defaults and derives issuer URLs from the upstream', () => {
+    const config = loadGatewayConfig(fixture('valid.yaml'), { TEST_UPSTREAM_PORT: '4100', PUBLIC_URL: 'https://api.example' });
+    expect(config.upstream.url).toBe('http://127.0.0.1:4100');
+    expect(config.listen).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(config.issuer).toMatchObject({
+      issuer: 'https://api.example',
+      audience: 'https://api.example',
+      jwksUrl: 'http://127.0.0.1:4100/.well-known/jwks.json',
+      algorithms: ['RS256'],
+      clockToleranceSec: 5,
+    });
+    expect(config.issuer.revocationFeed).toEqual({ url: 'http://127.0.0.1:4100/internal/revocations', token: undefined, tokenFile: './data/feed-token' });
+    expect(config.routes[0]).toEqual({
+      path: '/api/au/address/autocomplete',
+      methods: ['GET'],
+      auth: 'bearer',
+      scopes: ['address'],
+      match: 'any',
+      allowKeySecret: false,
+      errorFields: { completions: [] },
+    });
+  });
+
+  it('interpolates ${ENV} and types unquoted numbers', () => {
+    const config = loadGatewayConfig(fixture('valid.yaml'), { TEST_PORT: '8181', TEST_UPSTREAM: 'http://10.0.0.1:9000' });
+    expect(config.listen.port).toBe(8181);
+    expect(config.upstream.url).toBe('http://10.0.0.1:9000');
+  });
+
+  it('takes the feed credential from REVOCATION_FEED_TOKEN or else $DATA_DIR/feed-token', () => {
+    expect(loadGatewayConfig(fixture('valid.yaml'), { REVOCATION_FEED_TOKEN: 't0k' }).issuer.revocationFeed).toMatchObject({ token: 't0k', tokenFile: undefined });
+    expect(loadGatewayConfig(fixture('valid.yaml'), { DATA_DIR: '/var/tg' }).issuer.revocationFeed.tokenFile).toBe('/var/tg/feed-token');
+  });
+
+  it('returns a deeply frozen object', () => {
+    const config = loadGatewayConfig(fixture('valid.yaml'), {});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.routes[1]?.scopes)).toBe(true);
+  });
+
+  it('reads GATEWAY_CONFIG when no file is given', () => {
+    expect(loadGatewayConfig(undefined, { GATEWAY_CONFIG: fixture('valid.yaml') }).routes).toHaveLength(3);
+  });
+
+  it('accepts the default route map of the local stack', () => {
+    const result = checkConfig(join(here, '../../../config/gateway.yaml'), {});
+    expect(result).toEqual({ ok: true, output: expect.stringMatching(/^OK /), exitCode: 0 });
+  });
+});
+
+describe('rejecting an invalid gateway configuration', () => {
+  it('names the path, the unknown scope and its line', () => {
+    expect(problemsOf('invalid/unknown-scope.yaml')).toEqual(['routes[1].scopes[0]: unknown scope "adress" (line 8)']);
+  });
+
+  it('rejects an unknown key, naming it and its line', () => {
+    expect(problemsOf('invalid/unknown-key.yaml')).toEqual(['upstream.conectTimeoutMs: unknown key (line 3)']);
+  });
+
+  it('names a missing environment variable that has no default', () => {
+    expect(problemsOf('invalid/missing-env.yaml')).toEqual(['environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)']);
+  });
+
+  it('rejects an out-of-range port', () => {
+    expect(problemsOf('invalid/bad-port.yaml')).toEqual([expect.stringMatching(/^listen\.port: .*65535.* \(line 2\)$/)]);
+  });
+
+  it('rejects a route declared twice for the same method', () => {
+    expect(problemsOf('invalid/duplicate-route.yaml')).toEqual(['routes[1].path: duplicate route GET /a (line 3)']);
+  });
+
+  it('refuses to expose the upstream /internal routes', () => {
+    expect(problemsOf('invalid/internal-route.yaml')).toEqual([expect.stringMatching(/^routes\[0\]\.path: .*\/internal.* \(line 2\)$/)]);
+  });
+
+  it('refuses scopes on a route without bearer auth', () => {
+    expect(problemsOf('invalid/scopes-without-bearer.yaml')).toEqual(['routes[0].scopes: scopes need auth: bearer (line 2)']);
+  });
+
+  it('requires a route map', () => {
+    expect(problemsOf('invalid/no-routes.yaml')).toEqual([expect.stringMatching(/^routes: .* \(line 1\)$/)]);
+  });
+
+  it('rejects an unknown auth mode', () => {
+    expect(problemsOf('invalid/bad-auth.yaml')).toEqual([expect.stringMatching(/^routes\[0\]\.auth: .*"bearer".* \(line 2\)$/)]);
+  });
+
+  it('never accepts an HMAC algorithm', () => {
+    expect(problemsOf('invalid/hmac-algorithm.yaml')).toEqual([expect.stringMatching(/^issuer\.algorithms\[0\]: .* \(line 2\)$/)]);
+  });
+
+  it('rejects a non-http upstream URL', () => {
+    expect(problemsOf('invalid/bad-url.yaml')).toEqual(['upstream.url: must be an http(s) URL (line 2)']);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    expect(problemsOf('invalid/yaml-syntax.yaml')[0]).toMatch(/^YAML: .*\(line \d\)$/);
+  });
+
+  it('reports an unreadable file', () => {
+    expect(problemsOf('invalid/does-not-exist.yaml')).toEqual(['cannot read file: ENOENT']);
+  });
+
+  it('check-config prints every problem and exits 1', () => {
+    const result = checkConfig(fixture('invalid/unknown-scope.yaml'), {});
+    expect(result.exitCode).toBe(1);
+    expect(result.output).toContain('routes[1].scopes[0]: unknown scope "adress" (line 8)');
+  });
+});

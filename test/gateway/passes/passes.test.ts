@@ -1,0 +1,109 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { VerifiedToken } from '#auth';
+import { setForwarded } from '../../../src/gateway/proxy/passes/forwarded.ts';
+import { injectIdentity, stripInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
+import { applyRequestPasses, type ForwardContext, REQUEST_PASSES, requestIdFrom, stripHopByHop } from '../../../src/gateway/proxy/passes/index.ts';
+import { setRequestId } from '../../../src/gateway/proxy/passes/request-id.ts';
+
+const token: VerifiedToken = {
+  sub: 'client-1',
+  clientId: 'client-1',
+  projectId: 'project-9',
+  scopes: ['address', 'phone'],
+  jti: 'jti-42',
+  iat: 1,
+  exp: 2,
+};
+
+function context(overrides: Partial<ForwardContext> = {}): ForwardContext {
+  return { requestId: 'req-1', remoteAddress: '192.0.2.7', encrypted: false, token: undefined, ...overrides };
+}
+
+describe('stripHopByHop', () => {
+  it('removes connection-level headers and every header the Connection header names', () => {
+    const headers: IncomingHttpHeaders = {
+      connection: 'keep-alive, X-Secret-Hop',
+      'keep-alive': 'timeout=5',
+      'x-secret-hop': 'a',
+      te: 'trailers',
+      upgrade: 'h2c',
+      'proxy-authorization': 'Basic abc',
+      'transfer-encoding': 'chunked',
+      accept: 'application/json',
+    };
+    stripHopByHop(headers);
+    expect(headers).toEqual({ 'transfer-encoding': 'chunked', accept: 'application/json' });
+  });
+});
+
+describe('stripInboundIdentity', () => {
+  it('drops every inbound x-tokengate-* header so a client cannot assert an identity', () => {
+    const headers: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', 'x-tokengate-anything': 'x', 'x-other': 'kept' };
+    stripInboundIdentity(headers, context());
+    expect(headers).toEqual({ 'x-other': 'kept' });
+  });
+});
+
+describe('injectIdentity', () => {
+  it('sets client id, project id, scopes and jti from the verified token', () => {
+    const headers: IncomingHttpHeaders = {};
+    injectIdentity(headers, context({ token }));
+    expect(headers).toEqual({
+      'x-tokengate-client-id': 'client-1',
+      'x-tokengate-project-id': 'project-9',
+      'x-tokengate-scopes': 'address phone',
+      'x-tokengate-jti': 'jti-42',
+    });
+  });
+
+  it('sets nothing without a verified token', () => {
+    const headers: IncomingHttpHeaders = {};
+    injectIdentity(headers, context());
+    expect(headers).toEqual({});
+  });
+});
+
+describe('setForwarded', () => {
+  it('appends the peer address and states the proto and host this hop saw', () => {
+    const headers: IncomingHttpHeaders = { host: 'api.example', 'x-forwarded-for': '203.0.113.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil' };
+    setForwarded(headers, context());
+    expect(headers).toMatchObject({ 'x-forwarded-for': '203.0.113.1, 192.0.2.7', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'api.example' });
+  });
+
+  it('starts the chain when there is none and marks TLS connections https', () => {
+    const headers: IncomingHttpHeaders = { host: 'h' };
+    setForwarded(headers, context({ encrypted: true }));
+    expect(headers).toMatchObject({ 'x-forwarded-for': '192.0.2.7', 'x-forwarded-proto': 'https' });
+  });
+});
+
+describe('request ids', () => {
+  it('keeps a well-formed inbound x-request-id', () => {
+    expect(requestIdFrom({ 'x-request-id': 'abc-123_x.y:z' })).toBe('abc-123_x.y:z');
+  });
+
+  it('replaces an inbound id that is too long or carries unsafe characters', () => {
+    for (const bad of ['x'.repeat(129), 'a b', 'a\nb', '<script>', '']) {
+      expect(requestIdFrom({ 'x-request-id': bad })).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('generates one when absent and writes the chosen id', () => {
+    const headers: IncomingHttpHeaders = {};
+    setRequestId(headers, context({ requestId: requestIdFrom({}) }));
+    expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('the ordered request passes', () => {
+  it('injects identity only after stripping, so forged copies never survive', () => {
+    expect(REQUEST_PASSES.indexOf(injectIdentity)).toBeGreaterThan(REQUEST_PASSES.indexOf(stripInboundIdentity));
+    const headers: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    applyRequestPasses(headers, context({ token }));
+    expect(headers['x-tokengate-client-id']).toBe('client-1');
+    expect(headers.authorization).toBe('Bearer abc');
+    expect(headers.connection).toBeUndefined();
+    expect(headers['x-request-id']).toBe('req-1');
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { RouteConfig } from '#gateway';
+import { isSafePath } from '../../../src/gateway/routing/path-guard.ts';
+import { createRouter } from '../../../src/gateway/routing/router.ts';
+
+function route(path: string, overrides: Partial<RouteConfig> = {}): RouteConfig {
+  return { path, methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {}, ...overrides };
+}
+
+const router = createRouter([
+  route('/exact'),
+  route('/prefix/*', { methods: ['GET', 'POST'] }),
+  route('/items/:id', { auth: 'bearer', scopes: ['phone', 'email'], match: 'all' }),
+]);
+
+describe('the gateway router', () => {
+  it('matches exact, prefix and parameter paths, ignoring the query string', () => {
+    expect(router.match('GET', '/exact?q=1')).toMatchObject({ kind: 'route', route: { id: '/exact' } });
+    expect(router.match('POST', '/prefix/a/b/c')).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
+    expect(router.match('GET', '/items/42')).toMatchObject({
+      kind: 'route',
+      route: { id: '/items/:id', auth: 'bearer', requirement: { scopes: ['phone', 'email'], match: 'all' } },
+    });
+  });
+
+  it('does not treat an exact path as a prefix', () => {
+    expect(router.match('GET', '/exact/more')).toEqual({ kind: 'not_found' });
+    expect(router.match('GET', '/exactly')).toEqual({ kind: 'not_found' });
+  });
+
+  it('answers a known path with another method as 405 with the allowed methods', () => {
+    expect(router.match('DELETE', '/prefix/x')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+  });
+
+  it('refuses dot segments, encoded slashes, backslashes and double slashes', () => {
+    for (const url of ['/prefix/../internal/revocations', '/prefix/%2e%2e/internal', '/prefix/a%2finternal', '/prefix\\..\\internal', '//internal/x', '/prefix/./a']) {
+      expect(router.match('GET', url)).toEqual({ kind: 'bad_path' });
+    }
+  });
+
+  it('keeps ordinary percent-encoded characters', () => {
+    expect(isSafePath('/prefix/caf%C3%A9')).toBe(true);
+    expect(isSafePath('/prefix/a..b')).toBe(true);
+  });
+});
