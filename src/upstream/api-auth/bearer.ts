@@ -1,0 +1,32 @@
+import { authFailureResponse, type Verifier } from '#auth';
+import type { Logger } from '#common';
+import type { ValidationRoute } from '#validation';
+import type { ProjectCache } from './project-cache.ts';
+import { refuse } from './refusal.ts';
+import type { ApiAuthResult } from './types.ts';
+
+/**
+ * Bearer tokens are verified again here with the gateway's plugin (defence in depth), then the
+ * project they name must still exist: a deleted project does not revoke its tokens, they are
+ * answered 1025 instead (ARCHITECTURE.md, Decisions).
+ */
+export async function authenticateBearer(
+  verifier: Verifier,
+  projects: ProjectCache,
+  authorization: string,
+  route: ValidationRoute,
+  log: Logger,
+): Promise<ApiAuthResult> {
+  const decision = await verifier.authorize(authorization, { scopes: [route.scope], match: 'all' });
+  if (!decision.ok) {
+    const { status, headers, body } = authFailureResponse(decision, route.errorExtra);
+    log.info({ via: 'bearer', code: body.error_code, detail: decision.detail }, 'api auth refused');
+    return { ok: false, status, headers, body };
+  }
+  const { token } = decision;
+  if ((await projects.get(token.projectId)) === null) {
+    log.info({ via: 'bearer', code: '1025', projectId: token.projectId, clientId: token.clientId }, 'api auth refused');
+    return refuse('project_not_found', route);
+  }
+  return { ok: true, projectId: token.projectId, via: 'bearer', scopes: token.scopes, clientId: token.clientId };
+}

@@ -1,0 +1,49 @@
+import { type Logger, SCOPES, verifySecret } from '#common';
+import type { Store } from '#store';
+import type { ValidationRoute } from '#validation';
+import { readKeySecret } from './key-secret-input.ts';
+import type { ProjectCache } from './project-cache.ts';
+import { refuse } from './refusal.ts';
+import type { ApiAuthResult } from './types.ts';
+
+/**
+ * Key/secret authentication (the spec's other method; codes of the public API). After the
+ * syntactic checks (key-secret-input.ts): 1001 unknown key → 1006 wrong secret (constant-time
+ * hash compare) → 1001 again if the key's project no longer exists. The key and the secret are
+ * never logged.
+ *
+ * Scopes: a key carries none. It grants every scope, because every plan includes all three
+ * services; OAuth scopes narrow what one client may do, they are not a plan limit.
+ */
+export async function authenticateKeySecret(
+  store: Pick<Store, 'getApiKey'>,
+  projects: ProjectCache,
+  query: URLSearchParams,
+  authorization: string | undefined,
+  route: ValidationRoute,
+  log: Logger,
+): Promise<ApiAuthResult> {
+  const input = readKeySecret(query, authorization);
+  if (!input.ok) {
+    const refusal = refuse(input.kind, route, input.message);
+    log.info({ via: 'key', code: refusal.body.error_code }, 'api auth refused');
+    return refusal;
+  }
+  const apiKey = await store.getApiKey(input.key);
+  if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
+  if (!verifySecret(input.secret, apiKey.secretHash)) return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
+  if ((await projects.get(apiKey.projectId)) === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
+  return { ok: true, projectId: apiKey.projectId, via: 'key', scopes: SCOPES };
+}
+
+function refused(
+  kind: 'key_not_found' | 'invalid_credentials',
+  route: ValidationRoute,
+  log: Logger,
+  detail: string,
+  projectId?: string,
+): ApiAuthResult {
+  const refusal = refuse(kind, route);
+  log.info({ via: 'key', code: refusal.body.error_code, detail, projectId }, 'api auth refused');
+  return refusal;
+}
