@@ -1,1 +1,4 @@
 export type { Issuer, IssuerConfig, IssuerDeps, SigningKeyInfo, CreatedClient } from './types.ts';
+export { createIssuer } from './create-issuer.ts';
+export { IssuerInputError } from './issuer-errors.ts';
+export { KeyEncryptionError } from './keys/key-errors.ts';

@@ -17,6 +17,11 @@ export interface IssuerConfig {
   readonly keyEncryptionKey?: string | undefined;
   /** Secret gateways present to read the revocation feed. */
   readonly feedToken: string;
+  /**
+   * Socket addresses whose last `X-Forwarded-For` hop is believed when counting failed client
+   * authentications per source address (the gateway). Default: loopback.
+   */
+  readonly trustedProxies?: readonly string[] | undefined;
 }
 
 export interface SigningKeyInfo {

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { epochSeconds, generateSecret, hashSecret, systemClock } from '#common';
+import { ClientDirectory } from './clients/client-directory.ts';
+import { checkIssuerConfig } from './config-check.ts';
+import { metadataDocument, PATHS } from './endpoints/metadata.ts';
+import { type OAuthHandler, oauthRoute } from './endpoints/oauth-route.ts';
+import { servePublicDocument } from './endpoints/public-document.ts';
+import { revokeEndpoint } from './endpoints/revoke.ts';
+import { tokenEndpoint } from './endpoints/token.ts';
+import { KeyWrapper } from './keys/envelope.ts';
+import { keyInfo } from './keys/key-info.ts';
+import { Keyring } from './keys/keyring.ts';
+import { localKeyResolver } from './keys/local-key-resolver.ts';
+import { KEY_RELOAD_INTERVAL_MS, REVOCATION_PRUNE_INTERVAL_MS } from './limits.ts';
+import { BruteForceGuard } from './oauth/brute-force.ts';
+import { DEFAULT_TRUSTED_PROXIES } from './oauth/source-address.ts';
+import { adminRevoke } from './revocation/admin-revoke.ts';
+import { RevocationFeed } from './revocation/feed.ts';
+import { LiveRevocations } from './revocation/live-revocations.ts';
+import { RevocationSync } from './revocation/revocation-sync.ts';
+import { Revoker } from './revocation/revoker.ts';
+import type { Issuer, IssuerDeps } from './types.ts';
+
+/**
+ * Builds the issuer: loads (or creates) the signing keys, syncs the live revocations, and
+ * wires the endpoints. Throws at start-up on bad configuration (TypeError) or on encrypted
+ * keys that cannot be decrypted (KeyEncryptionError).
+ */
+export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
+  const { store, config } = deps;
+  checkIssuerConfig(config);
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log.child({ module: 'issuer' });
+  const wrapper = config.keyEncryptionKey ? new KeyWrapper(config.keyEncryptionKey) : null;
+  const keyring = new Keyring({ store, alg: config.algorithm, wrapper, clock, log });
+  await keyring.load();
+  const clients = new ClientDirectory(store, clock);
+  const live = new LiveRevocations();
+  const sync = new RevocationSync({ store, live, clock, log, onClientRevoked: (id) => clients.evict(id) });
+  await sync.start();
+  const revoker = new Revoker({ store, sync, clock, log });
+  const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log });
+  const { issuer, audience } = config;
+  const auth = { clients, guard: new BruteForceGuard(clock), trustedProxies: new Set(config.trustedProxies ?? DEFAULT_TRUSTED_PROXIES), log };
+  const tokens = { keyring, revocations: live, issuer, audience, clock };
+  const metadata = metadataDocument(issuer);
+  const routes = new Map<string, OAuthHandler>([
+    [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens }), log)],
+    [PATHS.revoke, oauthRoute((req, res) => revokeEndpoint(req, res, { ...auth, keyring, revoker, issuer, audience, clock }), log)],
+    [PATHS.jwks, async (req, res) => servePublicDocument(req, res, { ...keyring.keySet, contentType: 'application/jwk-set+json; charset=utf-8' })],
+    [PATHS.metadata, async (req, res) => servePublicDocument(req, res, metadata)],
+  ]);
+  const background = (what: string, work: () => Promise<unknown>) => () => {
+    work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
+  };
+  const prune = async () => {
+    const now = epochSeconds(clock);
+    live.prune(now);
+    await store.pruneRevocations(now);
+  };
+  const timers = [
+    setInterval(background('key reload', () => keyring.load()), KEY_RELOAD_INTERVAL_MS),
+    setInterval(background('revocation pruning', () => prune()), REVOCATION_PRUNE_INTERVAL_MS),
+  ];
+  for (const timer of timers) timer.unref();
+
+  return {
+    async handle(req: IncomingMessage, res: ServerResponse) {
+      const url = req.url ?? '';
+      const route = routes.get(url.includes('?') ? url.slice(0, url.indexOf('?')) : url);
+      if (!route) return false;
+      await route(req, res);
+      return true;
+    },
+    handleFeed: (req, res) => feed.handle(req, res),
+    async createClient(input) {
+      const clientSecret = generateSecret();
+      const client = await store.createClient({ ...input, secretHash: hashSecret(clientSecret) });
+      log.info({ clientId: client.clientId, projectId: client.projectId }, 'client created');
+      return { client, clientSecret };
+    },
+    async setClientEnabled(clientId, enabled) {
+      const client = await store.setClientEnabled(clientId, enabled);
+      clients.evict(clientId);
+      if (client && !enabled) await revoker.revokeClient(clientId);
+      return client;
+    },
+    revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),
+    async listKeys() {
+      await keyring.load();
+      return keyring.keys.map(keyInfo);
+    },
+    rotateKeys: () => keyring.rotate(),
+    keyResolver: localKeyResolver(keyring, clock),
+    revocationChecker: live,
+    async close() {
+      for (const timer of timers) clearInterval(timer);
+      sync.stop();
+      feed.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { SCOPES } from '#common';
+import type { PublicDocument } from './public-document.ts';
+
+export const PATHS = {
+  token: '/oauth/token',
+  revoke: '/oauth/revoke',
+  jwks: '/.well-known/jwks.json',
+  metadata: '/.well-known/oauth-authorization-server',
+} as const;
+
+/**
+ * RFC 8414 metadata, every URL under the issuer identifier (PUBLIC_URL) so discovery by standard
+ * clients lands on the gateway. `response_types_supported` is REQUIRED by the RFC but we have no
+ * authorization endpoint: `[]` (conformance checklist MD-03).
+ */
+export function metadataDocument(issuer: string): PublicDocument {
+  const base = issuer.replace(/\/+$/, '');
+  const authMethods = ['client_secret_basic', 'client_secret_post'];
+  const body = JSON.stringify({
+    issuer,
+    token_endpoint: base + PATHS.token,
+    revocation_endpoint: base + PATHS.revoke,
+    jwks_uri: base + PATHS.jwks,
+    grant_types_supported: ['client_credentials'],
+    response_types_supported: [],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    scopes_supported: [...SCOPES],
+  });
+  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  return { body, etag, contentType: 'application/json; charset=utf-8' };
+}

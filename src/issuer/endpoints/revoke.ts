@@ -1,0 +1,39 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '#common';
+import type { Keyring } from '../keys/keyring.ts';
+import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
+import { readForm } from '../oauth/form.ts';
+import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
+import type { Revoker } from '../revocation/revoker.ts';
+import { readOwnToken } from '../tokens/own-token.ts';
+import { requirePost } from './oauth-route.ts';
+
+export interface RevokeEndpointDeps extends ClientAuthDeps {
+  readonly keyring: Keyring;
+  readonly revoker: Revoker;
+  readonly issuer: string;
+  readonly audience: string;
+  readonly clock: Clock;
+}
+
+/**
+ * `POST /oauth/revoke` (RFC 7009). The client authenticates as at the token endpoint and may
+ * revoke its own tokens. Unknown, malformed, expired and other clients' tokens all answer 200
+ * and change nothing: a uniform answer tells a caller nothing about tokens it does not own
+ * (the other client's token is NOT revoked; the attempt is logged). `token_type_hint` is ignored.
+ */
+export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, deps: RevokeEndpointDeps): Promise<void> {
+  requirePost(req);
+  const form = await readForm(req);
+  const { client } = await authenticateClient(req, form, deps);
+  const token = form.get('token');
+  if (token === undefined) throw new OAuthError('invalid_request', 'token is required');
+  const claims = await readOwnToken(token, deps);
+  if (claims && !claims.expired && claims.clientId === client.clientId) {
+    await deps.revoker.revokeJti(claims.jti, claims.exp);
+  } else if (claims && claims.clientId !== client.clientId) {
+    deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, 'revocation of another client\'s token refused (answered 200)');
+  }
+  res.writeHead(200, { ...NO_STORE, 'content-length': 0 });
+  res.end();
+}

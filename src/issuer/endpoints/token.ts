@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { planAllowsOAuth, sendJson } from '#common';
+import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
+import { type FormParams, readForm } from '../oauth/form.ts';
+import { grantLifetime } from '../oauth/lifetime.ts';
+import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
+import { grantScopes } from '../oauth/scope.ts';
+import { issueToken, type TokenContext } from '../tokens/issue-token.ts';
+import { requirePost } from './oauth-route.ts';
+
+export interface TokenEndpointDeps extends ClientAuthDeps {
+  readonly tokens: TokenContext;
+}
+
+/**
+ * `POST /oauth/token` (client credentials). Error precedence, first match wins:
+ * 405 method → 400 content type → 413 size → 400 malformed/repeated parameter → 429 address
+ * throttled → 400 malformed Basic / two mechanisms → 401 client authentication (429 once over the
+ * limit) → 400 grant_type missing / 400 unsupported_grant_type → 400 unauthorized_client (plan) →
+ * 400 invalid_scope → 400 expires_in.
+ */
+export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {
+  requirePost(req);
+  const form = await readForm(req);
+  const { client, project } = await authenticateClient(req, form, deps);
+  checkGrantType(form);
+  if (!project || !planAllowsOAuth(project.plan)) {
+    throw new OAuthError('unauthorized_client', 'the project plan does not include OAuth 2.0 client credentials');
+  }
+  const scopes = grantScopes(form.get('scope'), client.scopes);
+  const lifetime = grantLifetime(form.get('expires_in'));
+  const issued = issueToken(client, scopes, lifetime.seconds, deps.tokens);
+  deps.log.info({ clientId: client.clientId, jti: issued.jti, kid: issued.kid, scope: scopes, expiresIn: lifetime.seconds }, 'token issued');
+  const body = {
+    access_token: issued.token,
+    token_type: 'Bearer',
+    expires_in: lifetime.seconds,
+    scope: scopes.join(' '),
+    // Extension: present only when the requested expires_in was above the maximum and was capped.
+    ...(lifetime.capped ? { expires_in_capped: true } : {}),
+  };
+  sendJson(res, 200, body, NO_STORE);
+}
+
+function checkGrantType(form: FormParams): void {
+  const grantType = form.get('grant_type');
+  if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+  if (grantType !== 'client_credentials') throw new OAuthError('unsupported_grant_type', 'only client_credentials is supported');
+}

@@ -1,0 +1,147 @@
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import type { Clock, Logger } from '#common';
+import type { SigningKey, Store } from '#store';
+import { createJwtSigner, type JwtSigner } from '../tokens/jwt-signer.ts';
+import type { SigningAlg } from './algorithms.ts';
+import { type KeyWrapper, parseEnvelope } from './envelope.ts';
+import { KeyEncryptionError } from './key-errors.ts';
+import { activeKey, isExpired, nextKey, publishedOrder, rotationChanges } from './lifecycle.ts';
+import { newSigningKey } from './new-key.ts';
+
+export interface PublishedKeySet {
+  readonly body: string;
+  readonly etag: string;
+}
+
+interface KeyringState {
+  readonly keys: readonly SigningKey[];
+  readonly signer: JwtSigner;
+  readonly publicKeys: ReadonlyMap<string, { key: KeyObject; alg: string }>;
+  readonly keySet: PublishedKeySet;
+}
+
+/**
+ * The signing keys as this replica sees them. `load()` reads the store, creates what is missing
+ * (an active and a next key), removes retired keys no token can need, decrypts the keys that
+ * sign or will sign, and swaps in a new immutable state. Every replica calls it on an interval
+ * and on an unknown kid, which is how a rotation made elsewhere is noticed.
+ */
+export class Keyring {
+  readonly #store: Store;
+  readonly #alg: SigningAlg;
+  readonly #wrapper: KeyWrapper | null;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #privateKeys = new Map<string, KeyObject>();
+  #state: KeyringState | null = null;
+  #loading: Promise<void> | null = null;
+
+  constructor(opts: { store: Store; alg: SigningAlg; wrapper: KeyWrapper | null; clock: Clock; log: Logger }) {
+    this.#store = opts.store;
+    this.#alg = opts.alg;
+    this.#wrapper = opts.wrapper;
+    this.#clock = opts.clock;
+    this.#log = opts.log;
+  }
+
+  /** One load in flight at a time; concurrent callers share it. */
+  load(): Promise<void> {
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = null;
+    });
+    return this.#loading;
+  }
+
+  get ready(): boolean {
+    return this.#state !== null;
+  }
+
+  get signer(): JwtSigner {
+    return this.#current().signer;
+  }
+
+  get keySet(): PublishedKeySet {
+    return this.#current().keySet;
+  }
+
+  get keys(): readonly SigningKey[] {
+    return this.#current().keys;
+  }
+
+  publicKey(kid: string): { key: KeyObject; alg: string } | undefined {
+    return this.#state?.publicKeys.get(kid);
+  }
+
+  /** next → active, active → retired, and a new next; then reload. */
+  async rotate(): Promise<{ kid: string }> {
+    const now = this.#clock.now();
+    const keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
+    const changes = rotationChanges(keys, now);
+    await this.#store.insertSigningKey(await newSigningKey(this.#alg, 'next', now, this.#wrapper));
+    await this.#store.updateSigningKeys(changes);
+    await this.load();
+    const kid = this.signer.kid;
+    this.#log.info({ kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) }, 'signing keys rotated');
+    return { kid };
+  }
+
+  async #load(): Promise<void> {
+    const now = this.#clock.now();
+    let keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
+    for (const key of keys.filter((k) => isExpired(k, now))) {
+      await this.#store.deleteSigningKey(key.kid);
+      this.#log.info({ kid: key.kid }, 'retired signing key removed from the key set');
+    }
+    keys = keys.filter((k) => !isExpired(k, now));
+    this.#state = this.#build(keys, now);
+  }
+
+  /** First start: an active and a next key; afterwards: always a next key ready to promote. */
+  async #ensureKeys(keys: SigningKey[], now: number): Promise<SigningKey[]> {
+    const out = [...keys];
+    if (!activeKey(out)) {
+      const created = await newSigningKey(this.#alg, 'active', now, this.#wrapper);
+      await this.#store.insertSigningKey(created);
+      out.push(created);
+      this.#log.info({ kid: created.kid, alg: this.#alg }, 'signing key created');
+    }
+    if (!nextKey(out)) {
+      const created = await newSigningKey(this.#alg, 'next', now, this.#wrapper);
+      await this.#store.insertSigningKey(created);
+      out.push(created);
+    }
+    return out;
+  }
+
+  #build(keys: SigningKey[], now: number): KeyringState {
+    const active = activeKey(keys);
+    if (!active) throw new Error('no active signing key');
+    for (const key of [active, nextKey(keys)]) if (key) this.#privateKey(key);
+    const published = publishedOrder(keys, now);
+    const publicKeys = new Map(published.map((k) => [k.kid, { key: createPublicKey({ key: k.publicJwk, format: 'jwk' }), alg: k.alg }]));
+    const body = JSON.stringify({ keys: published.map((k) => k.publicJwk) });
+    const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+    const signer = createJwtSigner(active.kid, active.alg as SigningAlg, this.#privateKey(active));
+    return { keys, signer, publicKeys, keySet: { body, etag } };
+  }
+
+  /** Decrypted once per key and process. */
+  #privateKey(key: SigningKey): KeyObject {
+    const cached = this.#privateKeys.get(key.kid);
+    if (cached) return cached;
+    const envelope = parseEnvelope(key.privateKey);
+    if (envelope && !this.#wrapper) {
+      throw new KeyEncryptionError('the stored signing keys are encrypted at rest but KEY_ENCRYPTION_KEY is not set');
+    }
+    if (!envelope && this.#wrapper) this.#log.warn({ kid: key.kid }, 'signing key stored unencrypted although KEY_ENCRYPTION_KEY is set');
+    const jwk = envelope && this.#wrapper ? this.#wrapper.unwrap(key.kid, key.privateKey) : key.privateKey;
+    const privateKey = createPrivateKey({ key: JSON.parse(jwk) as import('node:crypto').JsonWebKey, format: 'jwk' });
+    this.#privateKeys.set(key.kid, privateKey);
+    return privateKey;
+  }
+
+  #current(): KeyringState {
+    if (!this.#state) throw new Error('keyring not loaded');
+    return this.#state;
+  }
+}

@@ -1,0 +1,44 @@
+import type { SigningKey } from '#store';
+import { RETIRED_KEY_PUBLISHED_SEC } from '../limits.ts';
+
+/**
+ * The key lifecycle as pure functions over the stored keys: next (published, not signing) →
+ * active (signing) → retired (published until every token it signed has expired) → removed.
+ */
+
+/** Epoch ms after which a retired key leaves the key set; null while it may still sign. */
+export function removeAfter(key: SigningKey): number | null {
+  return key.retiredAt === null ? null : key.retiredAt + RETIRED_KEY_PUBLISHED_SEC * 1000;
+}
+
+export function isExpired(key: SigningKey, now: number): boolean {
+  const limit = removeAfter(key);
+  return key.status === 'retired' && limit !== null && now >= limit;
+}
+
+/** The signer: the most recently activated active key (deterministic if two replicas raced). */
+export function activeKey(keys: readonly SigningKey[]): SigningKey | undefined {
+  return newest(keys.filter((k) => k.status === 'active'), (k) => k.activatedAt ?? 0);
+}
+
+export function nextKey(keys: readonly SigningKey[]): SigningKey | undefined {
+  return newest(keys.filter((k) => k.status === 'next'), (k) => k.createdAt);
+}
+
+/** Status changes of one rotation: next → active, every active → retired. */
+export function rotationChanges(keys: readonly SigningKey[], now: number): Array<Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'>> {
+  const next = nextKey(keys);
+  if (!next) throw new Error('no next key to promote');
+  const retire = keys.filter((k) => k.status === 'active').map((k) => ({ kid: k.kid, status: 'retired' as const, activatedAt: k.activatedAt, retiredAt: now }));
+  return [...retire, { kid: next.kid, status: 'active', activatedAt: now, retiredAt: null }];
+}
+
+/** Key-set order: active first, then next, then retired (newest first). */
+export function publishedOrder(keys: readonly SigningKey[], now: number): SigningKey[] {
+  const rank = { active: 0, next: 1, retired: 2 } as const;
+  return keys.filter((k) => !isExpired(k, now)).sort((a, b) => rank[a.status] - rank[b.status] || b.createdAt - a.createdAt);
+}
+
+function newest(keys: SigningKey[], by: (k: SigningKey) => number): SigningKey | undefined {
+  return keys.sort((a, b) => by(b) - by(a) || a.kid.localeCompare(b.kid))[0];
+}

@@ -1,0 +1,25 @@
+/** The issuer's fixed numbers, in one place so tests and the README name the same values. */
+
+/** Spec: default token lifetime (seconds). */
+export const DEFAULT_LIFETIME_SEC = 900;
+/** Spec: longest token lifetime (seconds); larger requests are capped to it. */
+export const MAX_LIFETIME_SEC = 3600;
+/** Clock skew allowed to verifiers; added wherever "no token can still be valid" is computed. */
+export const SKEW_SEC = 60;
+/** How long a retired key stays published after it stopped signing (every token it signed has expired). */
+export const RETIRED_KEY_PUBLISHED_SEC = MAX_LIFETIME_SEC + SKEW_SEC;
+/** Token and revocation request bodies (form-encoded) are tiny; anything larger is refused. */
+export const MAX_FORM_BYTES = 8 * 1024;
+/** `Cache-Control: max-age` of the key set and metadata (far shorter than the retired-key overlap). */
+export const PUBLIC_MAX_AGE_SEC = 300;
+/** Client records are cached this long (ms); disabling evicts at once (see clients/client-cache.ts). */
+export const CLIENT_CACHE_TTL_MS = 10_000;
+/** Every replica re-reads the key set this often (ms) to notice a rotation done elsewhere. */
+export const KEY_RELOAD_INTERVAL_MS = 10_000;
+/** Expired revocation entries are pruned from the store this often (ms). */
+export const REVOCATION_PRUNE_INTERVAL_MS = 60_000;
+/** Longest feed long-poll (seconds) and most entries per feed response. */
+export const FEED_MAX_WAIT_SEC = 30;
+export const FEED_MAX_ENTRIES = 5000;
+/** Concurrent feed long-polls held at once (each gateway holds one). */
+export const FEED_MAX_WAITERS = 1000;

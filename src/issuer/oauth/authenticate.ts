@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { hashSecret, type Logger, verifySecret } from '#common';
+import type { ClientDirectory, ClientRecord } from '../clients/client-directory.ts';
+import type { BruteForceGuard } from './brute-force.ts';
+import type { FormParams } from './form.ts';
+import { OAuthError } from './oauth-error.ts';
+import { presentedCredentials } from './credentials.ts';
+import { sourceAddress } from './source-address.ts';
+
+export interface ClientAuthDeps {
+  readonly clients: ClientDirectory;
+  readonly guard: BruteForceGuard;
+  readonly trustedProxies: ReadonlySet<string>;
+  readonly log: Logger;
+}
+
+/** Compared against when the client id is unknown, so both failures cost the same (no enumeration). */
+const DUMMY_HASH = hashSecret('tokengate-unknown-client');
+
+/**
+ * Client authentication shared by the token and revocation endpoints. Unknown id, wrong secret,
+ * disabled client and a deleted project all answer the same 401 `invalid_client`; the reason
+ * goes to the log (with the client id and address, never the secret).
+ */
+export async function authenticateClient(req: IncomingMessage, form: FormParams, deps: ClientAuthDeps): Promise<ClientRecord> {
+  const address = sourceAddress(req, deps.trustedProxies);
+  deps.guard.checkAddress(address);
+  const credentials = presentedCredentials(req.headers.authorization, form);
+  const record = await deps.clients.get(credentials.clientId);
+  const secretOk = verifySecret(credentials.clientSecret, record?.client.secretHash ?? DUMMY_HASH);
+  const reason = !record ? 'unknown client' : !secretOk ? 'wrong secret' : !record.client.enabled ? 'client disabled' : !record.project ? 'project deleted' : null;
+  if (record && reason === null) return record;
+  const refusal = deps.guard.failed(credentials.clientId, address, new OAuthError('invalid_client', 'client authentication failed'));
+  deps.log.warn(
+    { clientId: credentials.clientId.slice(0, 128), address, method: credentials.method, reason, throttled: refusal.status === 429 },
+    'client authentication failed',
+  );
+  throw refusal;
+}

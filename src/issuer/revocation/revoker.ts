@@ -1,0 +1,39 @@
+import { type Clock, epochSeconds, type Logger } from '#common';
+import type { Store } from '#store';
+import { MAX_LIFETIME_SEC, SKEW_SEC } from '../limits.ts';
+import type { RevocationSync } from './revocation-sync.ts';
+
+/**
+ * Writes revocations to the store (every replica and gateway learns of them through the feed
+ * and notifications) and applies them locally before returning, so this replica refuses at once.
+ * An entry lives until no token it covers can still be valid (exp, or issue time + 3600 s, + skew).
+ */
+export class Revoker {
+  readonly #store: Store;
+  readonly #sync: RevocationSync;
+  readonly #clock: Clock;
+  readonly #log: Logger;
+
+  constructor(opts: { store: Store; sync: RevocationSync; clock: Clock; log: Logger }) {
+    this.#store = opts.store;
+    this.#sync = opts.sync;
+    this.#clock = opts.clock;
+    this.#log = opts.log;
+  }
+
+  /** One token; `exp` when known (from a verified JWT), else the longest a token can live. */
+  async revokeJti(jti: string, exp?: number): Promise<void> {
+    const expiresAt = (exp ?? epochSeconds(this.#clock) + MAX_LIFETIME_SEC) + SKEW_SEC;
+    await this.#store.addRevocation({ kind: 'jti', value: jti, issuedBefore: null, expiresAt });
+    await this.#sync.sync();
+    this.#log.info({ jti }, 'token revoked');
+  }
+
+  /** Every token of the client issued at or before this second. */
+  async revokeClient(clientId: string): Promise<void> {
+    const now = epochSeconds(this.#clock);
+    await this.#store.addRevocation({ kind: 'client', value: clientId, issuedBefore: now, expiresAt: now + MAX_LIFETIME_SEC + SKEW_SEC });
+    await this.#sync.sync();
+    this.#log.info({ clientId }, 'client tokens revoked');
+  }
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, epochSeconds, type Scope } from '#common';
+import type { OAuthClient } from '#store';
+import type { Keyring } from '../keys/keyring.ts';
+import type { LiveRevocations } from '../revocation/live-revocations.ts';
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly jti: string;
+  readonly kid: string;
+  readonly iat: number;
+  readonly exp: number;
+}
+
+export interface TokenContext {
+  readonly keyring: Keyring;
+  readonly revocations: LiveRevocations;
+  readonly issuer: string;
+  readonly audience: string;
+  readonly clock: Clock;
+}
+
+/**
+ * Mints an RFC 9068 access token. `iat` is normally now; if the client was disabled (its
+ * revocation cut-off covers tokens issued at or before a second) and re-enabled within that
+ * same second, `iat` moves to the next second so the new token is not caught by the old cut-off.
+ */
+export function issueToken(client: OAuthClient, scopes: readonly Scope[], lifetimeSec: number, ctx: TokenContext): IssuedToken {
+  const cutOff = ctx.revocations.clientCutOff(client.clientId);
+  const now = epochSeconds(ctx.clock);
+  const iat = cutOff !== undefined && cutOff >= now ? cutOff + 1 : now;
+  const exp = iat + lifetimeSec;
+  const jti = randomBytes(16).toString('base64url');
+  const signer = ctx.keyring.signer;
+  const token = signer.sign({
+    iss: ctx.issuer,
+    aud: ctx.audience,
+    sub: client.clientId,
+    client_id: client.clientId,
+    project_id: client.projectId,
+    scope: scopes.join(' '),
+    iat,
+    exp,
+    jti,
+  });
+  return { token, jti, kid: signer.kid, iat, exp };
+}
