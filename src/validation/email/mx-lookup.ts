@@ -71,6 +71,8 @@ async function route(resolver: Resolver, domain: string): Promise<MailRouting> {
  * resolver, so sharing one would let a slow domain cancel its neighbours' lookups.
  */
 export function createMxLookup(options: MxLookupOptions): MxLookup {
+  // Misconfigured servers fail here, at start-up, not on the first request.
+  if (options.servers && options.servers.length > 0) new Resolver().setServers([...options.servers]);
   return async (domain) => {
     const resolver = new Resolver({ timeout: options.timeoutMs, tries: 1 });
     if (options.servers && options.servers.length > 0) resolver.setServers([...options.servers]);
