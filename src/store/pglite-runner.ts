@@ -1,30 +1,24 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDirectory } from './dir-lock.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
-/**
- * PGlite keeps its files under `<dataDir>/db`. It runs in this process, single-user: two
- * instances on one directory would corrupt it, so a second open in this process is refused
- * until the first is closed.
- */
-const openDirs = new Set<string>();
-
+/** PGlite keeps its files under `<dataDir>/db`, locked against a second user (dir-lock.ts). */
 export async function openPgliteRunner(dataDir: string): Promise<SqlRunner> {
   const dir = resolve(dataDir, 'db');
-  if (openDirs.has(dir)) throw new Error(`embedded store already open in this process: ${dir}`);
-  openDirs.add(dir);
+  await mkdir(dir, { recursive: true });
+  const unlock = await lockDirectory(dir);
   try {
-    await mkdir(dir, { recursive: true });
     const db = await PGlite.create(dir);
-    return pgliteRunner(db, () => openDirs.delete(dir));
+    return pgliteRunner(db, unlock);
   } catch (error) {
-    openDirs.delete(dir);
+    await unlock();
     throw error;
   }
 }
 
-function pgliteRunner(db: PGlite, release: () => void): SqlRunner {
+function pgliteRunner(db: PGlite, release: () => Promise<void>): SqlRunner {
   let closed: Promise<void> | null = null;
   return {
     query: (sql, params) => run(db, sql, params),

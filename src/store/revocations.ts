@@ -14,6 +14,14 @@ interface RevocationRow {
 const COLUMNS = 'seq, kind, value, issued_before, expires_at, created_at';
 /** One feed page; a caller resumes from the last seq it got. */
 export const DEFAULT_FEED_LIMIT = 1000;
+const MAX_FEED_LIMIT = 10_000;
+
+/** Misuse by a host (a cursor taken unchecked from a query string) fails loudly, before SQL. */
+function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new TypeError(`${name} must be an integer in ${min}..${max}`);
+  }
+}
 
 function toRevocation(row: RevocationRow): Revocation {
   return {
@@ -51,6 +59,9 @@ export async function revocationsSince(
   nowSeconds: number,
   limit = DEFAULT_FEED_LIMIT,
 ): Promise<Revocation[]> {
+  requireInteger('cursor', cursor, 0);
+  requireInteger('nowSeconds', nowSeconds, 0);
+  requireInteger('limit', limit, 1, MAX_FEED_LIMIT);
   const rows = await db.query<RevocationRow>(
     `SELECT ${COLUMNS} FROM revocations WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT $3`,
     [cursor, nowSeconds, limit],
@@ -59,6 +70,7 @@ export async function revocationsSince(
 }
 
 export async function pruneRevocations(db: SqlRunner, nowSeconds: number): Promise<number> {
+  requireInteger('nowSeconds', nowSeconds, 0);
   const rows = await db.query('DELETE FROM revocations WHERE expires_at <= $1 RETURNING seq', [nowSeconds]);
   return rows.length;
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +22,10 @@ describe('embedded store data directory', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('creates a missing DATA_DIR and keeps the database under DATA_DIR/db', async () => {
+  it('creates a missing DATA_DIR and keeps the database under DATA_DIR/db, locked while open', async () => {
     expect(store.kind).toBe('embedded');
-    expect(await readdir(dataDir)).toEqual(['db']);
+    expect((await readdir(dataDir)).sort()).toEqual(['db', 'db.lock']);
+    expect(await readFile(join(dataDir, 'db.lock'), 'utf8')).toBe(String(process.pid));
     expect((await readdir(join(dataDir, 'db'))).length).toBeGreaterThan(0);
   });
 
@@ -39,10 +40,26 @@ describe('embedded store data directory', () => {
     expect(await store.listProjects()).toEqual([]);
   });
 
-  it('opens the same directory again after close', async () => {
+  it('opens the same directory again after close, releasing the lock file', async () => {
     const project = await store.createProject({ name: 'again', plan: 'free' });
     await store.close();
+    expect(await readdir(dataDir)).toEqual(['db']);
     store = await openStore({ dataDir: join(dataDir, '.'), clock });
     expect(await store.getProject(project.id)).toEqual(project);
+  });
+
+  it('refuses a directory locked by another live process', async () => {
+    const other = join(root, 'other');
+    await mkdir(other);
+    // The parent of this test process is alive and is not us.
+    await writeFile(join(other, 'db.lock'), String(process.ppid));
+    await expect(openStore({ dataDir: other, clock })).rejects.toThrow(`in use by process ${process.ppid}`);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    await store.close();
+    await writeFile(join(dataDir, 'db.lock'), '2147483646');
+    store = await openStore({ dataDir, clock });
+    expect(await readFile(join(dataDir, 'db.lock'), 'utf8')).toBe(String(process.pid));
   });
 });

@@ -38,6 +38,15 @@ export function revocationCases(ctx: SuiteContext): void {
     expect(await ctx.store.revocationsSince(page.at(-1)!.seq, NOW_S, 2)).toEqual(entries.slice(2));
   });
 
+  it('rejects a cursor, time or limit that is not a bounded integer before querying', async () => {
+    await expect(ctx.store.revocationsSince(Number.NaN, NOW_S)).rejects.toThrow(TypeError);
+    await expect(ctx.store.revocationsSince(-1, NOW_S)).rejects.toThrow(TypeError);
+    await expect(ctx.store.revocationsSince(0, 1.5)).rejects.toThrow(TypeError);
+    await expect(ctx.store.revocationsSince(0, NOW_S, 0)).rejects.toThrow(TypeError);
+    await expect(ctx.store.revocationsSince(0, NOW_S, 10_001)).rejects.toThrow(TypeError);
+    await expect(ctx.store.pruneRevocations(Number.POSITIVE_INFINITY)).rejects.toThrow(TypeError);
+  });
+
   it('leaves out entries that have expired even before they are pruned', async () => {
     const short = await ctx.store.addRevocation(jti('short', NOW_S + 10));
     const long = await ctx.store.addRevocation(jti('long', NOW_S + 100));
