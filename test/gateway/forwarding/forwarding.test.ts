@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '#test/tokens.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { rawRequest } from '../support/raw-request.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(import.meta.dirname);
+});
+afterAll(() => h.close());
+
+async function echoed(res: Response): Promise<{ url: string; headers: Record<string, string> }> {
+  expect(res.status).toBe(200);
+  return (await res.json()) as { url: string; headers: Record<string, string> };
+}
+
+describe('forwarding an accepted bearer request', () => {
+  it('injects identity headers after stripping forged ones and keeps Authorization for the upstream', async () => {
+    const token = await h.kit.tokenWithScopes(['address']);
+    const res = await h.fetch('/api/au/address/autocomplete?q=1+George+St', {
+      headers: { authorization: bearer(token), 'x-tokengate-client-id': 'forged', 'x-tokengate-scopes': 'address phone email' },
+    });
+    const seen = await echoed(res);
+    expect(seen.url).toBe('/api/au/address/autocomplete?q=1+George+St');
+    expect(seen.headers).toMatchObject({
+      authorization: bearer(token),
+      'x-tokengate-client-id': 'client-1',
+      'x-tokengate-project-id': 'project-1',
+      'x-tokengate-scopes': 'address',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-for': '127.0.0.1',
+    });
+    expect(seen.headers['x-tokengate-jti']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('strips hop-by-hop headers both ways and answers with the request id', async () => {
+    const res = await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive, x-hop', 'x-hop': 'secret', 'x-request-id': 'trace-123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('trace-123');
+    expect(res.headers['x-upstream']).toBe('echo');
+    expect(res.headers['keep-alive']).toBeUndefined();
+    const seen = JSON.parse(res.body) as { headers: Record<string, string> };
+    expect(seen.headers['x-hop']).toBeUndefined();
+    expect(seen.headers['x-request-id']).toBe('trace-123');
+  });
+
+  it('streams request bodies to the upstream', async () => {
+    const body = 'x'.repeat(200_000);
+    const res = await h.fetch('/public/upload', { method: 'POST', body });
+    expect(((await res.json()) as { bodyBytes: number }).bodyBytes).toBe(200_000);
+  });
+
+  it('passes key/secret requests without a bearer token to the upstream untouched by auth', async () => {
+    const res = await h.fetch('/api/au/address/autocomplete?key=k1&secret=s1&q=x', { headers: { 'x-tokengate-client-id': 'forged' } });
+    const seen = await echoed(res);
+    expect(seen.url).toBe('/api/au/address/autocomplete?key=k1&secret=s1&q=x');
+    expect(seen.headers['x-tokengate-client-id']).toBeUndefined();
+  });
+
+  it('does not let key/secret pass on a route that does not allow it', async () => {
+    const res = await h.fetch('/api/phone/v1/verification?key=k1&secret=s1');
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1040', success: false });
+  });
+
+  it('verifies a bearer token even when key/secret parameters are also present', async () => {
+    const res = await h.fetch('/api/au/address/autocomplete?key=k1', { headers: { authorization: 'Bearer not-a-jwt' } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
+  });
+});
+
+describe('routing at the edge', () => {
+  it('answers unknown paths with 404 JSON', async () => {
+    const res = await h.fetch('/internal/revocations');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'No such endpoint', error_code: '1041', success: false });
+  });
+
+  it('answers a known path with another method with 405 and Allow', async () => {
+    const res = await h.fetch('/api/phone/v1/verification', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+  });
+
+  it('refuses a dot-segment path that would reach /internal through a prefix route', async () => {
+    for (const path of ['/public/%2e%2e/internal/revocations', '/public/../internal/revocations', '/public/..%2finternal']) {
+      const res = await rawRequest(h.gateway.url, path);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ message: 'Invalid request path', error_code: '1000', success: false });
+    }
+    expect(h.upstream.seen.some((r) => r.url.includes('internal'))).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the echo upstream saw of one request. */
+export interface SeenRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly bodyBytes: number;
+}
+
+export interface EchoUpstream {
+  readonly url: string;
+  readonly seen: SeenRequest[];
+  /** Every answer waits this long before its headers (a slow upstream). */
+  setDelay(ms: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real loopback upstream that answers every request with JSON describing it, so tests assert
+ * exactly which headers the gateway forwarded or stripped. `/stream` answers in two chunks with a
+ * pause, `/half` sends headers then drops the connection.
+ */
+export async function startEchoUpstream(): Promise<EchoUpstream> {
+  const seen: SeenRequest[] = [];
+  let delayMs = 0;
+  const server: Server = createServer((req, res) => {
+    let bodyBytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+    });
+    req.on('end', () => {
+      const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes };
+      seen.push(record);
+      const answer = () => {
+        if (req.url?.startsWith('/api/half')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"partial":');
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-upstream': 'echo' });
+        res.end(JSON.stringify(record));
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    setDelay(ms) {
+      delayMs = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
