@@ -69,6 +69,31 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
     await expect(woke).resolves.toBeUndefined();
   });
 
+  it('lets a reader following the cursor see every entry while replicas add concurrently', async () => {
+    const harness = await newHarness();
+    const [a, b, reader] = [await open(harness), await open(harness), await open(harness)];
+    const seen = new Set<string>();
+    let cursor = 0;
+    const follow = async () => {
+      for (const revocation of await reader.revocationsSince(cursor, 0)) {
+        seen.add(revocation.value);
+        cursor = revocation.seq;
+      }
+    };
+    let writing = true;
+    const writes = Promise.all(
+      [a, b].map(async (store, s) => {
+        for (let i = 0; i < 25; i++) await store.addRevocation(entry(`w${s}-${i}`));
+      }),
+    ).finally(() => {
+      writing = false;
+    });
+    while (writing) await follow();
+    await writes;
+    await follow();
+    expect(seen.size).toBe(50);
+  });
+
   it('applies migrations once when two replicas start together on an empty schema', async () => {
     const harness = await newHarness();
     const logs = [captureLogger(), captureLogger()];
