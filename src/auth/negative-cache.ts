@@ -20,6 +20,8 @@ export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: nu
     sizeCalculation: (_value, raw) => raw.length * 2 + 200,
     ttl: ttlSec * 1000,
     perf: clock,
+    // Read the injected clock on every check (the default caches "now" for 1 ms of real time).
+    ttlResolution: 0,
   });
   return { get: (raw) => cache.get(raw), set: (raw, failure) => void cache.set(raw, failure) };
 }

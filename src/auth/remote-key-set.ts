@@ -23,7 +23,7 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   const pinned = pinAlgorithms(options.algorithms ?? ['RS256']);
   const clock = options.clock ?? systemClock;
   const emit = (event: KeySetEvent): void => options.onEvent?.(event);
-  const unknownKids = new LRUCache<string, true>({ max: config.unknownKidMemory, ttl: config.cooldownSec * 1000, perf: clock });
+  const unknownKids = new LRUCache<string, true>({ max: config.unknownKidMemory, ttl: config.cooldownSec * 1000, perf: clock, ttlResolution: 0 });
   let keys = new Map<string, ImportedKey>();
   let loadedAt: number | null = null;
   // Next time a request may start a refresh: refresh-ahead point, or after a failure the backoff.
@@ -58,7 +58,6 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     unknownKids.clear();
     emit({ type: 'fetch_ok', keys: fetched.size, maxAgeSec, durationMs: now - started });
     options.log?.info({ keys: fetched.size, maxAgeSec }, 'key set loaded');
-    for (const waiter of waiters.splice(0)) waiter.resolve();
     schedule(nextAttempt - now);
   }
 
@@ -96,6 +95,8 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     if (stopped) return Promise.resolve();
     inFlight ??= fetchOnce().finally(() => {
       inFlight = null;
+      // Resolved only now, so a start() caller that reloads at once gets a fresh fetch.
+      if (loadedAt !== null) for (const waiter of waiters.splice(0)) waiter.resolve();
     });
     return inFlight;
   }
@@ -106,11 +107,13 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   }
 
   async function refreshFor(kid: string): Promise<KeyObject | undefined> {
-    if (inFlight !== null) await inFlight;
+    // A fetch already in flight is as fresh as a new one: join it instead of fetching again.
+    const joined = inFlight !== null;
+    if (joined) await inFlight;
     const known = keys.get(kid);
     if (known !== undefined || unknownKids.has(kid)) return known?.key;
     const now = clock.now();
-    const cooling = now - lastUnknownRefetch < config.cooldownSec * 1000;
+    const cooling = joined || now - lastUnknownRefetch < config.cooldownSec * 1000;
     emit({ type: 'unknown_kid', refetched: !cooling });
     if (!cooling) {
       lastUnknownRefetch = now;

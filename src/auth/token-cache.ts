@@ -34,6 +34,8 @@ export function createTokenCache(clock: Clock, maxEntries: number, maxBytes: num
     sizeCalculation: (_value, raw) => raw.length * 2 + ENTRY_OVERHEAD_BYTES,
     ttl: 1,
     perf: clock,
+    // Read the injected clock on every check (the default caches "now" for 1 ms of real time).
+    ttlResolution: 0,
   });
   return {
     get: (raw) => cache.get(raw),

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import type { AuthDecision, KeyResolver } from '#auth';
+import { bearer, createTestKey, staticKeys } from '#test/tokens.ts';
+import { ADDRESS, ANY, verifierFixture } from './verifier-setup.ts';
+
+function claimsOf(decision: AuthDecision | Promise<AuthDecision>): unknown {
+  if (decision instanceof Promise || !decision.ok) throw new Error('expected a synchronous success');
+  return decision.token;
+}
+
+/** Wraps a resolver to count lookups: `alg` is consulted only when a signature is about to be checked. */
+function counting(inner: KeyResolver): KeyResolver & { gets: number; algs: number } {
+  const counter = {
+    gets: 0,
+    algs: 0,
+    get: (kid: string) => {
+      counter.gets += 1;
+      return inner.get(kid);
+    },
+    alg: (kid: string) => {
+      counter.algs += 1;
+      return inner.alg?.(kid);
+    },
+    ready: () => inner.ready(),
+  };
+  return counter;
+}
+
+describe('verified-token cache', () => {
+  it('answers a repeated token from the cache without verifying it again', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken());
+    expect(claimsOf(f.verifier.authorize(token, ANY))).toBe(claimsOf(f.verifier.authorize(token, ANY)));
+  });
+
+  it('still rejects a cached token once it has expired', async () => {
+    const f = await verifierFixture({ clockToleranceSec: 0 });
+    const token = bearer(await f.kit.goodToken({ expiresInSec: 30 }));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    f.clock.advanceSec(30);
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_expired' });
+  });
+
+  it('still rejects a cached token once it is revoked', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken({ claims: { jti: 'j-1' } }));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    f.revocations.revoked.add('j-1');
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_revoked' });
+  });
+
+  it('still checks the scope of each route on a cached token', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.tokenWithScopes(['phone']));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
+  });
+
+  it('stops honouring a cached token once its key leaves the key set', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken());
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    f.keys.remove(f.kit.key.kid);
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
+  });
+
+  it('is bounded by entries: the least recently used token is verified again', async () => {
+    const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
+    const [a, b, c] = [bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken())];
+    const first = claimsOf(f.verifier.authorize(a, ANY));
+    f.verifier.authorize(b, ANY);
+    f.verifier.authorize(c, ANY);
+    expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
+    expect(claimsOf(f.verifier.authorize(c, ANY))).toBe(claimsOf(f.verifier.authorize(c, ANY)));
+  });
+
+  it('is bounded by bytes: tokens beyond maxBytes are not kept', async () => {
+    const f = await verifierFixture({ tokenCache: { maxEntries: 100, maxBytes: 1500 } });
+    const a = bearer(await f.kit.goodToken());
+    const first = claimsOf(f.verifier.authorize(a, ANY));
+    f.verifier.authorize(bearer(await f.kit.goodToken()), ANY);
+    expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
+  });
+
+  it('can be disabled with maxEntries 0', async () => {
+    const f = await verifierFixture({ tokenCache: { maxEntries: 0 } });
+    const token = bearer(await f.kit.goodToken());
+    expect(claimsOf(f.verifier.authorize(token, ANY))).not.toBe(claimsOf(f.verifier.authorize(token, ANY)));
+  });
+});
+
+describe('negative cache', () => {
+  it('answers a replayed forged token without touching the key set or the signature', async () => {
+    const key = await createTestKey();
+    const keys = counting(staticKeys(key));
+    const f = await verifierFixture({ keys }, key);
+    const forged = bearer(await f.kit.forgedToken());
+    const first = f.verifier.authorize(forged, ANY);
+    expect(first).toMatchObject({ kind: 'invalid_token', detail: 'bad signature' });
+    expect({ gets: keys.gets, algs: keys.algs }).toEqual({ gets: 1, algs: 1 });
+    for (let i = 0; i < 100; i++) expect(f.verifier.authorize(forged, ANY)).toBe(first);
+    expect({ gets: keys.gets, algs: keys.algs }).toEqual({ gets: 1, algs: 1 });
+  });
+
+  it('forgets a bad token after its TTL and checks it again', async () => {
+    const f = await verifierFixture({ negativeCache: { ttlSec: 60 } });
+    const forged = bearer(await f.kit.forgedToken());
+    const first = f.verifier.authorize(forged, ANY);
+    expect(f.verifier.authorize(forged, ANY)).toBe(first);
+    f.clock.advanceSec(61);
+    const again = f.verifier.authorize(forged, ANY);
+    expect(again).toMatchObject({ kind: 'invalid_token' });
+    expect(again).not.toBe(first);
+  });
+
+  it('keeps answering token_expired with the exp for a replayed expired token', async () => {
+    const f = await verifierFixture();
+    const expired = bearer(await f.kit.expiredToken(10));
+    const first = f.verifier.authorize(expired, ANY);
+    expect(first).toMatchObject({ kind: 'token_expired' });
+    expect(f.verifier.authorize(expired, ANY)).toBe(first);
+  });
+
+  it('never remembers an unknown kid, which may appear at the next key-set refresh', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.unknownKidToken('later'));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
+    const other = staticKeys({ ...f.kit.key, kid: 'later' });
+    Object.assign(f.keys, { get: other.get, alg: other.alg });
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+  });
+});
