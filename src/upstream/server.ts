@@ -40,7 +40,7 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   const router = Router({
     ignoreTrailingSlash: false,
     maxParamLength: 200,
-    defaultRoute: (req, res) => guard(log, res, () => notMatched(router, deps.issuer, req, res)),
+    defaultRoute: (req, res) => guard(log, res, () => notMatched(router, deps, req, res)),
   });
   const on = (methods: string | string[], path: string, handler: Handler) =>
     router.on(methods as Router.HTTPMethod, path, (req, res) => guard(log, res, () => handler(req, res)));
@@ -69,14 +69,18 @@ async function issuerOr404(issuer: Issuer, req: IncomingMessage, res: ServerResp
   if (!(await issuer.handle(req, res))) sendNotFound(req, res);
 }
 
-/** Paths the issuer may add later are still its own; then 405 with `Allow`, else 404. */
-async function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, issuer: Issuer, req: IncomingMessage, res: ServerResponse) {
-  if (await issuer.handle(req, res)) return;
+/**
+ * Paths the issuer may add later are still its own; then 405 with `Allow` (in the route's error
+ * body shape for a validation path), else 404.
+ */
+async function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, deps: PublicServerDeps, req: IncomingMessage, res: ServerResponse) {
+  if (await deps.issuer.handle(req, res)) return;
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as Router.HTTPMethod, path) !== null);
   if (allowed.length === 0) return sendNotFound(req, res);
   req.resume();
-  const { status, body } = apiError('method_not_allowed');
+  const extra = deps.routes.find((route) => route.path === path)?.errorExtra;
+  const { status, body } = apiError('method_not_allowed', extra ? { extra } : {});
   sendJson(res, status, body, { allow: allowed.join(', ') });
 }
 

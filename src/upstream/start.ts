@@ -8,6 +8,7 @@ import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
+import { defaultValidationRoutes } from './validation-routes.ts';
 
 export interface UpstreamOptions {
   readonly log?: Logger;
@@ -66,7 +67,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });
     let draining = false;
     const readiness = () => ({ keys: issuer.keyResolver.ready(), accepting: !draining });
-    const routes = options.routes ?? [];
+    const routes = options.routes ?? (await defaultValidationRoutes({ dataDir: config.dataDir, log }));
     const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);
     cleanups.push(() => publicServer.close());
     const admin = await startAdminServer({ context: { store, issuer, log }, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort });
