@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Starts the real processes of the local stack (upstream, then gateway) on free loopback
+ * ports with a temporary DATA_DIR, as an operator would with `npm run upstream` and
+ * `npm run gateway`, and drives the admin CLI as a child process.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const cli = join(root, 'src', 'cli', 'main.ts');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StackOptions {
+  dataDir?: string;
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+export interface Stack {
+  readonly gatewayUrl: string;
+  readonly upstreamUrl: string;
+  readonly adminUrl: string;
+  readonly dataDir: string;
+  readonly env: Record<string, string>;
+  admin(args: string[]): Promise<CliResult>;
+  adminJson<T>(args: string[]): Promise<T>;
+  stopUpstream(): Promise<void>;
+  startUpstream(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops both and removes the temporary data directory. */
+  destroy(): Promise<void>;
+  logs(): string;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function waitForReady(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.ok) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
+}
+
+function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-e2e-')));
+  const [gatewayPort, upstreamPort, adminPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const env: Record<string, string> = {
+    GATEWAY_PORT: String(gatewayPort),
+    UPSTREAM_PORT: String(upstreamPort),
+    ADMIN_PORT: String(adminPort),
+    METRICS_PORT: String(metricsPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  };
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  let output = '';
+  const launch = (role: string): ChildProcess => {
+    const child = spawn(process.execPath, [cli, role], { env: { ...process.env, ...env }, stdio: 'pipe' });
+    child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    return child;
+  };
+  let upstream: ChildProcess | undefined = launch('upstream');
+  await waitForReady(upstreamUrl, 60_000);
+  let gateway: ChildProcess | undefined = launch('gateway');
+  await waitForReady(gatewayUrl, 30_000);
+
+  const admin = (args: string[]) => run(['admin', ...args], env);
+  return {
+    gatewayUrl,
+    upstreamUrl,
+    adminUrl,
+    dataDir,
+    env,
+    admin,
+    async adminJson<T>(args: string[]): Promise<T> {
+      const result = await admin([...args, '--json']);
+      if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+      return JSON.parse(result.stdout) as T;
+    },
+    async stopUpstream() {
+      await stopProcess(upstream);
+      upstream = undefined;
+    },
+    async startUpstream() {
+      upstream = launch('upstream');
+      await waitForReady(upstreamUrl, 60_000);
+    },
+    async stop() {
+      await Promise.all([stopProcess(gateway), stopProcess(upstream)]);
+      gateway = undefined;
+      upstream = undefined;
+    },
+    async destroy() {
+      await this.stop();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    logs: () => output,
+  };
+}
+
+export async function readAdminToken(dataDir: string): Promise<string> {
+  return (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+}
