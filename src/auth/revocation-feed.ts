@@ -29,7 +29,9 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
   async function syncOnce(): Promise<void> {
     const url = new URL(base);
     url.searchParams.set('cursor', String(cursor));
-    url.searchParams.set('wait', String(waitSec));
+    // The first sync must not be held: readiness waits for it, and an issuer with nothing
+    // revoked would otherwise keep a starting gateway unready for a whole long poll.
+    url.searchParams.set('wait', String(synced ? waitSec : 0));
     const res = await fetchJson(url.href, {
       timeoutMs: waitSec * 1000 + TIMEOUT_MARGIN_MS,
       maxBytes,
