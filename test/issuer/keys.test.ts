@@ -1,0 +1,165 @@
+import { rm } from 'node:fs/promises';
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeClock } from '#test/fake-clock.ts';
+import { decodeJwt, type Harness, postForm, startHarness } from './harness.ts';
+
+const clock = createFakeClock(Date.now());
+let h: Harness;
+let id: string;
+let secret: string;
+
+beforeAll(async () => {
+  h = await startHarness({ clock });
+  ({
+    client: { clientId: id },
+    secret,
+  } = await h.client(['address']));
+});
+afterAll(() => h.close());
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+async function jwks(url = h.url): Promise<{ status: number; headers: Headers; body: JSONWebKeySet }> {
+  const res = await fetch(`${url}/.well-known/jwks.json`);
+  return { status: res.status, headers: res.headers, body: (await res.json()) as JSONWebKeySet };
+}
+
+async function token(url = h.url): Promise<string> {
+  const res = await postForm(url, { grant_type: 'client_credentials', client_id: id, client_secret: secret });
+  return String(res.json['access_token']);
+}
+
+async function verifies(jwt: string, url = h.url): Promise<boolean> {
+  const set = createLocalJWKSet((await jwks(url)).body);
+  const options = { issuer: h.config.issuer, audience: h.config.audience, typ: 'at+jwt', algorithms: ['RS256'], currentDate: new Date(clock.now()) };
+  return jwtVerify(jwt, set, options).then(
+    () => true,
+    () => false,
+  );
+}
+
+const kidOf = (jwt: string) => decodeJwt(jwt).header['kid'];
+
+describe('key set endpoint', () => {
+  it('publishes the active and the next key with public members only, kid, alg and use', async () => {
+    const { status, headers, body } = await jwks();
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
+    expect(body.keys).toHaveLength(2);
+    for (const key of body.keys) {
+      expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.any(String), e: 'AQAB' });
+      expect(Buffer.from(String(key.n), 'base64url').length * 8).toBeGreaterThanOrEqual(2048);
+      for (const member of PRIVATE_MEMBERS) expect(key).not.toHaveProperty(member);
+    }
+    expect(body.keys[0]?.kid).toBe(kidOf(await token()));
+  });
+
+  it('is cacheable: public max-age, a strong ETag and 304 on If-None-Match', async () => {
+    const first = await fetch(`${h.url}/.well-known/jwks.json`);
+    const etag = first.headers.get('etag') ?? '';
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await fetch(`${h.url}/.well-known/jwks.json`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe('');
+  });
+
+  it('answers other methods with 405 and Allow', async () => {
+    const res = await fetch(`${h.url}/.well-known/jwks.json`, { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('authorization server metadata', () => {
+  it('publishes RFC 8414 metadata with every URL under the issuer', async () => {
+    const res = await fetch(`${h.url}/.well-known/oauth-authorization-server`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      issuer: h.url,
+      token_endpoint: `${h.url}/oauth/token`,
+      revocation_endpoint: `${h.url}/oauth/revoke`,
+      jwks_uri: `${h.url}/.well-known/jwks.json`,
+      grant_types_supported: ['client_credentials'],
+      response_types_supported: [],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      scopes_supported: ['address', 'phone', 'email'],
+    });
+  });
+});
+
+describe('rotation', () => {
+  it('promotes the pre-published next key, keeps the old one published and old tokens verifiable', async () => {
+    const before = await jwks();
+    const oldToken = await token();
+    const [activeKid, nextKid] = before.body.keys.map((k) => k.kid);
+    expect(await h.issuer.rotateKeys()).toEqual({ kid: nextKid });
+    const newToken = await token();
+    expect(kidOf(newToken)).toBe(nextKid);
+    const after = await jwks();
+    expect(after.body.keys.map((k) => k.kid)).toEqual([nextKid, expect.any(String), activeKid]);
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(await verifies(oldToken)).toBe(true);
+    expect(await verifies(newToken)).toBe(true);
+    const keys = await h.issuer.listKeys();
+    expect(keys.find((k) => k.kid === activeKid)).toMatchObject({ status: 'retired', retiredAt: expect.any(String), removeAfter: expect.any(String) });
+    expect(keys.find((k) => k.kid === nextKid)).toMatchObject({ status: 'active', activatedAt: expect.any(String), removeAfter: null });
+    expect(keys.filter((k) => k.status === 'next')).toHaveLength(1);
+  });
+
+  it('keeps a retired key published until every token it signed has expired (3600 s + 60 s skew), then removes it', async () => {
+    const retired = (await h.issuer.listKeys()).find((k) => k.status === 'retired');
+    clock.advanceSec(3600);
+    await h.issuer.listKeys();
+    expect((await jwks()).body.keys.map((k) => k.kid)).toContain(retired?.kid);
+    clock.advanceSec(61);
+    expect((await h.issuer.listKeys()).map((k) => k.kid)).not.toContain(retired?.kid);
+    expect((await jwks()).body.keys.map((k) => k.kid)).not.toContain(retired?.kid);
+  });
+
+  it('lets another replica on the same store sign with the promoted key once it reloads (unknown kid)', async () => {
+    const replica = await startHarness({ store: h.store, clock });
+    try {
+      const { kid } = await replica.issuer.rotateKeys();
+      expect(kidOf(await token(replica.url))).toBe(kid);
+      // Until it reloads, this replica still signs with the now retired key (still published: no gap).
+      const stale = await token();
+      expect(kidOf(stale)).not.toBe(kid);
+      expect(await verifies(stale, replica.url)).toBe(true);
+      const newNext = (await replica.issuer.listKeys()).find((k) => k.status === 'next')?.kid ?? '';
+      expect(h.issuer.keyResolver.get(newNext)).toBeUndefined();
+      expect(await h.issuer.keyResolver.refreshFor?.(newNext)).toBeDefined();
+      expect(kidOf(await token())).toBe(kid);
+      expect(h.issuer.keyResolver.alg?.(kid)).toBe('RS256');
+    } finally {
+      await replica.close();
+    }
+  });
+});
+
+describe('restart', () => {
+  it('keeps keys and clients: the same key set, the old secret works, old tokens verify', async () => {
+    const first = await startHarness({ clock });
+    const c = await first.client(['phone']);
+    const form = { grant_type: 'client_credentials', client_id: c.client.clientId, client_secret: c.secret };
+    const oldToken = String((await postForm(first.url, form)).json['access_token']);
+    const kids = (await jwks(first.url)).body.keys.map((k) => k.kid);
+    await first.close({ keepData: true });
+    const second = await startHarness({ clock, dataDir: first.dataDir });
+    try {
+      expect((await jwks(second.url)).body.keys.map((k) => k.kid)).toEqual(kids);
+      const fresh = await postForm(second.url, form);
+      expect(fresh.status).toBe(200);
+      expect(kidOf(String(fresh.json['access_token']))).toBe(kidOf(oldToken));
+      const set = createLocalJWKSet((await jwks(second.url)).body);
+      const options = { issuer: first.config.issuer, audience: first.config.audience, currentDate: new Date(clock.now()) };
+      await expect(jwtVerify(oldToken, set, options)).resolves.toBeDefined();
+    } finally {
+      await second.close();
+      await rm(first.dataDir, { recursive: true, force: true });
+    }
+  });
+});
