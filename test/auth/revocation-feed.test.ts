@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRevocationFeedClient, createRevocationSet, type RevocationFeedEvent, type VerifiedToken } from '#auth';
+import { createFakeClock } from '#test/fake-clock.ts';
+import { startFeedServer } from './feed-server.ts';
+
+const FEED_TOKEN = 'feed-secret-token';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function token(jti: string): VerifiedToken {
+  return { sub: 'c1', clientId: 'c1', projectId: 'p1', scopes: [], jti, iat: 1, exp: 2 };
+}
+
+async function fixture(waitSec = 5) {
+  const server = await startFeedServer(FEED_TOKEN);
+  const clock = createFakeClock();
+  const set = createRevocationSet({ clock, maxStalenessSec: 30 });
+  const events: RevocationFeedEvent[] = [];
+  const client = createRevocationFeedClient({
+    url: server.url,
+    token: FEED_TOKEN,
+    set,
+    clock,
+    waitSec,
+    maxBackoffMs: 20,
+    onEvent: (e) => events.push(e),
+  });
+  cleanups.push(() => client.stop(), () => server.close());
+  const expiresAt = clock.nowSec() + 3600;
+  return { server, clock, set, client, events, expiresAt };
+}
+
+describe('revocation feed client', () => {
+  it('resolves start() after a first sync that asks for no hold, with the feed token and cursor 0', async () => {
+    const f = await fixture();
+    f.server.add({ kind: 'jti', value: 'early', issuedBefore: null, expiresAt: f.expiresAt });
+    await f.client.start();
+    expect(f.set.isRevoked(token('early'))).toBe(true);
+    expect(f.set.usable()).toBe(true);
+    expect(f.server.requests[0]).toEqual({ cursor: '0', wait: '0', authorization: `Bearer ${FEED_TOKEN}` });
+    expect(f.client.status()).toEqual({ cursor: 1, lastError: null });
+  });
+
+  it('enforces a revocation recorded during a held long poll in under a second', async () => {
+    const f = await fixture(20);
+    await f.client.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    f.server.add({ kind: 'jti', value: 'late', issuedBefore: null, expiresAt: f.expiresAt });
+    while (!f.set.isRevoked(token('late'))) {
+      if (performance.now() - started > 1000) throw new Error('revocation not enforced within 1 s');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(f.server.requests[1]).toMatchObject({ cursor: '0', wait: '20' });
+  });
+
+  it('keeps the last set and retries when the feed fails, reporting the error', async () => {
+    const f = await fixture();
+    f.server.add({ kind: 'jti', value: 'kept', issuedBefore: null, expiresAt: f.expiresAt });
+    await f.client.start();
+    f.server.failNext(3);
+    f.server.add({ kind: 'jti', value: 'after-outage', issuedBefore: null, expiresAt: f.expiresAt });
+    while (!f.set.isRevoked(token('after-outage'))) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(f.set.isRevoked(token('kept'))).toBe(true);
+    expect(f.events.filter((e) => e.type === 'sync_failed')).toHaveLength(3);
+    expect(f.events).toContainEqual({ type: 'sync_failed', reason: 'revocation feed answered HTTP 500' });
+  });
+
+  it('treats a malformed answer as a failed sync and keeps the set', async () => {
+    const f = await fixture();
+    f.server.rawNext(JSON.stringify({ cursor: -1, entries: [] }));
+    const started = f.client.start();
+    await started;
+    expect(f.events[0]).toEqual({ type: 'sync_failed', reason: 'feed cursor is not a non-negative integer' });
+  });
+
+  it('reports staleness once the feed has been unreachable longer than the bound (fail-closed)', async () => {
+    const f = await fixture();
+    await f.client.start();
+    f.server.failNext(1_000_000);
+    f.clock.advanceSec(31);
+    expect(f.set.status()).toMatchObject({ stale: true, lagSec: 31 });
+    expect(f.set.usable()).toBe(false);
+  });
+
+  it('rejects start() when stopped before the first sync', async () => {
+    const f = await fixture();
+    f.server.failNext(1_000_000);
+    const started = f.client.start();
+    f.client.stop();
+    await expect(started).rejects.toThrow('stopped');
+  });
+});
