@@ -1,0 +1,47 @@
+/**
+ * Interned strings: every distinct value is stored once and rows hold a 32-bit id.
+ * Id 0 is reserved for "empty" (null), so a zeroed typed array means "no value".
+ */
+export class StringPool {
+  readonly #ids = new Map<string, number>();
+  readonly #values: (string | null)[] = [null];
+
+  intern(value: string | null): number {
+    if (value === null || value === '') return 0;
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.#values.length;
+      this.#values.push(value);
+      this.#ids.set(value, id);
+    }
+    return id;
+  }
+
+  get(id: number): string | null {
+    return this.#values[id] ?? null;
+  }
+
+  get size(): number {
+    return this.#values.length;
+  }
+}
+
+/** A Uint32Array that grows by doubling while a data set is being built. */
+export class GrowableUint32 {
+  #data = new Uint32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.#data.length) {
+      const bigger = new Uint32Array(this.#data.length * 2);
+      bigger.set(this.#data);
+      this.#data = bigger;
+    }
+    this.#data[this.length++] = value;
+  }
+
+  /** A right-sized copy. */
+  toArray(): Uint32Array {
+    return this.#data.slice(0, this.length);
+  }
+}

@@ -1,0 +1,152 @@
+import { isStateCode, STATE_CODES } from '../data/vocabulary.ts';
+import type { AddressInput } from './address-input.ts';
+import { type GroupColumns, NO_COORDINATE, ROW_STRING_COLUMNS, type RowColumns, type RowStringColumn } from './columns.ts';
+import { GrowableUint32, StringPool } from './string-pool.ts';
+import { AddressTable } from './table.ts';
+import { sortRows } from './row-order.ts';
+
+/**
+ * Turns a stream of AddressInput into an AddressTable: interns strings, assigns each address
+ * to its street-locality group, then orders rows by group and street number (a counting sort,
+ * skipped per group when the producer already emitted them in order).
+ */
+export class TableBuilder {
+  readonly #pool = new StringPool();
+  readonly #types = new StringPool();
+  readonly #prefixes = new StringPool();
+  readonly #groupKeys = new Map<string, number>();
+  readonly #groupFields: GrowableUint32[] = Array.from({ length: 7 }, () => new GrowableUint32());
+  readonly #rowGroup = new GrowableUint32();
+  readonly #strings = Object.fromEntries(ROW_STRING_COLUMNS.map((c) => [c, new GrowableUint32()])) as Record<RowStringColumn, GrowableUint32>;
+  readonly #small = Array.from({ length: 3 }, () => new GrowableUint32());
+  readonly #coords = [new GrowableUint32(), new GrowableUint32()];
+  readonly #pidNumber = new GrowableUint32();
+  readonly #aliases: [number, string][] = [];
+  readonly #oddPids = new Map<string, number>();
+
+  get size(): number {
+    return this.#rowGroup.length;
+  }
+
+  add(input: AddressInput): void {
+    if (!isStateCode(input.state)) throw new TypeError(`unknown state ${input.state}`);
+    const row = this.#rowGroup.length;
+    this.#rowGroup.push(this.#group(input));
+    const s = this.#strings;
+    s.numberFirst.push(this.#pool.intern(input.numberFirst));
+    s.numberLast.push(this.#pool.intern(input.numberLast));
+    s.flat.push(this.#pool.intern(input.flat));
+    s.level.push(this.#pool.intern(input.level));
+    s.lot.push(this.#pool.intern(input.lot));
+    s.site.push(this.#pool.intern(input.siteName));
+    s.legalParcel.push(this.#pool.intern(input.legalParcelId));
+    s.boxNumber.push(this.#pool.intern(input.boxNumber));
+    this.#small[0]!.push(this.#types.intern(input.flatType));
+    this.#small[1]!.push(this.#types.intern(input.levelType));
+    this.#coords[0]!.push(input.latitude === null ? NO_COORDINATE : Math.round(input.latitude * 1e6));
+    this.#coords[1]!.push(input.longitude === null ? NO_COORDINATE : Math.round(input.longitude * 1e6));
+    this.#addPid(row, input.gnafPid);
+    if (input.aliasOfPid) this.#aliases.push([row, input.aliasOfPid]);
+  }
+
+  #addPid(row: number, pid: string | null): void {
+    const match = pid ? /^([A-Z_]{1,12}?)(\d{1,9})$/.exec(pid) : null;
+    if (pid && (!match || this.#prefixes.size > 250)) this.#oddPids.set(pid, row);
+    this.#small[2]!.push(match ? this.#prefixes.intern(match[1]!) : 0);
+    this.#pidNumber.push(match ? Number(match[2]) : 0);
+  }
+
+  #group(input: AddressInput): number {
+    const parts = [input.streetName, input.streetType, input.streetSuffix, input.boxType, input.locality, input.state, input.postcode];
+    const key = parts.join('\u0001');
+    let id = this.#groupKeys.get(key);
+    if (id === undefined) {
+      id = this.#groupKeys.size;
+      this.#groupKeys.set(key, id);
+      const f = this.#groupFields;
+      for (const [i, value] of [input.streetName, input.streetType, input.streetSuffix, input.boxType, input.locality].entries()) {
+        f[i]!.push(this.#pool.intern(value));
+      }
+      f[5]!.push(STATE_CODES.indexOf(input.state));
+      f[6]!.push(this.#pool.intern(input.postcode));
+    }
+    return id;
+  }
+
+  build(): AddressTable {
+    if (this.#types.size > 255 || this.#prefixes.size > 255) throw new TypeError('too many unit/level types or pid prefixes');
+    const order = sortRows(this.#rowGroup.toArray(), this.#groupKeys.size, this.#rowCompare());
+    const rows = this.#permuteRows(order.rows);
+    const groups = this.#groups(order.rowStart);
+    const table = new AddressTable({ rows, groups, pool: this.#pool, types: this.#types, prefixes: this.#prefixes, oddPids: this.#remapOdd(order.rows) });
+    const inverse = new Uint32Array(order.rows.length);
+    order.rows.forEach((oldRow, newRow) => { inverse[oldRow] = newRow; });
+    for (const [oldRow, pid] of this.#aliases) {
+      const principal = table.rowByPid(pid);
+      if (principal >= 0) rows.canonical[inverse[oldRow]!] = principal;
+    }
+    return table;
+  }
+
+  /** Within a street: by house number (numerically, then as text), level, unit; else input order. */
+  #rowCompare(): (a: number, b: number) => number {
+    const pool = this.#pool;
+    const first = this.#strings.numberFirst.toArray();
+    const level = this.#strings.level.toArray();
+    const flat = this.#strings.flat.toArray();
+    const box = this.#strings.boxNumber.toArray();
+    const text = (column: Uint32Array, row: number): string => pool.get(column[row]!) ?? '';
+    const byNumber = (column: Uint32Array, a: number, b: number): number => {
+      if (column[a] === column[b]) return 0;
+      const x = text(column, a);
+      const y = text(column, b);
+      return (Number.parseInt(x, 10) || 0) - (Number.parseInt(y, 10) || 0) || (x < y ? -1 : x > y ? 1 : 0);
+    };
+    return (a, b) => byNumber(box, a, b) || byNumber(first, a, b) || byNumber(level, a, b) || byNumber(flat, a, b) || a - b;
+  }
+
+  #permuteRows(order: Uint32Array): RowColumns {
+    const take = <T extends Uint32Array | Int32Array | Uint8Array>(source: Uint32Array, make: (n: number) => T): T => {
+      const out = make(order.length);
+      for (let i = 0; i < order.length; i++) out[i] = source[order[i]!]!;
+      return out;
+    };
+    const strings = Object.fromEntries(ROW_STRING_COLUMNS.map((c) => [c, take(this.#strings[c].toArray(), (n) => new Uint32Array(n))]));
+    const latitude = take(this.#coords[0]!.toArray(), (n) => new Int32Array(n));
+    const longitude = take(this.#coords[1]!.toArray(), (n) => new Int32Array(n));
+    return {
+      strings: strings as Record<RowStringColumn, Uint32Array>,
+      flatType: take(this.#small[0]!.toArray(), (n) => new Uint8Array(n)),
+      levelType: take(this.#small[1]!.toArray(), (n) => new Uint8Array(n)),
+      latitude,
+      longitude,
+      pidPrefix: take(this.#small[2]!.toArray(), (n) => new Uint8Array(n)),
+      pidNumber: take(this.#pidNumber.toArray(), (n) => new Uint32Array(n)),
+      canonical: Uint32Array.from({ length: order.length }, (_v, i) => i),
+    };
+  }
+
+  #groups(rowStart: Uint32Array): GroupColumns {
+    const f = this.#groupFields.map((g) => g.toArray());
+    return {
+      count: this.#groupKeys.size,
+      streetName: f[0]!,
+      streetType: f[1]!,
+      streetSuffix: f[2]!,
+      boxType: f[3]!,
+      locality: f[4]!,
+      state: Uint8Array.from(f[5]!),
+      postcode: f[6]!,
+      rowStart,
+    };
+  }
+
+  #remapOdd(order: Uint32Array): Map<string, number> {
+    if (this.#oddPids.size === 0) return this.#oddPids;
+    const inverse = new Map<number, number>();
+    order.forEach((oldRow, newRow) => {
+      inverse.set(oldRow, newRow);
+    });
+    return new Map([...this.#oddPids].map(([pid, row]) => [pid, inverse.get(row) ?? row]));
+  }
+}

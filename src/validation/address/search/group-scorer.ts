@@ -1,0 +1,62 @@
+import type { AddressTable } from '../dataset/table.ts';
+import { FIELD, type TermIndex } from './term-index.ts';
+import type { WordMatcher } from './word-matcher.ts';
+
+/** Field bits of a group that query words matched (verification needs street and place). */
+export const MATCHED = { street: 1, box: 2, locality: 4, postcode: 8, state: 16 } as const;
+
+export interface GroupScore {
+  score: number;
+  fields: number;
+}
+
+const FIELD_BIT: Readonly<Record<number, number>> = {
+  [FIELD.street]: MATCHED.street,
+  [FIELD.streetType]: 0,
+  [FIELD.suffix]: 0,
+  [FIELD.box]: MATCHED.box,
+  [FIELD.locality]: MATCHED.locality,
+  [FIELD.state]: MATCHED.state,
+  [FIELD.postcode]: MATCHED.postcode,
+};
+
+/**
+ * Scores one street-locality group: every query word must match one of its terms (AND, any
+ * order); the score is the sum of each word's best match quality, less one point for every
+ * street, box or locality word the query left unmatched (so "Ryde" ranks RYDE above NORTH RYDE,
+ * and streets above PO boxes unless the query says "box").
+ * Returns null when some word matches nothing in the group.
+ */
+export function scoreGroup(index: TermIndex, matcher: WordMatcher, wordCount: number, group: number, out: GroupScore): boolean {
+  let score = 0;
+  let fields = 0;
+  let unmatched = 0;
+  const start = index.fwdStart[group]!;
+  const end = index.fwdStart[group + 1]!;
+  for (let w = 0; w < wordCount; w++) {
+    let best = 0;
+    for (let i = start; i < end; i++) {
+      const q = matcher.quality(w, index.fwdTerms[i]!);
+      if (q > best) { best = q; }
+      if (q > 0) fields |= FIELD_BIT[index.fwdField[i]!] ?? 0;
+    }
+    if (best === 0) return false;
+    score += best;
+  }
+  for (let i = start; i < end; i++) {
+    const field = index.fwdField[i]!;
+    if (field !== FIELD.street && field !== FIELD.locality && field !== FIELD.suffix && field !== FIELD.box) continue;
+    let hit = false;
+    for (let w = 0; w < wordCount && !hit; w++) hit = matcher.quality(w, index.fwdTerms[i]!) > 0;
+    if (!hit) unmatched++;
+  }
+  out.score = score - unmatched;
+  out.fields = fields;
+  return true;
+}
+
+/** Postcode test for a flexible number ("Ryde 2112", or "Ryde 21" while typing). */
+export function postcodeMatches(table: AddressTable, group: number, text: string, prefix: boolean): boolean {
+  const postcode = table.pool.get(table.groups.postcode[group]!) ?? '';
+  return prefix ? postcode.startsWith(text) : postcode === text;
+}

@@ -1,0 +1,141 @@
+import type { AddressTable } from '../dataset/table.ts';
+import { type SearchFilters, stateMask } from './filters.ts';
+import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-scorer.ts';
+import type { ParsedQuery, QueryWord } from './query.ts';
+import { maxRowBonus, type NumberMatch, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
+import type { TermIndex } from './term-index.ts';
+import { MAX_WORDS, WordMatcher } from './word-matcher.ts';
+
+export interface SearchHit {
+  readonly row: number;
+  readonly group: number;
+  readonly score: number;
+  /** MATCHED bits of the group fields the words hit. */
+  readonly fields: number;
+  readonly number: NumberMatch;
+}
+
+export interface SearchOptions {
+  readonly max: number;
+  readonly filters: SearchFilters;
+}
+
+interface Candidate {
+  readonly group: number;
+  readonly score: number;
+  readonly fields: number;
+  readonly rowQuery: RowQuery;
+}
+
+/**
+ * Runs a parsed query: words select and rank street-locality groups (the rarest word drives,
+ * the others are checked through the forward index), then rows inside the best groups are
+ * matched on numbers and kept in a bounded top-k. A first pass allows no typos; only when it
+ * finds fewer than `max` results does a second pass add one-typo matches, so typo
+ * neighbours never crowd out an exact answer and cost nothing on ordinary queries.
+ */
+export class AddressSearch {
+  readonly #table: AddressTable;
+  readonly #index: TermIndex;
+  readonly #matcher: WordMatcher;
+  readonly #groupStamp: Uint32Array;
+  #epoch = 0;
+
+  constructor(table: AddressTable, index: TermIndex) {
+    this.#table = table;
+    this.#index = index;
+    this.#matcher = new WordMatcher(index);
+    this.#groupStamp = new Uint32Array(table.groups.count);
+  }
+
+  search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
+    const words = wordsOf(query);
+    if (words.length === 0) return [];
+    const exact = this.#run(query, words, options, false);
+    return exact.length >= options.max ? exact : this.#run(query, words, options, true);
+  }
+
+  #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, typos: boolean): SearchHit[] {
+    this.#matcher.reset();
+    const expanded = words.map((word, slot) => this.#matcher.expand(slot, word, typos));
+    let driver = 0;
+    for (let w = 1; w < expanded.length; w++) {
+      if (this.#matcher.cost(expanded[w]!) < this.#matcher.cost(expanded[driver]!)) driver = w;
+    }
+    const candidates = this.#candidates(query, words, expanded[driver]!, options.filters);
+    return this.#rows(candidates, options);
+  }
+
+  #candidates(query: ParsedQuery, words: QueryWord[], driverTerms: readonly number[], filters: SearchFilters): Candidate[] {
+    const { groups } = this.#table;
+    const mask = stateMask(filters);
+    const stamp = ++this.#epoch;
+    const out: Candidate[] = [];
+    const score: GroupScore = { score: 0, fields: 0 };
+    for (const term of driverTerms) {
+      for (let p = this.#index.postStart[term]!; p < this.#index.postStart[term + 1]!; p++) {
+        const group = this.#index.postGroups[p]!;
+        if (this.#groupStamp[group] === stamp) continue;
+        this.#groupStamp[group] = stamp;
+        if (mask !== 0 && (mask & (1 << groups.state[group]!)) === 0) continue;
+        const isBox = groups.boxType[group] !== 0;
+        if (isBox ? filters.postBox === 'exclude' || !filters.postal : filters.postBox === 'only') continue;
+        if (!scoreGroup(this.#index, this.#matcher, words.length, group, score)) continue;
+        const rowQuery = this.#rowQuery(query, group, isBox, score);
+        if (rowQuery) out.push({ group, score: score.score, fields: score.fields, rowQuery });
+      }
+    }
+    return out.sort((a, b) => b.score - a.score || a.group - b.group);
+  }
+
+  /** Resolves flexible numbers: a matching postcode scores; otherwise it is the street number. */
+  #rowQuery(query: ParsedQuery, group: number, isBox: boolean, score: GroupScore): RowQuery | null {
+    const rowQuery: RowQuery = { number: query.number, numberLast: query.numberLast, unit: query.unit, level: query.level, lot: query.lot, isBox };
+    for (const flex of query.flex) {
+      if (/^\d{3,4}$/.test(flex.text) || flex.prefix) {
+        if (postcodeMatches(this.#table, group, flex.text, flex.prefix)) { score.score += 8; score.fields |= MATCHED.postcode; continue; }
+      }
+      if (rowQuery.number) return null;
+      rowQuery.number = flex;
+    }
+    return rowQuery;
+  }
+
+  #rows(candidates: readonly Candidate[], options: SearchOptions): SearchHit[] {
+    const top: SearchHit[] = [];
+    const rowScore: RowScore = { bonus: 0, number: 'none' };
+    const { rowStart } = this.#table.groups;
+    const { canonical } = this.#table.rows;
+    for (const c of candidates) {
+      if (top.length === options.max && c.score + maxRowBonus(c.rowQuery) <= top[top.length - 1]!.score) break;
+      for (let row = rowStart[c.group]!; row < rowStart[c.group + 1]!; row++) {
+        if (options.filters.canonicalOnly && canonical[row] !== row) continue;
+        if (!options.filters.physical && !c.rowQuery.isBox && options.filters.postal && this.#table.rows.strings.numberFirst[row] === 0) continue;
+        if (!scoreRow(this.#table, row, c.rowQuery, rowScore)) continue;
+        insert(top, { row, group: c.group, score: c.score + rowScore.bonus, fields: c.fields, number: rowScore.number }, options.max);
+      }
+    }
+    return top;
+  }
+}
+
+/** Ties keep the earlier hit (better group order, lower number): insert only strictly better. */
+function insert(top: SearchHit[], hit: SearchHit, max: number): void {
+  if (top.length === max && hit.score <= top[max - 1]!.score) return;
+  let i = top.length;
+  while (i > 0 && top[i - 1]!.score < hit.score) i--;
+  top.splice(i, 0, hit);
+  if (top.length > max) top.pop();
+}
+
+/** A query of numbers only ("2112") is looked up as a postcode. */
+function wordsOf(query: ParsedQuery): QueryWord[] {
+  if (query.words.length > 0) return query.words.slice(0, MAX_WORDS);
+  const only = query.flex[0] ?? query.number;
+  if (only && /^\d{1,4}$/.test(only.text) && !query.unit && query.flex.length <= 1) {
+    query.number = null;
+    query.flex.length = 0;
+    return [{ text: only.text, alternatives: [], prefix: only.prefix }];
+  }
+  return [];
+}
