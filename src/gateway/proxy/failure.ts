@@ -15,5 +15,6 @@ export function sendUpstreamFailure(res: ServerResponse, failure: UpstreamFailur
     return;
   }
   const { status, body } = apiError(failure, { extra: state.route.errorFields });
-  sendJson(res, status, body, { 'x-request-id': state.requestId });
+  state.note.errorCode = body.error_code;
+  sendJson(res, status, body, { 'x-request-id': state.note.requestId });
 }

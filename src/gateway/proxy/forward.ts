@@ -35,9 +35,13 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     });
     if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
   });
-  proxy.on('proxyRes', (proxyRes, req) => {
+  proxy.on('proxyRes', (proxyRes, req, res) => {
     const state = forwardState(req);
     if (state) applyResponsePasses(proxyRes, state);
+    // An upstream that dies mid-body leaves the piped reply open forever: cut it instead.
+    proxyRes.once('close', () => {
+      if (!proxyRes.complete) res.destroy();
+    });
   });
   proxy.on('econnreset', (_err, _req, res) => res.destroy());
 
@@ -65,7 +69,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   };
 }
 
-function armConnectTimeout(proxyReq: ClientRequest, socket: Socket, state: ForwardState, ms: number): void {
+/** Exported for its unit test: a socket still connecting after `ms` fails the request as a timeout. */
+export function armConnectTimeout(proxyReq: ClientRequest, socket: Socket, state: ForwardState, ms: number): void {
   const timer = setTimeout(() => {
     state.timedOut = 'connect';
     proxyReq.destroy();

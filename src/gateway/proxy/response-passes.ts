@@ -10,5 +10,5 @@ export function applyResponsePasses(proxyRes: IncomingMessage, state: ForwardSta
   stripHopByHop(proxyRes.headers);
   // http-proxy-3 falls back to keep-alive; a client that asked to close gets its close.
   if (state.clientConnection && /\bclose\b/i.test(state.clientConnection)) proxyRes.headers.connection = 'close';
-  proxyRes.headers['x-request-id'] = state.requestId;
+  proxyRes.headers['x-request-id'] = state.note.requestId;
 }

@@ -2,8 +2,14 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { CompiledRoute } from '../routing/compile.ts';
 
 /** Per-request facts the proxy event handlers need, kept on the request under a private symbol. */
-export interface ForwardState {
+/** The request's log record, as far as the proxy writes to it (the access log reads it after). */
+export interface ReplyNote {
   readonly requestId: string;
+  errorCode: string;
+}
+
+export interface ForwardState {
+  readonly note: ReplyNote;
   readonly route: CompiledRoute;
   /** The client's own `Connection` header (stripped before forwarding, honoured on the reply). */
   clientConnection: string | undefined;

@@ -30,10 +30,16 @@ export function createHandler(deps: HandlerDeps) {
     const gen = deps.current();
     const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now());
     enter(gen);
-    res.once('close', () => {
+    // 'finish' when the reply was handed to the socket, 'close' alone when it was cut short.
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
       leave(gen, deps.onIdle);
       finishRequest(res, record, log, metrics);
-    });
+    };
+    res.once('finish', done);
+    res.once('close', done);
     const route = admit(gen, req, res, record);
     if (route === undefined) return;
     if (route.auth === 'none' || isKeySecretRequest(req, route)) {
@@ -70,7 +76,7 @@ export function createHandler(deps: HandlerDeps) {
 
   function forward(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord, route: CompiledRoute, decision: AuthDecision | undefined): void {
     const state: ForwardState = {
-      requestId: record.requestId,
+      note: record,
       route,
       clientConnection: req.headers.connection,
       timedOut: undefined,

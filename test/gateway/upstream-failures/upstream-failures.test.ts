@@ -1,0 +1,53 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../support/harness.ts';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A port nothing listens on: bind, note it, close. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('when the upstream fails', () => {
+  it('answers 502 JSON in the documented shape when the upstream refuses connections', async () => {
+    h = await startHarness(import.meta.dirname, { env: { UPSTREAM_URL: `http://127.0.0.1:${await deadPort()}` } });
+    const res = await h.fetch('/api/au/address/autocomplete?q=x');
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ completions: [], message: 'Upstream service unavailable', error_code: '1050', success: false });
+  });
+
+  it('answers 504 JSON when the upstream is slower than responseTimeoutMs', async () => {
+    h = await startHarness(import.meta.dirname);
+    h.upstream.setDelay(1_000);
+    const started = Date.now();
+    const res = await h.fetch('/api/phone/v1/verification');
+    expect(res.status).toBe(504);
+    expect(await res.json()).toEqual({ message: 'Upstream service timed out', error_code: '1051', success: false });
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('closes the connection cleanly when the upstream dies after its headers were sent', async () => {
+    h = await startHarness(import.meta.dirname);
+    const res = await h.fetch('/api/half');
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
+
+  it('counts upstream failures by kind in the metrics', async () => {
+    h = await startHarness(import.meta.dirname, { env: { UPSTREAM_URL: `http://127.0.0.1:${await deadPort()}` } });
+    await (await h.fetch('/api/x')).text();
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toMatch(/tokengate_gateway_upstream_failures_total\{kind="upstream_unavailable"\} 1/);
+    expect(metrics).toMatch(/tokengate_gateway_requests_total\{route="\/api\/\*",status="502",error_code="1050"\} 1/);
+  });
+});
