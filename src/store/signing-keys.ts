@@ -42,10 +42,15 @@ export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<
   );
 }
 
-/** All changes or none: an unknown kid rolls the whole rotation back (StoreError `signing_key_not_found`). */
+/**
+ * All changes or none: an unknown kid rolls the whole rotation back (StoreError
+ * `signing_key_not_found`). Demotions run before the promotion to `active`, so the
+ * one-active-key index holds at every statement whatever order the caller lists them in.
+ */
 export function updateSigningKeys(db: SqlRunner, changes: SigningKeyChange[]): Promise<void> {
+  const ordered = [...changes].sort((a, b) => Number(a.status === 'active') - Number(b.status === 'active'));
   return db.transaction(async (tx) => {
-    for (const change of changes) {
+    for (const change of ordered) {
       const rows = await tx.query(
         'UPDATE signing_keys SET status = $2, activated_at = $3, retired_at = $4 WHERE kid = $1 RETURNING kid',
         [change.kid, change.status, change.activatedAt, change.retiredAt],

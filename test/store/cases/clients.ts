@@ -26,6 +26,12 @@ export function clientCases(ctx: SuiteContext): void {
     expect((await ctx.store.getClient(dup.clientId))?.scopes).toEqual(['email']);
   });
 
+  it('rejects a scope outside the closed set at the database', async () => {
+    const project = await newProject();
+    const scopes = ['email', 'admin'] as unknown as ['email'];
+    await expect(ctx.store.createClient({ projectId: project.id, name: 'x', scopes, secretHash: 'h' })).rejects.toThrow();
+  });
+
   it('refuses OAuth clients for a project on the free plan', async () => {
     const project = await newProject('free');
     const attempt = ctx.store.createClient({ projectId: project.id, name: 'x', scopes: ['email'], secretHash: 'h' });

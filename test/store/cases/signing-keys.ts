@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import type { SigningKey } from '#store';
 import type { SuiteContext } from '../store-suite.ts';
 
@@ -23,6 +23,11 @@ export function signingKeyCases(ctx: SuiteContext): void {
     return (await ctx.store.listSigningKeys()).filter((k) => kids.has(k.kid));
   };
 
+  // Each case starts from an empty key set (at most one key may be active).
+  beforeEach(async () => {
+    for (const key of await ctx.store.listSigningKeys()) await ctx.store.deleteSigningKey(key.kid);
+  });
+
   it('stores signing keys with their public JWK and private key, oldest first', async () => {
     const active = signingKey('active', 1000);
     const next = signingKey('next', 2000);
@@ -36,9 +41,10 @@ export function signingKeyCases(ctx: SuiteContext): void {
     const next = signingKey('next', 2000);
     await ctx.store.insertSigningKey(active);
     await ctx.store.insertSigningKey(next);
+    // Listed promotion first: the store still demotes before it promotes.
     await ctx.store.updateSigningKeys([
-      { kid: active.kid, status: 'retired', activatedAt: 1000, retiredAt: 5000 },
       { kid: next.kid, status: 'active', activatedAt: 5000, retiredAt: null },
+      { kid: active.kid, status: 'retired', activatedAt: 1000, retiredAt: 5000 },
     ]);
     expect(await ours([active, next])).toEqual([
       { ...active, status: 'retired', retiredAt: 5000 },
@@ -62,6 +68,13 @@ export function signingKeyCases(ctx: SuiteContext): void {
     await ctx.store.insertSigningKey(retired);
     await ctx.store.deleteSigningKey(retired.kid);
     expect(await ours([retired])).toEqual([]);
+  });
+
+  it('refuses a second active key', async () => {
+    await ctx.store.insertSigningKey(signingKey('active', 1000));
+    const second = signingKey('active', 2000);
+    await expect(ctx.store.insertSigningKey(second)).rejects.toThrow();
+    expect(await ours([second])).toEqual([]);
   });
 
   it('rejects a second key with the same kid', async () => {
