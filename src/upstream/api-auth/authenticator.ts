@@ -1,12 +1,12 @@
 import { systemClock } from '#common';
 import { authenticateBearer } from './bearer.ts';
 import { authenticateKeySecret } from './key-secret.ts';
-import { createProjectCache } from './project-cache.ts';
+import { cachedLookup } from './lookup-cache.ts';
 import { refuse } from './refusal.ts';
 import { usesBearer } from './scheme.ts';
 import type { ApiAuthenticator, ApiAuthOptions } from './types.ts';
 
-const DEFAULT_PROJECT_CACHE_TTL_MS = 1000;
+const DEFAULT_CACHE_TTL_MS = 1000;
 
 /**
  * Request authentication of the upstream's validation routes: a Bearer token (verified again
@@ -14,9 +14,12 @@ const DEFAULT_PROJECT_CACHE_TTL_MS = 1000;
  * answered 1099 in the route's body shape and logged.
  */
 export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticator {
-  const ttlMs = options.projectCacheTtlMs ?? DEFAULT_PROJECT_CACHE_TTL_MS;
-  if (!(Number.isInteger(ttlMs) && ttlMs >= 0)) throw new TypeError('projectCacheTtlMs must be an integer >= 0');
-  const projects = createProjectCache(options.store, options.clock ?? systemClock, ttlMs);
+  const ttlMs = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  if (!(Number.isInteger(ttlMs) && ttlMs >= 0)) throw new TypeError('cacheTtlMs must be an integer >= 0');
+  const clock = options.clock ?? systemClock;
+  const { store } = options;
+  const projects = cachedLookup((id) => store.getProject(id), clock, ttlMs);
+  const apiKeys = cachedLookup((key) => store.getApiKey(key), clock, ttlMs);
   const log = options.log.child({ component: 'api-auth' });
 
   return {
@@ -26,7 +29,7 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
       try {
         return usesBearer(authorization)
           ? await authenticateBearer(options.verifier, projects, authorization ?? '', route, routeLog)
-          : await authenticateKeySecret(options.store, projects, query, authorization, route, routeLog);
+          : await authenticateKeySecret(apiKeys, projects, query, authorization, route, routeLog);
       } catch (error) {
         routeLog.error({ err: error }, 'api auth failed');
         return refuse('internal_error', route);

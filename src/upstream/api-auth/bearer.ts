@@ -1,7 +1,8 @@
 import { authFailureResponse, type Verifier } from '#auth';
 import type { Logger } from '#common';
 import type { ValidationRoute } from '#validation';
-import type { ProjectCache } from './project-cache.ts';
+import type { Project } from '#store';
+import type { Lookup } from './lookup-cache.ts';
 import { refuse } from './refusal.ts';
 import type { ApiAuthResult } from './types.ts';
 
@@ -12,7 +13,7 @@ import type { ApiAuthResult } from './types.ts';
  */
 export async function authenticateBearer(
   verifier: Verifier,
-  projects: ProjectCache,
+  projects: Lookup<Project>,
   authorization: string,
   route: ValidationRoute,
   log: Logger,
@@ -24,7 +25,7 @@ export async function authenticateBearer(
     return { ok: false, status, headers, body };
   }
   const { token } = decision;
-  if ((await projects.get(token.projectId)) === null) {
+  if ((await projects(token.projectId)) === null) {
     log.info({ via: 'bearer', code: '1025', projectId: token.projectId, clientId: token.clientId }, 'api auth refused');
     return refuse('project_not_found', route);
   }

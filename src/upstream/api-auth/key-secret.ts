@@ -1,8 +1,8 @@
 import { type Logger, SCOPES, verifySecret } from '#common';
-import type { Store } from '#store';
+import type { ApiKey, Project } from '#store';
 import type { ValidationRoute } from '#validation';
 import { readKeySecret } from './key-secret-input.ts';
-import type { ProjectCache } from './project-cache.ts';
+import type { Lookup } from './lookup-cache.ts';
 import { refuse } from './refusal.ts';
 import type { ApiAuthResult } from './types.ts';
 
@@ -16,8 +16,8 @@ import type { ApiAuthResult } from './types.ts';
  * services; OAuth scopes narrow what one client may do, they are not a plan limit.
  */
 export async function authenticateKeySecret(
-  store: Pick<Store, 'getApiKey'>,
-  projects: ProjectCache,
+  apiKeys: Lookup<ApiKey>,
+  projects: Lookup<Project>,
   query: URLSearchParams,
   authorization: string | undefined,
   route: ValidationRoute,
@@ -29,10 +29,10 @@ export async function authenticateKeySecret(
     log.info({ via: 'key', code: refusal.body.error_code }, 'api auth refused');
     return refusal;
   }
-  const apiKey = await store.getApiKey(input.key);
+  const apiKey = await apiKeys(input.key);
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
   if (!verifySecret(input.secret, apiKey.secretHash)) return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
-  if ((await projects.get(apiKey.projectId)) === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
+  if ((await projects(apiKey.projectId)) === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
   return { ok: true, projectId: apiKey.projectId, via: 'key', scopes: SCOPES };
 }
 

@@ -38,8 +38,8 @@ export interface ApiAuthOptions {
   readonly log: Logger;
   readonly clock?: Clock;
   /**
-   * How long a project lookup is reused (default 1000 ms; 0 = ask the store every time). It bounds
-   * how long a deleted project's tokens may still pass: at most this long after the deletion.
+   * How long a project or API-key lookup is reused (default 1000 ms; 0 = ask the store every time).
+   * It bounds how long a deleted project's tokens and keys may still pass after the deletion.
    */
-  readonly projectCacheTtlMs?: number;
+  readonly cacheTtlMs?: number;
 }

@@ -45,7 +45,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { projectCacheTtlMs?: number; storeOverride?: (store: Store) => Store } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  cacheTtlMs?: number;
+  /** Wraps the store the authenticator sees (counting, failing). */
+  storeOverride?: (store: Store) => Store;
+  /** Reuse an open store (left open on close) instead of opening a fresh embedded one: opening costs seconds. */
+  sharedStore?: Store;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = createFakeClock();
   const lines: string[] = [];
   const sink = new Writable({
@@ -55,8 +63,8 @@ export async function startHarness(options: { projectCacheTtlMs?: number; storeO
     },
   });
   const log = createLogger({ level: 'debug', destination: sink });
-  const dataDir = await mkdtemp(join(tmpdir(), 'tg-apiauth-'));
-  const store = await openStore({ dataDir });
+  const dataDir = options.sharedStore ? undefined : await mkdtemp(join(tmpdir(), 'tg-apiauth-'));
+  const store = options.sharedStore ?? (await openStore({ dataDir: dataDir ?? '' }));
   const kit = await createTokenKit(clock);
   const revocations = simpleRevocations();
   const verifier = createVerifier({
@@ -72,7 +80,7 @@ export async function startHarness(options: { projectCacheTtlMs?: number; storeO
     store: options.storeOverride ? options.storeOverride(store) : store,
     log,
     clock,
-    ...(options.projectCacheTtlMs !== undefined ? { projectCacheTtlMs: options.projectCacheTtlMs } : {}),
+    ...(options.cacheTtlMs !== undefined ? { cacheTtlMs: options.cacheTtlMs } : {}),
   });
 
   const server: Server = createServer(async (req, res) => {
@@ -109,6 +117,7 @@ export async function startHarness(options: { projectCacheTtlMs?: number; storeO
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (dataDir === undefined) return;
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -76,10 +76,11 @@ describe('key and secret in the upstream', () => {
     }
   });
 
-  it('answers 1001 once the key’s project has been deleted', async () => {
+  it('answers 1001 once the 1 s lookup cache has passed since the key’s project was deleted', async () => {
     const doomed = await h.projectWithKey();
     expect((await h.call(PHONE, { key: doomed.key, secret: doomed.secret })).status).toBe(200);
     await h.store.deleteProject(doomed.projectId);
+    h.clock.advance(1001);
     const res = await h.call(PHONE, { key: doomed.key, secret: doomed.secret });
     expect(res.status).toBe(401);
     expect(res.body.error_code).toBe('1001');
