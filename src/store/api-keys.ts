@@ -32,3 +32,9 @@ export async function getApiKey(db: SqlRunner, key: string): Promise<ApiKey | nu
   const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key = $1`, [key]);
   return rows[0] ? toApiKey(rows[0]) : null;
 }
+
+/** A project's API keys, oldest first (the account portal lists them). */
+export async function listApiKeys(db: SqlRunner, projectId: string): Promise<ApiKey[]> {
+  const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, key`, [projectId]);
+  return rows.map(toApiKey);
+}

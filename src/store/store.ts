@@ -1,5 +1,5 @@
 import type { Clock } from '#common';
-import { createApiKey, getApiKey } from './api-keys.ts';
+import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
 import { createClient, getClient, listClients, setClientEnabled } from './clients.ts';
 import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
@@ -24,6 +24,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
 
     createApiKey: (input) => createApiKey(db, input, clock.now()),
     getApiKey: (key) => getApiKey(db, key),
+    listApiKeys: (projectId) => listApiKeys(db, projectId),
 
     listSigningKeys: () => listSigningKeys(db),
     insertSigningKey: (key) => insertSigningKey(db, key),

@@ -83,6 +83,8 @@ export interface Store {
 
   createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
   getApiKey(key: string): Promise<ApiKey | null>;
+  /** A project's API keys, oldest first (the account portal lists them). */
+  listApiKeys(projectId: string): Promise<ApiKey[]>;
 
   listSigningKeys(): Promise<SigningKey[]>;
   insertSigningKey(key: SigningKey): Promise<void>;
