@@ -1,5 +1,10 @@
 /** Why a store write was refused. Hosts map these to API errors; messages carry no secrets. */
-export type StoreErrorCode = 'project_not_found' | 'plan_forbids_oauth' | 'signing_key_not_found';
+export type StoreErrorCode =
+  | 'project_not_found'
+  | 'plan_forbids_oauth'
+  | 'signing_key_not_found'
+  /** Another replica inserted the active signing key first: reload the key set. */
+  | 'active_signing_key_exists';
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
@@ -9,4 +14,10 @@ export class StoreError extends Error {
     this.name = 'StoreError';
     this.code = code;
   }
+}
+
+/** A unique violation of the named constraint, from either backend (both carry `code`, `constraint`). */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const fields = error as { code?: unknown; constraint?: unknown } | null;
+  return fields?.code === '23505' && fields.constraint === constraint;
 }

@@ -1,4 +1,4 @@
-import { StoreError } from './errors.ts';
+import { isUniqueViolation, StoreError } from './errors.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
 import type { SigningKey, SigningKeyStatus } from './types.ts';
 
@@ -35,11 +35,17 @@ export async function listSigningKeys(db: SqlRunner): Promise<SigningKey[]> {
   return rows.map(toSigningKey);
 }
 
+/** Throws StoreError `active_signing_key_exists` when inserting a second active key (a start race). */
 export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<void> {
-  await db.query(
-    `INSERT INTO signing_keys (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`,
-    [key.kid, key.alg, key.status, JSON.stringify(key.publicJwk), key.privateKey, key.createdAt, key.activatedAt, key.retiredAt],
-  );
+  try {
+    await db.query(
+      `INSERT INTO signing_keys (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`,
+      [key.kid, key.alg, key.status, JSON.stringify(key.publicJwk), key.privateKey, key.createdAt, key.activatedAt, key.retiredAt],
+    );
+  } catch (error) {
+    if (!isUniqueViolation(error, 'signing_keys_one_active')) throw error;
+    throw new StoreError('active_signing_key_exists', 'another active signing key exists');
+  }
 }
 
 /**

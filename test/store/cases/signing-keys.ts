@@ -70,16 +70,16 @@ export function signingKeyCases(ctx: SuiteContext): void {
     expect(await ours([retired])).toEqual([]);
   });
 
-  it('refuses a second active key', async () => {
+  it('refuses a second active key with a code the issuer can act on', async () => {
     await ctx.store.insertSigningKey(signingKey('active', 1000));
     const second = signingKey('active', 2000);
-    await expect(ctx.store.insertSigningKey(second)).rejects.toThrow();
+    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({ name: 'StoreError', code: 'active_signing_key_exists' });
     expect(await ours([second])).toEqual([]);
   });
 
   it('rejects a second key with the same kid', async () => {
     const key = signingKey('next', 1000);
     await ctx.store.insertSigningKey(key);
-    await expect(ctx.store.insertSigningKey(key)).rejects.toThrow();
+    await expect(ctx.store.insertSigningKey(key)).rejects.toThrow(/duplicate key/);
   });
 }
