@@ -10,6 +10,16 @@ export function apiKeyCases(ctx: SuiteContext): void {
     expect(await ctx.store.getApiKey(apiKey.key)).toEqual(apiKey);
   });
 
+  it("lists a project's API keys only, oldest first", async () => {
+    const [mine, other] = [await ctx.store.createProject({ name: 'a', plan: 'business' }), await ctx.store.createProject({ name: 'b', plan: 'free' })];
+    const first = await ctx.store.createApiKey({ projectId: mine.id, secretHash: 'h1' });
+    ctx.clock.set(ctx.clock.now() + 1000);
+    const second = await ctx.store.createApiKey({ projectId: mine.id, secretHash: 'h2' });
+    await ctx.store.createApiKey({ projectId: other.id, secretHash: 'h3' });
+    expect(await ctx.store.listApiKeys(mine.id)).toEqual([first, second]);
+    expect(await ctx.store.listApiKeys('prj_missing')).toEqual([]);
+  });
+
   it('refuses an API key for a project that does not exist and answers null for an unknown key', async () => {
     await expect(ctx.store.createApiKey({ projectId: 'prj_missing', secretHash: 'h' })).rejects.toMatchObject({
       code: 'project_not_found',
