@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenClient } from '../../src/client/index.ts';
-import { fakeClock, startTokenServer, type TokenServer } from './token-server.ts';
+import { createFakeClock } from '#test/fake-clock.ts';
+import { startTokenServer, type TokenServer } from './token-server.ts';
 
 let server: TokenServer;
 beforeEach(async () => {
@@ -10,7 +11,7 @@ afterEach(async () => {
   await server.close();
 });
 
-function client(clock = fakeClock(), extra: { refreshMarginSec?: number } = {}) {
+function client(clock = createFakeClock(), extra: { refreshMarginSec?: number } = {}) {
   return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock, ...extra });
 }
 
@@ -31,7 +32,7 @@ describe('token caching', () => {
   });
 
   it('refreshes exactly 60 seconds before expiry, not earlier', async () => {
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock);
     expect(await c.getToken()).toBe('tok-1');
     clock.advance((900 - 60) * 1000 - 1);
@@ -43,7 +44,7 @@ describe('token caching', () => {
   });
 
   it('honours a custom refresh margin', async () => {
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock, { refreshMarginSec: 120 });
     await c.getToken();
     clock.advance((900 - 120) * 1000);
@@ -52,7 +53,7 @@ describe('token caching', () => {
 
   it('caps the margin at half the lifetime so a short-lived token is not fetched on every call', async () => {
     server.expiresIn = 60;
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock);
     await c.getToken();
     clock.advance(29_999);
@@ -63,7 +64,7 @@ describe('token caching', () => {
   });
 
   it('shares one refresh between concurrent callers once the margin is reached', async () => {
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock);
     await c.getToken();
     clock.advance(840_000);
@@ -81,7 +82,7 @@ describe('token caching', () => {
   });
 
   it('keeps serving the still-valid token when a refresh inside the margin cannot reach the server', async () => {
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock);
     await c.getToken();
     clock.advance(850_000);
@@ -92,7 +93,7 @@ describe('token caching', () => {
   });
 
   it('surfaces an OAuth error during refresh even while the old token is still valid', async () => {
-    const clock = fakeClock();
+    const clock = createFakeClock();
     const c = client(clock);
     await c.getToken();
     clock.advance(850_000);

@@ -88,14 +88,3 @@ export async function startTokenServer(): Promise<TokenServer> {
       }),
   });
 }
-
-/** A clock the test moves by hand. */
-export function fakeClock(startMs = Date.UTC(2026, 0, 1)): { now(): number; advance(ms: number): void } {
-  let nowMs = startMs;
-  return {
-    now: () => nowMs,
-    advance: (ms) => {
-      nowMs += ms;
-    },
-  };
-}
