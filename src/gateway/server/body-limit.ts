@@ -32,6 +32,11 @@ export function countingStream(req: IncomingMessage, limit: number, onExceeded: 
       callback(null, chunk);
     },
   });
+  // The overflow is answered by `onExceeded` (413); the stream error only stops the upload.
+  counter.on('error', () => {
+    req.unpipe(counter);
+    req.resume();
+  });
   req.pipe(counter);
   return counter;
 }

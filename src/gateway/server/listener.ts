@@ -16,6 +16,9 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node enforces the two timeouts above only when it sweeps connections (every 30 s by
+    // default); sweep often enough that a slow client is cut near its deadline.
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2))),
   };
   const server = config.tls
     ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, handler)

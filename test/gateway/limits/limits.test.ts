@@ -1,0 +1,77 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { rawRequest } from '../support/raw-request.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(import.meta.dirname);
+});
+afterAll(() => h.close());
+
+/** Writes raw bytes on a fresh connection and collects whatever comes back until it closes. */
+function rawExchange(bytes: string, endAfterWrite = false): Promise<string> {
+  const { port } = new URL(h.gateway.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(bytes);
+      if (endAfterWrite) socket.end();
+    });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+describe('request limits', () => {
+  it('answers 413 JSON for a declared body over maxBodyBytes without forwarding it', async () => {
+    const before = h.upstream.seen.length;
+    const res = await h.fetch('/api/upload', { method: 'POST', body: 'x'.repeat(5_000) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ completions: [], message: 'Request too large', error_code: '1043', success: false });
+    expect(h.upstream.seen.length).toBe(before);
+  });
+
+  it('answers 413 for a chunked body that grows past maxBodyBytes while streaming', async () => {
+    const chunks = (async function* () {
+      for (let i = 0; i < 10; i++) yield new TextEncoder().encode('y'.repeat(500));
+    })();
+    const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from(chunks), duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
+  it('forwards a chunked body under the limit', async () => {
+    const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from([new TextEncoder().encode('z'.repeat(900))]), duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { bodyBytes: number }).bodyBytes).toBe(900);
+  });
+
+  it('answers 414 JSON for a URL longer than maxUrlLength', async () => {
+    const res = await h.fetch(`/api/x?q=${'a'.repeat(400)}`);
+    expect(res.status).toBe(414);
+    expect(await res.json()).toMatchObject({ error_code: '1043', success: false });
+  });
+
+  it('answers 431 JSON for headers over maxHeaderSize', async () => {
+    const res = await rawRequest(h.gateway.url, '/api/x', { headers: { 'x-big': 'b'.repeat(4_000) } });
+    expect(res.status).toBe(431);
+    expect(JSON.parse(res.body)).toEqual({ message: 'Request too large', error_code: '1043', success: false });
+  });
+
+  it('answers 400 JSON to a malformed request line', async () => {
+    const reply = await rawExchange('NOT HTTP\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('"success":false');
+  });
+
+  it('drops a client that never finishes its headers (slow loris) with 408', async () => {
+    const started = Date.now();
+    const reply = await rawExchange('GET /api/x HTTP/1.1\r\nHost: a\r\nX-Slow: 1\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
