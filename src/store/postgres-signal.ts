@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Logger } from '#common';
 import { ListenerSet } from './listeners.ts';
 import { REVOCATION_CHANNEL, type RevocationSignal } from './revocation-signal.ts';
+
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
@@ -25,7 +26,10 @@ export async function openPostgresSignal(clientConfig: pg.ClientConfig, log: Log
   const reconnect = async () => {
     if (closing) return;
     try {
-      client = await connect(config, listeners);
+      const fresh = await connect(config, listeners);
+      // close() may have run while we were connecting: do not leak the new connection.
+      if (closing) return void (await fresh.end().catch(() => undefined));
+      client = fresh;
       watch(client, onLost);
       retryMs = RETRY_MIN_MS;
       listeners.emit();
