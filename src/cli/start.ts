@@ -1,13 +1,15 @@
 import { createLogger } from '#common';
 import { loadGatewayConfig, startGateway } from '#gateway';
-import { loadUpstreamConfig, startUpstream } from '#upstream';
+import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 import { waitUntilReady } from './ready.ts';
-import { shutdownSignal } from './signals.ts';
+import { shutdownSignal, unlessStopped } from './signals.ts';
 import { describeUpstream } from './upstream.ts';
 
 const UPSTREAM_READY_MS = 60_000;
+/** After this the URLs are printed anyway, with a pointer to the gateway's /readyz. */
+const GATEWAY_READY_NOTICE_MS = 30_000;
 
 /**
  * `tokengate start` (`npm start`): the whole local stack in one process: the upstream with its
@@ -20,19 +22,26 @@ export async function runStart(args: readonly string[]): Promise<void> {
   const config = await withConfigErrors(async () => loadUpstreamConfig());
   const upstream = await startUpstream(config);
   try {
-    await waitUntilReady(upstream.url, UPSTREAM_READY_MS);
-    // The gateway of the local stack talks to this upstream and reads its feed token.
-    const env = { ...process.env, DATA_DIR: config.dataDir, UPSTREAM_URL: upstream.url, REVOCATION_FEED_TOKEN: upstream.feedToken.value };
-    const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(process.env['GATEWAY_CONFIG'], env));
-    const gateway = await startGateway(gatewayConfig, { log: createLogger({ level: config.logLevel, name: 'gateway' }) });
-    try {
-      await gateway.ready();
-      process.stdout.write(`gateway:     ${gateway.url}\n${describeUpstream(upstream)}\n`);
-      await stopping;
-    } finally {
-      await gateway.close();
-    }
+    if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
+    await runGatewayUntilStopped(upstream, config.dataDir, config.logLevel, stopping);
   } finally {
     await upstream.close();
+  }
+}
+
+async function runGatewayUntilStopped(upstream: Upstream, dataDir: string, logLevel: string, stopping: Promise<NodeJS.Signals>) {
+  // The gateway of the local stack talks to this upstream and reads its feed token.
+  const env = { ...process.env, DATA_DIR: dataDir, UPSTREAM_URL: upstream.url, REVOCATION_FEED_TOKEN: upstream.feedToken.value };
+  const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(process.env['GATEWAY_CONFIG'], env));
+  const gateway = await startGateway(gatewayConfig, { log: createLogger({ level: logLevel, name: 'gateway' }) });
+  try {
+    const notice = new Promise<'slow'>((resolve) => setTimeout(resolve, GATEWAY_READY_NOTICE_MS, 'slow').unref());
+    const ready = await unlessStopped(Promise.race([gateway.ready().then(() => 'ready' as const), notice]), stopping);
+    if (ready.stopped) return;
+    const note = ready.value === 'slow' ? ' (not ready yet: see /readyz)' : '';
+    process.stdout.write(`gateway:     ${gateway.url}${note}\n${describeUpstream(upstream)}\n`);
+    await stopping;
+  } finally {
+    await gateway.close();
   }
 }

@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientCredentialsToken } from '../upstream/upstream-fixture.ts';
+import { CLI, runCli } from './cli-runner.ts';
+
+type Json = Record<string, unknown>;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** A long-running `tokengate <command>` child with its output collected. */
+function launch(command: string, env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, [CLI, command], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    /** Resolves with the first match of `pattern` in stdout (polled: output arrives in chunks). */
+    async waitFor(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(stdout);
+        if (match) return match;
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern} in output; stderr: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+describe('long-running commands', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-proc-'));
+    const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    env = {
+      GATEWAY_PORT: String(gateway),
+      UPSTREAM_PORT: String(upstream),
+      ADMIN_PORT: String(admin),
+      METRICS_PORT: String(metrics),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    };
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs `upstream` until SIGTERM (exit 0) and keeps its data for the next start', { timeout: 180_000 }, async () => {
+    const first = launch('upstream', env);
+    await first.waitFor(/admin token: in (\S+)/);
+    expect(first.stdout()).toContain(`upstream:    http://127.0.0.1:${env['UPSTREAM_PORT']}`);
+    expect(first.stdout()).toContain(`admin API:   http://127.0.0.1:${env['ADMIN_PORT']}`);
+    expect(first.stdout()).toContain(`admin token: in ${join(dataDir, 'admin-token')}`);
+    const created = await runCli(['admin', 'project', 'create', '--name', 'durable', '--plan', 'business', '--json'], env);
+    const project = JSON.parse(created.stdout) as Json;
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = launch('upstream', env);
+    await second.waitFor(/admin token:/);
+    const listed = await runCli(['admin', 'project', 'list', '--json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining(project)]);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('runs `start`: the whole stack on the configured ports, a token through the gateway, SIGTERM stops both (exit 0)', { timeout: 180_000 }, async () => {
+    const stack = launch('start', env);
+    const gatewayUrl = (await stack.waitFor(/gateway: +(\S+)\n/))[1];
+    expect(gatewayUrl).toBe(`http://127.0.0.1:${env['GATEWAY_PORT']}`);
+    await stack.waitFor(/admin token: in \S+/);
+    expect((await fetch(`${gatewayUrl}/readyz`)).status).toBe(200);
+
+    const project = JSON.parse((await runCli(['admin', 'project', 'create', '--name', 's', '--plan', 'business', '--json'], env)).stdout) as Json;
+    const client = JSON.parse(
+      (await runCli(['admin', 'client', 'create', '--project', String(project['id']), '--name', 'c', '--scopes', 'phone', '--json'], env)).stdout,
+    ) as Json;
+    const token = await clientCredentialsToken(String(gatewayUrl), String(client['client_id']), String(client['client_secret']));
+    const phone = await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(phone.status).toBe(200);
+
+    stack.child.kill('SIGTERM');
+    expect(await stack.exited).toBe(0);
+    await expect(fetch(`${gatewayUrl}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`)).rejects.toThrow();
+  });
+});
