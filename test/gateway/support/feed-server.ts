@@ -7,7 +7,7 @@ export interface FeedServer {
   readonly token: string;
   /** Records a revocation and wakes every held long poll at once. */
   revoke(entry: RevocationEntry): void;
-  /** While down, every poll is answered 503 (the gateway keeps its last set). */
+  /** While down, every poll (held ones at once) is answered 503 (the gateway keeps its last set). */
   setDown(down: boolean): void;
   close(): Promise<void>;
 }
@@ -35,7 +35,9 @@ export async function startFeedServer(token = 'feed-secret-token'): Promise<Feed
     const wake = () => {
       clearTimeout(timer);
       waiting.delete(wake);
-      if (!res.writableEnded) reply();
+      if (res.writableEnded) return;
+      if (down) res.writeHead(503).end();
+      else reply();
     };
     const timer = setTimeout(wake, Math.min(Number(params.get('wait') ?? 0), 2) * 1000);
     waiting.add(wake);
@@ -54,6 +56,7 @@ export async function startFeedServer(token = 'feed-secret-token'): Promise<Feed
     },
     setDown(value) {
       down = value;
+      for (const wake of [...waiting]) wake();
     },
     close: () =>
       new Promise<void>((resolve) => {
