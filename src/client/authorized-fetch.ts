@@ -1,4 +1,5 @@
 import type { TokenCache } from './token-cache.ts';
+import { requireSecureUrl } from './transport-security.ts';
 
 /** The API's "Token expired at <timestamp>" code (spec: Errors): the one answer worth a retry. */
 const TOKEN_EXPIRED_CODE = '1030';
@@ -13,9 +14,11 @@ const MAX_ERROR_BODY_CHARS = 16 * 1024;
 export async function authorizedFetch(
   cache: TokenCache,
   fetchImpl: typeof fetch,
+  allowInsecureHttp: boolean,
   input: string | URL,
   init: RequestInit = {},
 ): Promise<Response> {
+  requireSecureUrl(new URL(input), 'request URL', allowInsecureHttp);
   const token = await cache.get();
   const first = await send(fetchImpl, input, init, token);
   if (!replayable(init) || !(await isTokenExpired(first))) return first;

@@ -25,7 +25,7 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
   const cache = createTokenCache(resolved);
   return {
     getToken: () => cache.get(),
-    fetch: (input, init) => authorizedFetch(cache, resolved.fetch, input, init),
+    fetch: (input, init) => authorizedFetch(cache, resolved.fetch, resolved.allowInsecureHttp, input, init),
     invalidate: () => cache.invalidate(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock, Scope } from '#common';
+import { requireSecureUrl } from './transport-security.ts';
 
 export interface TokenClientOptions {
   /** The token endpoint, e.g. `http://127.0.0.1:8080/oauth/token` (use HTTPS off loopback). */
@@ -19,6 +20,8 @@ export interface TokenClientOptions {
   readonly timeoutMs?: number;
   /** Credentials as form fields (default, as the spec shows) or HTTP Basic. */
   readonly authMethod?: 'client_secret_post' | 'client_secret_basic';
+  /** Allow plain http to non-loopback hosts (default false: https, or http to loopback only). */
+  readonly allowInsecureHttp?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -32,13 +35,16 @@ export interface ResolvedOptions {
   readonly refreshMarginSec: number;
   readonly timeoutMs: number;
   readonly authMethod: 'client_secret_post' | 'client_secret_basic';
+  readonly allowInsecureHttp: boolean;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
 
 /** Misuse is a programming error: it throws a TypeError at construction, not at the first call. */
 export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
+  const allowInsecureHttp = options.allowInsecureHttp ?? false;
   const url = parseUrl(options.tokenUrl);
+  requireSecureUrl(url, 'tokenUrl', allowInsecureHttp);
   requireText('clientId', options.clientId);
   requireText('clientSecret', options.clientSecret);
   const expiresIn = options.expiresIn;
@@ -62,15 +68,13 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
     refreshMarginSec,
     timeoutMs,
     authMethod: options.authMethod ?? 'client_secret_post',
+    allowInsecureHttp,
   };
 }
 
 function parseUrl(value: string): URL {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new TypeError('tokenUrl must be an absolute http(s) URL');
-  }
-  return url;
+  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError('tokenUrl must be an absolute http(s) URL');
+  return new URL(value);
 }
 
 function requireText(name: string, value: unknown): void {

@@ -22,6 +22,11 @@ describe('fetch with the bearer token', () => {
     expect(await res.json()).toEqual({ success: true, token: 'tok-1' });
   });
 
+  it('refuses to send the token over plain http to a non-loopback host, before asking for a token', async () => {
+    await expect(client().fetch('http://api.example.com/api/phone/v1/verification')).rejects.toThrow(TypeError);
+    expect(server.tokenRequests).toHaveLength(0);
+  });
+
   it('retries once with a fresh token when the answer is 1030 (token expired)', async () => {
     const c = client();
     await c.getToken();

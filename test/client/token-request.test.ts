@@ -100,4 +100,15 @@ describe('token request', () => {
     expect(() => createTokenClient({ ...base, refreshMarginSec: -1 })).toThrow('refreshMarginSec');
     expect(() => createTokenClient({ ...base, timeoutMs: 0 })).toThrow('timeoutMs');
   });
+
+  it('refuses plain http to a non-loopback host unless explicitly allowed (spec: use HTTPS)', () => {
+    const base = { clientId: 'cli_1', clientSecret: SECRET };
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://auth.example.com/oauth/token' })).toThrow(
+      'tokenUrl uses plain http to a non-loopback host; use https (or set allowInsecureHttp: true)',
+    );
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://auth.example.com/oauth/token', allowInsecureHttp: true })).not.toThrow();
+    expect(() => createTokenClient({ ...base, tokenUrl: 'https://auth.example.com/oauth/token' })).not.toThrow();
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://localhost:8080/oauth/token' })).not.toThrow();
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://[::1]:8080/oauth/token' })).not.toThrow();
+  });
 });
