@@ -1,3 +1,14 @@
 export type { ValidationRequest, ValidationResponse, ValidationRoute } from './types.ts';
 export { createEmailRoute, type EmailRouteOptions, EMAIL_PATH, emailRouteOptionsFromEnv } from './email/index.ts';
 export { createPhoneRoute, PHONE_PATH } from './phone/index.ts';
+export {
+  type AddressRoutes,
+  type AddressRoutesOptions,
+  AUTOCOMPLETE_PATH,
+  createAddressRoutes,
+  type ImportSummary,
+  importGnaf,
+  METADATA_PATH,
+  runAddressImport,
+  VERIFICATION_PATH,
+} from './address/index.ts';

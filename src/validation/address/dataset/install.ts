@@ -1,0 +1,41 @@
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Data sets live in `$DATA_DIR/address/<name>/`; the file `CURRENT` names the live one.
+ * A new data set is written into a temporary directory, renamed into place, and only then
+ * does `CURRENT` switch (write-then-rename, atomic on POSIX). A crash or a failed import at
+ * any point leaves `CURRENT` naming the previous complete data set.
+ */
+export function addressDir(dataDir: string): string {
+  return join(dataDir, 'address');
+}
+
+export async function currentDataset(dataDir: string): Promise<string | null> {
+  try {
+    const name = (await readFile(join(addressDir(dataDir), 'CURRENT'), 'utf8')).trim();
+    return /^[\w.-]+$/.test(name) ? join(addressDir(dataDir), name) : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+export async function installDataset(dataDir: string, name: string, write: (dir: string) => Promise<void>): Promise<string> {
+  const root = addressDir(dataDir);
+  await mkdir(root, { recursive: true });
+  const temporary = await mkdtemp(join(root, '.tmp-'));
+  try {
+    await write(temporary);
+    const previous = await currentDataset(dataDir);
+    const final = join(root, name);
+    await rename(temporary, final);
+    await writeFile(join(root, 'CURRENT.tmp'), `${name}\n`);
+    await rename(join(root, 'CURRENT.tmp'), join(root, 'CURRENT'));
+    if (previous && previous !== final) await rm(previous, { recursive: true, force: true });
+    return final;
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,38 @@
+import type { ParsedQuery } from '../search/query.ts';
+import { withinOneEdit } from '../search/edit-distance.ts';
+import { normalizeText } from '../search/normalize.ts';
+
+const OPEN = "<span class='af_hl'>";
+const CLOSE = '</span>';
+
+/**
+ * `highlighted_full_address`: words of the address that a query word matched are wrapped in
+ * `<span class='af_hl'>…</span>` (only the typed part of a word still being typed); numbers
+ * the query named are wrapped too. Address text is ours (no markup), so no escaping is needed
+ * beyond what the data holds; `<` and `&` are escaped anyway.
+ */
+export function highlight(fullAddress: string, query: ParsedQuery): string {
+  const numbers = [query.number, query.unit, query.level, query.lot, ...query.flex].filter((n) => n !== null);
+  return fullAddress.replace(/[A-Za-z0-9']+|[^A-Za-z0-9']+/g, (part) => {
+    const word = normalizeText(part).trim();
+    if (!/[a-z0-9]/.test(word)) return escapeHtml(part);
+    for (const n of numbers) {
+      if (word === n.text) return wrap(part, part.length);
+      if (n.prefix && word.startsWith(n.text)) return wrap(part, n.text.length);
+    }
+    for (const w of query.words) {
+      if (word === w.text || w.alternatives.includes(word)) return wrap(part, part.length);
+      if (w.prefix && word.startsWith(w.text)) return wrap(part, w.text.length);
+      if (w.text.length >= 4 && w.text[0] === word[0] && withinOneEdit(w.text, word, w.prefix)) return wrap(part, part.length);
+    }
+    return escapeHtml(part);
+  });
+}
+
+function wrap(part: string, length: number): string {
+  return `${OPEN}${escapeHtml(part.slice(0, length))}${CLOSE}${escapeHtml(part.slice(length))}`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}

@@ -1,0 +1,35 @@
+import type { ValidationRoute } from '../../types.ts';
+import type { AddressDataset } from '../dataset/load.ts';
+import { encodeAddressId } from '../format/address-id.ts';
+import { fullAddress, readParts } from '../format/address-parts.ts';
+import { highlight } from '../format/highlight.ts';
+import { parseQuery } from '../search/query.ts';
+import { flag, format, maxResults, postBox, requiredText, source, stateCodes } from './params.ts';
+import { addressRoute } from './route.ts';
+
+export const AUTOCOMPLETE_PATH = '/api/au/address/autocomplete';
+
+/** `GET /api/au/address/autocomplete`: ranked completions for a partial address. */
+export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
+  return addressRoute(AUTOCOMPLETE_PATH, { completions: [] }, (query) => {
+    format(query);
+    const q = requiredText(query, 'q');
+    const max = maxResults(query);
+    const withHighlight = flag(query, 'highlight', false);
+    const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: flag(query, 'canonical', false), ...source(query) };
+    const dataset = data();
+    const parsed = parseQuery(q, { prefix: true });
+    const hits = dataset.search.search(parsed, { max, filters });
+    const completions = hits.map((hit) => {
+      const full = fullAddress(readParts(dataset.table, hit.row, hit.group));
+      const completion: Record<string, string> = {
+        full_address: full,
+        id: encodeAddressId(dataset.salt, hit.row),
+        canonical_address_id: encodeAddressId(dataset.salt, dataset.table.rows.canonical[hit.row]!),
+      };
+      if (withHighlight) completion.highlighted_full_address = highlight(full, parsed);
+      return completion;
+    });
+    return { status: 200, body: { completions, success: true } };
+  });
+}

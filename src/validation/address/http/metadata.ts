@@ -1,0 +1,33 @@
+import { apiError } from '#common';
+import type { ValidationRoute } from '../../types.ts';
+import type { AddressDataset } from '../dataset/load.ts';
+import { addressObject } from '../format/address-object.ts';
+import { decodeAddressId } from '../format/address-id.ts';
+import { flag, format, MAX_QUERY_LENGTH, ParamError } from './params.ts';
+import { addressRoute } from './route.ts';
+
+/** Our path (the public reference does not show one): the record behind an autocomplete id. */
+export const METADATA_PATH = '/api/au/address/metadata';
+
+const ID_PARAMS = ['id', 'gnaf_id', 'dpid'] as const;
+
+/**
+ * `GET /api/au/address/metadata`: exactly one of `id` (from autocomplete), `gnaf_id` or
+ * `dpid`; answers the flat address object plus `success`. An unknown id is 1011 (404).
+ * This data set holds no Australia Post DPIDs, so a `dpid` is always unknown.
+ */
+export function metadataRoute(data: () => AddressDataset): ValidationRoute {
+  return addressRoute(METADATA_PATH, {}, (query) => {
+    format(query);
+    const given = ID_PARAMS.filter((name) => (query.get(name)?.trim() ?? '') !== '');
+    if (given.length !== 1) throw new ParamError('Exactly one of id, gnaf_id or dpid must be supplied');
+    const name = given[0]!;
+    const value = query.get(name)!.trim();
+    if (value.length > MAX_QUERY_LENGTH) throw new ParamError(`${name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
+    const gps = flag(query, 'gps', false);
+    const dataset = data();
+    const row = name === 'id' ? decodeAddressId(dataset.salt, value, dataset.table.size) : name === 'gnaf_id' ? dataset.table.rowByPid(value.toUpperCase()) : -1;
+    if (row < 0) return apiError('record_not_found');
+    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true }), success: true } };
+  });
+}
