@@ -1,5 +1,6 @@
-import { TokenEndpointError, TokenRequestError } from './errors.ts';
+import { TokenRequestError } from './errors.ts';
 import { readLimited } from './read-limited.ts';
+import { type IssuedToken, parseTokenResponse } from './token-response.ts';
 
 /** One client-credentials token request (spec: Token endpoint). No caching here. */
 export interface TokenRequestOptions {
@@ -13,12 +14,6 @@ export interface TokenRequestOptions {
   readonly authMethod: 'client_secret_post' | 'client_secret_basic';
   readonly timeoutMs: number;
   readonly fetch: typeof fetch;
-}
-
-export interface IssuedToken {
-  readonly accessToken: string;
-  readonly expiresIn: number;
-  readonly scope: string | undefined;
 }
 
 /** Token responses are a few kilobytes; anything larger is not a token response. */
@@ -75,51 +70,4 @@ function transportError(error: unknown, timeoutMs: number): TokenRequestError {
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new TokenRequestError('network', `token request failed: ${reason}`, { cause: error });
-}
-
-function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
-  const body = parseJsonObject(text);
-  if (status === 200 && body && isTokenBody(body)) {
-    return { accessToken: body.access_token, expiresIn: body.expires_in, scope: optionalString(body.scope) };
-  }
-  if (status >= 400 && body && typeof body.error === 'string') {
-    throw new TokenEndpointError(status, body.error, optionalString(body.error_description));
-  }
-  throw new TokenRequestError('invalid_response', `token endpoint answered HTTP ${status} without a usable body`, {
-    status,
-  });
-}
-
-interface TokenBody {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  scope?: unknown;
-}
-
-function isTokenBody(body: Record<string, unknown>): body is Record<string, unknown> & TokenBody {
-  return (
-    typeof body.access_token === 'string' &&
-    body.access_token.length > 0 &&
-    typeof body.token_type === 'string' &&
-    body.token_type.toLowerCase() === 'bearer' &&
-    Number.isInteger(body.expires_in) &&
-    (body.expires_in as number) > 0
-  );
-}
-
-function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

@@ -1,0 +1,59 @@
+import { TokenEndpointError, TokenRequestError } from './errors.ts';
+
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly scope: string | undefined;
+}
+
+/**
+ * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, `token_type`
+ * Bearer, positive integer `expires_in`), an OAuth error body (section 5.2) as a
+ * TokenEndpointError, or anything else as a TokenRequestError `invalid_response`.
+ */
+export function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
+  const body = parseJsonObject(text);
+  if (status === 200 && body && isTokenBody(body)) {
+    return { accessToken: body.access_token, expiresIn: body.expires_in, scope: optionalString(body.scope) };
+  }
+  if (status >= 400 && body && typeof body.error === 'string') {
+    throw new TokenEndpointError(status, body.error, optionalString(body.error_description));
+  }
+  throw new TokenRequestError('invalid_response', `token endpoint answered HTTP ${status} without a usable body`, {
+    status,
+  });
+}
+
+interface TokenBody {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope?: unknown;
+}
+
+function isTokenBody(body: Record<string, unknown>): body is Record<string, unknown> & TokenBody {
+  return (
+    typeof body.access_token === 'string' &&
+    body.access_token.length > 0 &&
+    typeof body.token_type === 'string' &&
+    body.token_type.toLowerCase() === 'bearer' &&
+    Number.isInteger(body.expires_in) &&
+    (body.expires_in as number) > 0
+  );
+}
+
+function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
