@@ -1,0 +1,52 @@
+import type { Clock } from '#common';
+
+/** Failed sign-ins allowed per source address within the window, before a lock-out. */
+export const LOGIN_FAILURE_LIMIT = 5;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Bounds memory under an address-spraying attacker: the oldest windows are dropped. */
+const MAX_TRACKED = 10_000;
+
+interface Window {
+  failures: number;
+  startedAt: number;
+}
+
+/** Counts failed sign-ins per address in a fixed window (fake-clock tested). */
+export class LoginLimiter {
+  readonly #windows = new Map<string, Window>();
+  readonly #clock: Clock;
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Milliseconds until this address may try again; 0 when it may try now. */
+  retryAfterMs(address: string): number {
+    const window = this.#live(address);
+    if (!window || window.failures < LOGIN_FAILURE_LIMIT) return 0;
+    return window.startedAt + LOGIN_WINDOW_MS - this.#clock.now();
+  }
+
+  recordFailure(address: string): void {
+    const window = this.#live(address) ?? { failures: 0, startedAt: this.#clock.now() };
+    window.failures += 1;
+    this.#windows.delete(address);
+    this.#windows.set(address, window);
+    if (this.#windows.size > MAX_TRACKED) {
+      const oldest = this.#windows.keys().next().value;
+      if (oldest !== undefined) this.#windows.delete(oldest);
+    }
+  }
+
+  recordSuccess(address: string): void {
+    this.#windows.delete(address);
+  }
+
+  #live(address: string): Window | undefined {
+    const window = this.#windows.get(address);
+    if (window && window.startedAt + LOGIN_WINDOW_MS <= this.#clock.now()) {
+      this.#windows.delete(address);
+      return undefined;
+    }
+    return window;
+  }
+}

@@ -1,0 +1,41 @@
+import { csrfField, secretPanel, when } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { sendPage } from '../http/respond.ts';
+import type { PortalRoute } from '../routing.ts';
+import { loadProject, type SessionRequest } from './common.ts';
+import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
+
+async function apiKeysTab(r: SessionRequest) {
+  const project = await loadProject(r);
+  if (!project) return;
+  const keys = await r.app.ctx.store.listApiKeys(project.id);
+  const rows = keys.map((key) => html`<tr><th scope="row"><code>${key.key}</code></th><td>${when(key.createdAt)}</td></tr>`);
+  const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
+${keys.length ? html`<div class="table-wrap"><table><caption>API keys of ${project.name}</caption><thead><tr><th scope="col">Key</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p>No API keys yet.</p>`}
+<form method="post" action="${credentialsHref(project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
+  sendCredentials(r, project, 'api-keys', content);
+}
+
+/** The secret is in this POST response only (no-store); nothing redirects with it. */
+async function createApiKey(r: SessionRequest) {
+  const project = await loadProject(r);
+  if (!project) return;
+  const result = await r.app.ops('POST', `/projects/${encodeURIComponent(project.id)}/apikeys`);
+  if (!result.ok) {
+    r.session.flash = result.message;
+    return apiKeysTab(r);
+  }
+  const created = result.body as { key: string; secret: string };
+  const body = html`<h1>API key created</h1>
+<dl class="facts"><div><dt>Key</dt><dd><code id="api-key">${created.key}</code></dd></div></dl>
+${secretPanel('api-secret', 'Secret', created.secret)}
+<p><a class="button" href="${credentialsHref(project, 'api-keys')}">Done, back to API keys</a></p>`;
+  const crumbs = credentialsCrumbs(project, { label: 'API keys', href: credentialsHref(project, 'api-keys') }, { label: 'New key' });
+  sendPage(r.res, 201, page({ title: 'API key created', session: r.session, section: 'projects', crumbs }, body));
+}
+
+export const apiKeyRoutes: readonly PortalRoute[] = [
+  { method: 'GET', path: '/portal/projects/:id/credentials', access: 'session', handle: apiKeysTab },
+  { method: 'POST', path: '/portal/projects/:id/credentials/api-keys', access: 'session', handle: createApiKey },
+];

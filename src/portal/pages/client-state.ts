@@ -1,0 +1,54 @@
+import type { OAuthClient, Project } from '#store';
+import { csrfField } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { redirect, sendPage } from '../http/respond.ts';
+import type { PortalRoute } from '../routing.ts';
+import { loadProject, notFoundPage, type SessionRequest } from './common.ts';
+import { credentialsCrumbs, credentialsHref } from './credentials.ts';
+
+/** The client named in the path, only if it belongs to the project in the path. */
+async function loadClient(r: SessionRequest): Promise<{ project: Project; client: OAuthClient } | undefined> {
+  const project = await loadProject(r);
+  if (!project) return undefined;
+  const id = r.params['clientId'] ?? '';
+  const client = id.length <= 128 ? await r.app.ctx.store.getClient(id) : null;
+  if (!client || client.projectId !== project.id) {
+    notFoundPage(r, 'That OAuth 2.0 client does not exist in this project.');
+    return undefined;
+  }
+  return { project, client };
+}
+
+async function confirmDisable(r: SessionRequest) {
+  const found = await loadClient(r);
+  if (!found) return;
+  const { project, client } = found;
+  const back = credentialsHref(project, 'oauth-clients');
+  const body = html`<div class="narrow"><h1>Disable “${client.name}”?</h1>
+<div class="callout callout-warning" role="note"><p><strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.</p></div>
+<dl class="facts"><div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div></dl>
+<form method="post" action="${r.req.url?.split('?', 1)[0] ?? ''}" class="actions">${csrfField(r.session)}
+<button type="submit" class="button-danger">Disable client and revoke its tokens</button> <a href="${back}">Cancel</a></form></div>`;
+  const crumbs = credentialsCrumbs(project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' });
+  sendPage(r.res, 200, page({ title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body));
+}
+
+function setEnabled(enabled: boolean) {
+  return async (r: SessionRequest) => {
+    const found = await loadClient(r);
+    if (!found) return;
+    const verb = enabled ? 'enable' : 'disable';
+    const result = await r.app.ops('POST', `/clients/${encodeURIComponent(found.client.clientId)}/${verb}`);
+    r.session.flash = result.ok
+      ? `Client “${found.client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`
+      : `Could not ${verb} the client: ${result.message}`;
+    redirect(r.res, credentialsHref(found.project, 'oauth-clients'));
+  };
+}
+
+export const clientStateRoutes: readonly PortalRoute[] = [
+  { method: 'GET', path: '/portal/projects/:id/oauth-clients/:clientId/disable', access: 'session', handle: confirmDisable },
+  { method: 'POST', path: '/portal/projects/:id/oauth-clients/:clientId/disable', access: 'session', handle: setEnabled(false) },
+  { method: 'POST', path: '/portal/projects/:id/oauth-clients/:clientId/enable', access: 'session', handle: setEnabled(true) },
+];

@@ -1,0 +1,50 @@
+import { planAllowsOAuth } from '#common';
+import type { Project } from '#store';
+import type { Session } from '../auth/sessions.ts';
+import { type Html, html } from '../html/escape.ts';
+import { type Crumb, page } from '../html/layout.ts';
+import { sendPage } from '../http/respond.ts';
+import type { RouteRequest } from '../routing.ts';
+
+export type SessionRequest = RouteRequest<Session>;
+
+export const projectHref = (project: Project) => `/portal/projects/${encodeURIComponent(project.id)}`;
+
+export function projectCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
+  return [{ label: 'Projects', href: '/portal/projects' }, { label: project.name, href: projectHref(project) }, ...more];
+}
+
+/** Takes the one-shot notice out of the session for the page being rendered. */
+export function takeNotice(session: Session): string | undefined {
+  const notice = session.flash;
+  session.flash = undefined;
+  return notice;
+}
+
+/** The project named in the path, or a 404 page (and undefined). */
+export async function loadProject(r: SessionRequest): Promise<Project | undefined> {
+  const id = r.params['id'] ?? '';
+  const project = id.length <= 128 ? await r.app.ctx.store.getProject(id) : null;
+  if (!project) notFoundPage(r, 'That project does not exist (it may have been deleted).');
+  return project ?? undefined;
+}
+
+export function notFoundPage(r: SessionRequest, message: string): void {
+  const body = html`<h1>Not found</h1><p>${message}</p><p><a href="/portal/projects">Back to projects</a></p>`;
+  sendPage(r.res, 404, page({ title: 'Not found', session: r.session }, body));
+}
+
+export function planBadge(project: Project): Html {
+  return html`<span class="badge badge-${project.plan}">${project.plan}</span>`;
+}
+
+/** The spec's limit, said plainly wherever OAuth clients would be offered. */
+export function oauthAvailability(project: Project): Html {
+  if (planAllowsOAuth(project.plan)) return html`<span class="ok">Available</span>`;
+  return html`<span class="muted">Not on the free plan</span>`;
+}
+
+export function freePlanMessage(project: Project): Html {
+  return html`<div class="callout" role="note"><h2>OAuth 2.0 clients need a business or enterprise plan</h2>
+<p>This project is on the <strong>${project.plan}</strong> plan. OAuth 2.0 clients (client credentials and bearer tokens) are available on the business and enterprise plans only. This project can still call the API with an API key and secret.</p></div>`;
+}

@@ -1,0 +1,36 @@
+import type { Project } from '#store';
+import { type Html, html } from '../html/escape.ts';
+import { type Crumb, page } from '../html/layout.ts';
+import { sendPage } from '../http/respond.ts';
+import { projectCrumbs, projectHref, type SessionRequest, takeNotice } from './common.ts';
+
+export type CredentialsTab = 'api-keys' | 'oauth-clients';
+
+export const credentialsHref = (project: Project, tab: CredentialsTab) =>
+  `${projectHref(project)}/credentials${tab === 'oauth-clients' ? '/oauth-clients' : ''}`;
+
+export function credentialsCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
+  return projectCrumbs(project, { label: 'Keys', href: `${projectHref(project)}/keys` }, { label: 'Credentials', href: credentialsHref(project, 'api-keys') }, ...more);
+}
+
+/**
+ * Tabs as links (each tab is its own URL, so it works without script, can be bookmarked and
+ * is announced as the current page); the panel is the page's main content.
+ */
+function tabs(project: Project, current: CredentialsTab): Html {
+  const tab = (id: CredentialsTab, label: string) =>
+    html`<li><a href="${credentialsHref(project, id)}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav class="tabs" aria-label="Credential types"><ul>${tab('api-keys', 'API keys')}${tab('oauth-clients', 'OAuth 2.0 clients')}</ul></nav>`;
+}
+
+/** Renders a Credentials page with its tab bar above the tab's content. */
+export function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200): void {
+  const label = current === 'api-keys' ? 'API keys' : 'OAuth 2.0 clients';
+  const body = html`<h1>Credentials <span class="subtitle">${project.name}</span></h1>
+${tabs(project, current)}
+<section class="tab-panel" aria-labelledby="tab-heading"><h2 id="tab-heading">${label}</h2>
+${content}
+</section>`;
+  const options = { title: `${label} · ${project.name}`, session: r.session, section: 'projects' as const, crumbs: credentialsCrumbs(project, { label }) };
+  sendPage(r.res, status, page({ ...options, notice: takeNotice(r.session) }, body));
+}

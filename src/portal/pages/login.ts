@@ -1,0 +1,84 @@
+import { remoteAddress } from '#common';
+import { sameSecret } from '../auth/constant-time.ts';
+import { CSRF_FIELD, sameOriginRequest } from '../auth/csrf.ts';
+import { randomToken, SESSION_COOKIE, type Session } from '../auth/sessions.ts';
+import { errorSummary } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { clearedCookie, portalCookie, readCookie } from '../http/cookies.ts';
+import { redirect, sendPage } from '../http/respond.ts';
+import type { PortalRoute, RouteRequest } from '../routing.ts';
+
+/**
+ * Signing in before there is a session: the form carries a nonce that must equal the one in a
+ * short-lived SameSite=Strict cookie (double submit), so another site cannot sign a browser in.
+ */
+const LOGIN_NONCE_COOKIE = 'tokengate_portal_login';
+const LOGIN_NONCE_SECONDS = 30 * 60;
+
+function loginPage(r: RouteRequest<Session | undefined>, status: number, error?: string, headers: Record<string, string> = {}) {
+  const nonce = randomToken();
+  const body = html`<div class="narrow">
+<h1>Sign in</h1>
+<p>Sign in with the operator's admin token (the <code>ADMIN_TOKEN</code> setting, or the file <code>admin-token</code> in the data directory).</p>
+${errorSummary(error)}
+<form method="post" action="/portal/login" class="stack">
+<input type="hidden" name="${CSRF_FIELD}" value="${nonce}">
+<div class="field">
+<label for="admin-token">Admin token</label>
+<input id="admin-token" name="admin_token" type="password" autocomplete="current-password" required maxlength="512"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}>
+</div>
+<button type="submit">Sign in</button>
+</form>
+</div>`;
+  const cookie = portalCookie(r.req, LOGIN_NONCE_COOKIE, nonce, LOGIN_NONCE_SECONDS);
+  sendPage(r.res, status, page({ title: 'Sign in' }, body), { ...headers, 'set-cookie': cookie });
+}
+
+async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
+  const address = remoteAddress(r.req);
+  const waitMs = r.app.limiter.retryAfterMs(address);
+  if (waitMs > 0) {
+    const minutes = Math.ceil(waitMs / 60_000);
+    return loginPage(r, 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+  }
+  const nonce = readCookie(r.req, LOGIN_NONCE_COOKIE);
+  const given = r.form.get(CSRF_FIELD);
+  if (!sameOriginRequest(r.req) || !nonce || !given || !sameSecret(given, nonce)) {
+    return loginPage(r, 403, 'The sign-in form expired or came from another site. Please sign in again.');
+  }
+  const token = r.form.get('admin_token') ?? '';
+  if (token.length === 0 || token.length > 512 || !sameSecret(token, r.app.adminToken)) {
+    r.app.limiter.recordFailure(address);
+    r.app.log.warn({ address }, 'portal: failed sign-in');
+    return loginPage(r, 401, 'That admin token is not correct.');
+  }
+  r.app.limiter.recordSuccess(address);
+  // A fresh id on every sign-in: an id planted before sign-in is never promoted.
+  if (r.session) r.app.sessions.delete(r.session.id);
+  const session = r.app.sessions.create();
+  r.app.log.info('portal: signed in');
+  const maxAge = Math.floor(r.app.sessions.ttlMs / 1000);
+  redirect(r.res, '/portal/projects', {
+    'set-cookie': [portalCookie(r.req, SESSION_COOKIE, session.id, maxAge), clearedCookie(r.req, LOGIN_NONCE_COOKIE)],
+  });
+}
+
+export const loginRoutes: readonly PortalRoute[] = [
+  {
+    method: 'GET',
+    path: '/portal/login',
+    access: 'public',
+    handle: (r) => (r.session ? redirect(r.res, '/portal/projects') : loginPage(r, 200)),
+  },
+  { method: 'POST', path: '/portal/login', access: 'public', handle: signIn },
+  {
+    method: 'POST',
+    path: '/portal/logout',
+    access: 'session',
+    handle(r) {
+      r.app.sessions.delete(r.session.id);
+      redirect(r.res, '/portal/login', { 'set-cookie': clearedCookie(r.req, SESSION_COOKIE) });
+    },
+  },
+];

@@ -1,0 +1,89 @@
+import { planAllowsOAuth, SCOPES } from '#common';
+import type { OAuthClient, Project } from '#store';
+import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { sendPage } from '../http/respond.ts';
+import type { PortalRoute } from '../routing.ts';
+import { freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
+import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
+
+const clientHref = (project: Project, client: OAuthClient) => `${projectHref(project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
+
+function clientRow(r: SessionRequest, project: Project, client: OAuthClient) {
+  const action = client.enabled
+    ? html`<a href="${clientHref(project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
+    : html`<form method="post" action="${clientHref(project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+  return html`<tr><th scope="row">${client.name}</th><td><code>${client.clientId}</code></td><td>${client.scopes.join(', ')}</td>
+<td>${client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`}</td><td>${when(client.createdAt)}</td><td>${action}</td></tr>`;
+}
+
+async function clientsTab(r: SessionRequest) {
+  const project = await loadProject(r);
+  if (!project) return;
+  if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project));
+  const clients = await r.app.ctx.store.listClients(project.id);
+  const table = clients.length
+    ? html`<div class="table-wrap"><table><caption>OAuth 2.0 clients of ${project.name}</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Scopes</th><th scope="col">Enabled</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead>
+<tbody>${clients.map((client) => clientRow(r, project, client))}</tbody></table></div>`
+    : html`<p>No OAuth 2.0 clients yet.</p>`;
+  const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials).</p>
+${table}
+<p><a class="button" href="${credentialsHref(project, 'oauth-clients')}/new">Create new client</a></p>`;
+  sendCredentials(r, project, 'oauth-clients', content);
+}
+
+function newClientForm(r: SessionRequest, project: Project, status = 200, error?: string, values: { name?: string; scopes?: string[] } = {}) {
+  const chosen = values.scopes ?? [];
+  const boxes = SCOPES.map(
+    (scope) => html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
+  );
+  const content = html`${errorSummary(error)}
+<form method="post" action="${credentialsHref(project, 'oauth-clients')}" class="stack card">
+${csrfField(r.session)}
+<div class="field"><label for="client-name">Client name</label>
+<input id="client-name" name="name" required maxlength="100" value="${values.name ?? ''}" aria-describedby="client-name-hint"><p class="hint" id="client-name-hint">For example the service or job that will call the API.</p></div>
+<fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
+<div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(project, 'oauth-clients')}">Cancel</a></div>
+</form>`;
+  sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status);
+}
+
+async function newClientPage(r: SessionRequest) {
+  const project = await loadProject(r);
+  if (!project) return;
+  if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project), 409);
+  newClientForm(r, project);
+}
+
+/** Creates through the admin API's handler; the secret appears in this response only. */
+async function createClient(r: SessionRequest) {
+  const project = await loadProject(r);
+  if (!project) return;
+  const values = { name: r.form.get('name') ?? '', scopes: r.form.getAll('scopes').slice(0, 16) };
+  const result = await r.app.ops('POST', `/projects/${encodeURIComponent(project.id)}/clients`, values);
+  if (!result.ok) return newClientForm(r, project, result.status, friendly(result.message), values);
+  const created = result.body as { client_id: string; client_secret: string; name: string; scopes: string[] };
+  const body = html`<h1>Client created</h1>
+<dl class="facts"><div><dt>Client name</dt><dd>${created.name}</dd></div>
+<div><dt>Client id</dt><dd><code id="client-id">${created.client_id}</code></dd></div>
+<div><dt>Scopes</dt><dd>${created.scopes.join(', ')}</dd></div></dl>
+${secretPanel('client-secret', 'Client secret', created.client_secret)}
+<p><a class="button" href="${credentialsHref(project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
+  const crumbs = credentialsCrumbs(project, { label: 'OAuth 2.0 clients', href: credentialsHref(project, 'oauth-clients') }, { label: 'New client' });
+  sendPage(r.res, 201, page({ title: 'Client created', session: r.session, section: 'projects', crumbs }, body));
+}
+
+/** The admin API names JSON fields; a person sees the form's words. */
+function friendly(message: string): string {
+  if (message.startsWith('scopes:')) return 'Select at least one scope.';
+  if (message.startsWith('name: required')) return 'Enter a client name.';
+  return message.replace(/^name:/, 'Client name:');
+}
+
+export const clientRoutes: readonly PortalRoute[] = [
+  { method: 'GET', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: clientsTab },
+  { method: 'GET', path: '/portal/projects/:id/credentials/oauth-clients/new', access: 'session', handle: newClientPage },
+  { method: 'POST', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: createClient },
+];

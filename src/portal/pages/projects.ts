@@ -1,0 +1,51 @@
+import { PLANS } from '#common';
+import type { Project } from '#store';
+import { csrfField, errorSummary, when } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { redirect, sendPage } from '../http/respond.ts';
+import type { PortalRoute } from '../routing.ts';
+import { oauthAvailability, planBadge, projectHref, type SessionRequest, takeNotice } from './common.ts';
+
+function projectRow(project: Project) {
+  return html`<tr><th scope="row"><a href="${projectHref(project)}">${project.name}</a></th><td>${planBadge(project)}</td><td>${oauthAvailability(project)}</td><td>${when(project.createdAt)}</td></tr>`;
+}
+
+async function projectsPage(r: SessionRequest, status = 200, error?: string, values: { name?: string; plan?: string } = {}) {
+  const projects = await r.app.ctx.store.listProjects();
+  const table = projects.length
+    ? html`<div class="table-wrap"><table><caption>Your projects</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">OAuth 2.0 clients</th><th scope="col">Created</th></tr></thead>
+<tbody>${projects.map(projectRow)}</tbody></table></div>`
+    : html`<p>No projects yet. Create the first one below.</p>`;
+  const plan = values.plan ?? 'business';
+  const body = html`<h1>Projects</h1>
+<p>OAuth 2.0 clients are available on the <strong>business</strong> and <strong>enterprise</strong> plans only; free projects use API keys.</p>
+${table}
+<section aria-labelledby="create-project"><h2 id="create-project">Create a project</h2>
+${errorSummary(error)}
+<form method="post" action="/portal/projects" class="stack card">
+${csrfField(r.session)}
+<div class="field"><label for="project-name">Project name</label>
+<input id="project-name" name="name" required maxlength="100" value="${values.name ?? ''}"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}></div>
+<div class="field"><label for="project-plan">Plan</label>
+<select id="project-plan" name="plan">${PLANS.map((p) => html`<option value="${p}"${p === plan ? html` selected` : ''}>${p}</option>`)}</select></div>
+<button type="submit">Create project</button>
+</form></section>`;
+  sendPage(r.res, status, page({ title: 'Projects', session: r.session, section: 'projects', notice: takeNotice(r.session) }, body));
+}
+
+async function createProject(r: SessionRequest) {
+  const values = { name: r.form.get('name') ?? '', plan: r.form.get('plan') ?? '' };
+  const result = await r.app.ops('POST', '/projects', values);
+  if (!result.ok) return projectsPage(r, result.status, result.message, values);
+  const created = result.body as { id: string; name: string };
+  r.session.flash = `Project “${created.name}” created.`;
+  redirect(r.res, `/portal/projects/${encodeURIComponent(created.id)}`);
+}
+
+export const projectsRoutes: readonly PortalRoute[] = [
+  { method: 'GET', path: '/portal', access: 'session', handle: (r) => redirect(r.res, '/portal/projects') },
+  { method: 'GET', path: '/portal/projects', access: 'session', handle: (r) => projectsPage(r) },
+  { method: 'POST', path: '/portal/projects', access: 'session', handle: createProject },
+];

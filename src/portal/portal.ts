@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Router from 'find-my-way';
+import { BodyTooLargeError, systemClock } from '#common';
+import { loadAssets } from './assets.ts';
+import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
+import { LoginLimiter } from './auth/login-limiter.ts';
+import { DEFAULT_SESSION_TTL_MS, SESSION_COOKIE, SessionStore } from './auth/sessions.ts';
+import { html } from './html/escape.ts';
+import { page } from './html/layout.ts';
+import { readCookie } from './http/cookies.ts';
+import { readForm } from './http/form.ts';
+import { redirect, sendPage } from './http/respond.ts';
+import { createOperations } from './operations.ts';
+import { PORTAL_ROUTES } from './routes.ts';
+import type { PortalApp, PortalRoute } from './routing.ts';
+import type { Portal, PortalOptions } from './types.ts';
+
+/** Builds the account portal; the admin server hands it every `/portal` request. */
+export function createPortal(options: PortalOptions): Portal {
+  const clock = options.clock ?? systemClock;
+  const app: PortalApp = {
+    ops: createOperations(options),
+    ctx: options.context,
+    sessions: new SessionStore(clock, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    limiter: new LoginLimiter(clock),
+    adminToken: options.adminToken,
+    log: options.context.log.child({ server: 'portal' }),
+    clock,
+  };
+  const sendAsset = loadAssets();
+  const router = Router({
+    ignoreTrailingSlash: true,
+    maxParamLength: 200,
+    defaultRoute: (_req, res) => simplePage(res, 404, 'Not found', 'There is no such portal page.'),
+  });
+  router.on('GET', '/portal/assets/:name', (_req, res, params) => {
+    if (!sendAsset(res, params['name'] ?? '')) simplePage(res, 404, 'Not found', 'There is no such file.');
+  });
+  for (const route of PORTAL_ROUTES) {
+    router.on(route.method, route.path, (req, res, params) => void run(app, route, req, res, params));
+  }
+  return { handle: (req, res) => router.lookup(req, res) };
+}
+
+async function run(app: PortalApp, route: PortalRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) {
+  try {
+    const session = app.sessions.get(readCookie(req, SESSION_COOKIE));
+    const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
+    if (route.access === 'public') return await route.handle({ req, res, params, form, session, app });
+    if (!session) return redirect(res, '/portal/login');
+    if (req.method === 'POST' && !(sameOriginRequest(req) && validCsrfToken(form, session.csrfToken))) {
+      app.log.warn({ path: route.path }, 'portal: form refused (CSRF check failed)');
+      return simplePage(res, 403, 'Request refused', 'This form was not sent from a current portal page. Go back, reload the page and try again.');
+    }
+    await route.handle({ req, res, params, form, session, app });
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return simplePage(res, 413, 'Too large', 'That form was too large.');
+    app.log.error({ err: error, path: route.path }, 'portal: request failed');
+    if (res.headersSent) res.destroy();
+    else simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
+  }
+}
+
+function simplePage(res: ServerResponse, status: number, title: string, message: string): void {
+  sendPage(res, status, page({ title }, html`<h1>${title}</h1><p>${message}</p><p><a href="/portal/projects">Go to the portal</a></p>`));
+}
