@@ -19,6 +19,8 @@ export interface AdminServerOptions {
   readonly adminToken: string;
   readonly host: string;
   readonly port: number;
+  /** The account portal: `/portal...` requests go to it before the admin-token check (it has its own sign-in). */
+  readonly portal?: { handle(req: IncomingMessage, res: ServerResponse): void } | undefined;
 }
 
 export interface AdminServer {
@@ -35,6 +37,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
+    if (options.portal && /^\/portal(?:[/?]|$)/.test(req.url ?? '')) return options.portal.handle(req, res);
     if (!authorized(req)) {
       const { status, body } = apiError('invalid_credentials', { message: 'admin API: missing or wrong admin token (Authorization: Bearer <admin token>)' });
       sendJson(res, status, body, { 'www-authenticate': 'Bearer realm="tokengate-admin"' });
