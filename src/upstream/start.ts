@@ -1,9 +1,11 @@
 import { createVerifier } from '#auth';
 import { type Clock, createLogger, type Logger } from '#common';
 import { createIssuer } from '#issuer';
+import { createPortal } from '#portal';
 import { openStore } from '#store';
 import type { ValidationRoute } from '#validation';
-import { startAdminServer } from './admin/server.ts';
+import { asAdminError } from './admin/admin-error.ts';
+import { ADMIN_ROUTES, startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
@@ -70,7 +72,10 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const routes = options.routes ?? (await defaultValidationRoutes({ dataDir: config.dataDir, log }));
     const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);
     cleanups.push(() => publicServer.close());
-    const admin = await startAdminServer({ context: { store, issuer, log }, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort });
+    const context = { store, issuer, log };
+    // The account portal runs the admin API's own handlers behind its sign-in (session cookie).
+    const portal = createPortal({ context, operations: ADMIN_ROUTES, describeError: asAdminError, adminToken: adminToken.value, clock });
+    const admin = await startAdminServer({ context, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort, portal });
     cleanups.push(() => admin.close());
     log.info({ url: publicServer.url, adminUrl: admin.url, store: store.kind }, 'upstream started');
     return {
