@@ -20,6 +20,8 @@ export interface StartOptions {
   readonly configFile?: string;
   readonly env?: Env;
   readonly watch?: boolean;
+  /** With `watch`: also reload when the file changes (default true); false leaves SIGHUP only. */
+  readonly watchFile?: boolean;
 }
 
 export interface RunningGateway {
@@ -75,7 +77,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
 
   const stopWatching =
     options.configFile && options.watch !== false
-      ? watchConfig(options.configFile, () => void reload().catch((e: unknown) => log.error({ err: String(e) }, 'config reload failed')))
+      ? watchConfig(options.configFile, () => void reload().catch((e: unknown) => log.error({ err: String(e) }, 'config reload failed')), {
+          files: options.watchFile !== false,
+        })
       : () => undefined;
 
   const url = listenerUrl(server, config.listen.host, config.tls !== undefined);

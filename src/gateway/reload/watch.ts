@@ -6,7 +6,8 @@ import { basename, dirname } from 'node:path';
  * than write in place, so the directory is watched and events are filtered by name; bursts of
  * events are debounced into one reload.
  */
-export function watchConfig(file: string, reload: () => void, debounceMs = 200): () => void {
+export function watchConfig(file: string, reload: () => void, options: { files?: boolean; debounceMs?: number } = {}): () => void {
+  const debounceMs = options.debounceMs ?? 200;
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
     clearTimeout(timer);
@@ -15,12 +16,13 @@ export function watchConfig(file: string, reload: () => void, debounceMs = 200):
   const name = basename(file);
   let watcher: FSWatcher | undefined;
   try {
+    if (options.files === false) throw new Error('file watching off');
     watcher = watch(dirname(file), (_event, changed) => {
       if (changed === null || changed === name) schedule();
     });
     watcher.unref();
   } catch {
-    watcher = undefined; // no inotify here: SIGHUP still works
+    watcher = undefined; // off, or no inotify here: SIGHUP still works
   }
   process.on('SIGHUP', reload);
   return () => {

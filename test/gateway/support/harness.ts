@@ -31,6 +31,9 @@ export interface HarnessOptions {
   /** Start without waiting for /readyz (tests of readiness itself). */
   readonly skipReady?: boolean;
   readonly watch?: boolean;
+  readonly watchFile?: boolean;
+  /** A config file other than `<dir>/gateway.yaml` (reload tests edit a temporary copy). */
+  readonly file?: string;
 }
 
 export async function startHarness(dir: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -46,13 +49,14 @@ export async function startHarness(dir: string, options: HarnessOptions = {}): P
     AUDIENCE: TEST_AUDIENCE,
     ...options.env,
   };
-  const configFile = join(dir, 'gateway.yaml');
+  const configFile = options.file ?? join(dir, 'gateway.yaml');
   const logs = createLogSink();
   const gateway = await startGateway(loadGatewayConfig(configFile, env), {
     log: logs.log,
     configFile,
     env,
     watch: options.watch ?? false,
+    watchFile: options.watchFile ?? true,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   if (!options.skipReady) await gateway.ready();

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '#test/tokens.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(import.meta.dirname);
+});
+afterAll(() => h.close());
+
+describe('health endpoints', () => {
+  it('answers /healthz with 200 while the process runs', async () => {
+    const res = await h.fetch('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz with 200 and every check once keys are loaded and revocations synced', async () => {
+    const res = await h.fetch('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ready: true, checks: { keys: { ok: true, loaded: true }, revocations: { ok: true, synced: true } } });
+  });
+});
+
+describe('metrics on their own port', () => {
+  it('count requests by route, status and error code and time verification', async () => {
+    const token = bearer(await h.kit.tokenWithScopes(['phone']));
+    for (let i = 0; i < 3; i++) await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: token } })).text();
+    await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: 'Bearer x.y.z' } })).text();
+    await (await h.fetch('/nope')).text();
+    const text = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/api\/phone\/v1\/verification",status="200",error_code=""\} 3/);
+    expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/api\/phone\/v1\/verification",status="401",error_code="1024"\} 1/);
+    expect(text).toMatch(/tokengate_gateway_requests_total\{route="\(unmatched\)",status="404",error_code="1041"\} 1/);
+    expect(text).toMatch(/tokengate_gateway_verification_seconds_count 4/);
+    expect(text).toMatch(/tokengate_gateway_keyset_fetch_total\{outcome="ok"\} 1/);
+    expect(text).toMatch(/tokengate_gateway_keyset_age_seconds \d+/);
+    expect(text).toMatch(/tokengate_gateway_revocation_lag_seconds \d+/);
+    expect(text).toMatch(/tokengate_gateway_revocation_stale 0/);
+  });
+
+  it('are not served on the public listener', async () => {
+    expect((await h.fetch('/metrics')).status).toBe(404);
+  });
+});
+
+describe('the access log', () => {
+  it('writes one line per request with id, route, status, decision and latency, and never a token or secret', async () => {
+    const token = await h.kit.tokenWithScopes(['phone']);
+    await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: bearer(token), 'x-request-id': 'log-test-1' } })).text();
+    await (await h.fetch('/api/phone/v1/verification?key=K-123&secret=S-very-secret', { headers: { 'x-request-id': 'log-test-2' } })).text();
+    const forged = await h.kit.forgedToken();
+    await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: bearer(forged), 'x-request-id': 'log-test-3' } })).text();
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = h.logs.entries().filter((e) => e['msg'] === 'request');
+    expect(lines.find((e) => e['reqId'] === 'log-test-1')).toMatchObject({ route: '/api/phone/v1/verification', status: 200, decision: 'allowed', clientId: 'client-1' });
+    expect(lines.find((e) => e['reqId'] === 'log-test-1')?.['ms']).toEqual(expect.any(Number));
+    expect(lines.find((e) => e['reqId'] === 'log-test-2')).toMatchObject({ status: 200, decision: 'key_secret' });
+    expect(lines.find((e) => e['reqId'] === 'log-test-3')).toMatchObject({ status: 401, decision: 'denied', errorCode: '1024' });
+    const text = h.logs.text();
+    for (const secret of [token, forged, token.split('.')[2] ?? '', 'S-very-secret', 'K-123', h.feed.token]) expect(text).not.toContain(secret);
+  });
+});

@@ -1,0 +1,83 @@
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../support/harness.ts';
+
+let h: Harness | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await h?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  h = undefined;
+});
+
+/** A gateway on a temporary copy of this folder's gateway.yaml, which the test then edits. */
+async function startOnCopy(watch: boolean, watchFile = true): Promise<{ h: Harness; file: string }> {
+  dir = await mkdtemp(join(tmpdir(), 'tg-reload-'));
+  const file = join(dir, 'gateway.yaml');
+  await copyFile(join(import.meta.dirname, 'gateway.yaml'), file);
+  h = await startHarness(import.meta.dirname, { file, watch, watchFile });
+  return { h, file };
+}
+
+async function addRoute(file: string, path: string): Promise<void> {
+  await writeFile(file, `${await readFile(file, 'utf8')}  - { path: ${path}, auth: none }\n`);
+}
+
+async function statusOf(harness: Harness, path: string): Promise<number> {
+  const res = await harness.fetch(path);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Polls (bounded) until the path answers `status`: reloads happen in the background. */
+async function eventually(harness: Harness, path: string, status: number): Promise<number> {
+  let last = 0;
+  for (let i = 0; i < 100; i++) {
+    last = await statusOf(harness, path);
+    if (last === status) return last;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return last;
+}
+
+describe('configuration reload', () => {
+  it('applies a changed file on SIGHUP', async () => {
+    const { h, file } = await startOnCopy(true, false);
+    expect(await statusOf(h, '/api/second')).toBe(404);
+    await addRoute(file, '/api/second');
+    process.kill(process.pid, 'SIGHUP');
+    expect(await eventually(h, '/api/second', 200)).toBe(200);
+  });
+
+  it('applies a changed file when the file changes, without a signal', async () => {
+    const { h, file } = await startOnCopy(true);
+    await addRoute(file, '/api/third');
+    expect(await eventually(h, '/api/third', 200)).toBe(200);
+  });
+
+  it('keeps the running configuration and logs why when the new file is invalid', async () => {
+    const { h, file } = await startOnCopy(false);
+    await writeFile(file, `${await readFile(file, 'utf8')}  - { path: /api/x, auth: bearer, scopes: [adress] }\n`);
+    const result = await h.gateway.reload();
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual(['routes[1].scopes[0]: unknown scope "adress" (line 11)']);
+    expect(await statusOf(h, '/api/first')).toBe(200);
+    const refused = h.logs.entries().find((e) => e['msg'] === 'config reload refused; keeping the running configuration');
+    expect(refused?.['problems']).toEqual(result.problems);
+  });
+
+  it('lets in-flight requests finish on the old configuration', async () => {
+    const { h, file } = await startOnCopy(false);
+    h.upstream.setDelay(300);
+    const inflight = h.fetch('/api/first');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writeFile(file, (await readFile(file, 'utf8')).replace('/api/first', '/api/renamed'));
+    expect((await h.gateway.reload()).ok).toBe(true);
+    expect((await inflight).status).toBe(200);
+    h.upstream.setDelay(0);
+    expect(await statusOf(h, '/api/first')).toBe(404);
+    expect(await statusOf(h, '/api/renamed')).toBe(200);
+  });
+});
