@@ -1,35 +1,24 @@
-import { constants, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
 /**
- * The asymmetric algorithms the verifier supports, each with the node:crypto parameters that
- * verify it directly (no JOSE library on the hot path) and the key type it needs. HMAC and
+ * The asymmetric algorithms the verifier supports (verified with node:crypto directly, no JOSE
+ * library on the hot path) and the key type each needs. HMAC and
  * `none` are absent on purpose: a key anyone can read must never verify a token (RFC 8725 §3.1).
  */
 export const SUPPORTED_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
 export type SupportedAlgorithm = (typeof SUPPORTED_ALGORITHMS)[number];
 
+/** The key type each algorithm needs (verification itself is in signature.ts). */
 export interface AlgorithmSpec {
-  /** Digest for crypto.verify; null for EdDSA (the curve fixes it). */
-  readonly digest: 'sha256' | null;
   readonly keyTypes: readonly string[];
   readonly namedCurve?: string;
-  readonly padding?: number;
-  readonly saltLength?: number;
-  readonly dsaEncoding?: 'ieee-p1363';
-  /** Exact signature length in bytes, when fixed by the algorithm. */
-  readonly signatureBytes?: number;
 }
 
 export const ALGORITHM_SPECS: Readonly<Record<SupportedAlgorithm, AlgorithmSpec>> = {
-  RS256: { digest: 'sha256', keyTypes: ['rsa'], padding: constants.RSA_PKCS1_PADDING },
-  PS256: {
-    digest: 'sha256',
-    keyTypes: ['rsa', 'rsa-pss'],
-    padding: constants.RSA_PKCS1_PSS_PADDING,
-    saltLength: 32,
-  },
-  ES256: { digest: 'sha256', keyTypes: ['ec'], namedCurve: 'prime256v1', dsaEncoding: 'ieee-p1363', signatureBytes: 64 },
-  EdDSA: { digest: null, keyTypes: ['ed25519'], signatureBytes: 64 },
+  RS256: { keyTypes: ['rsa'] },
+  PS256: { keyTypes: ['rsa', 'rsa-pss'] },
+  ES256: { keyTypes: ['ec'], namedCurve: 'prime256v1' },
+  EdDSA: { keyTypes: ['ed25519'] },
 };
 
 export function isSupportedAlgorithm(alg: string): alg is SupportedAlgorithm {

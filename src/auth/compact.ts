@@ -21,18 +21,35 @@ function decodeJsonObject(segment: string): Record<string, unknown> | undefined 
   }
 }
 
+const HEADER_MEMO_SIZE = 64;
+
+/**
+ * Every token signed with one key has the same header text, so its decoded form is remembered
+ * (a few entries; cleared when full, so random headers cannot grow it). Callers never mutate it.
+ */
+function decodeHeader(segment: string, memo: Map<string, Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  const known = memo?.get(segment);
+  if (known !== undefined) return known;
+  const header = decodeJsonObject(segment);
+  if (header !== undefined && memo !== undefined && segment.length <= 512) {
+    if (memo.size >= HEADER_MEMO_SIZE) memo.clear();
+    memo.set(segment, Object.freeze(header));
+  }
+  return header;
+}
+
 /**
  * Splits `header.payload.signature` (RFC 7515 §7.1 compact form only: exactly three segments,
  * base64url without padding, JSON objects). The signature must re-encode to the same text, so a
  * token has exactly one string form (non-zero trailing bits would otherwise make twins).
  */
-export function parseCompact(token: string): CompactJws | AuthFailure {
+export function parseCompact(token: string, headerMemo?: Map<string, Record<string, unknown>>): CompactJws | AuthFailure {
   const first = token.indexOf('.');
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) {
     return fail('invalid_token', 'not a three-segment compact JWS');
   }
-  const header = decodeJsonObject(token.slice(0, first));
+  const header = decodeHeader(token.slice(0, first), headerMemo);
   if (header === undefined) return fail('invalid_token', 'header is not base64url JSON object');
   const payload = decodeJsonObject(token.slice(first + 1, second));
   if (payload === undefined) return fail('invalid_token', 'payload is not base64url JSON object');

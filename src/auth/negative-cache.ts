@@ -17,7 +17,7 @@ export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: nu
   const cache = new LRUCache<string, AuthFailure>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (_value, raw) => raw.length * 2 + 200,
+    sizeCalculation: (_value, raw) => raw.length + 200,
     ttl: ttlSec * 1000,
     perf: clock,
     // Read the injected clock on every check (the default caches "now" for 1 ms of real time).

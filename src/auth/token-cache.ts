@@ -11,8 +11,9 @@ export interface CachedToken {
   readonly key: KeyObject;
 }
 
-// Rough per-entry cost beyond the key string: claims object, scopes array, LRU bookkeeping.
-const ENTRY_OVERHEAD_BYTES = 400;
+// Rough per-entry cost beyond the key string (tokens are ASCII: V8 stores one byte per char):
+// claims object, scopes array, LRU bookkeeping.
+const ENTRY_OVERHEAD_BYTES = 300;
 
 export interface TokenCache {
   get(raw: string): CachedToken | undefined;
@@ -31,7 +32,7 @@ export function createTokenCache(clock: Clock, maxEntries: number, maxBytes: num
   const cache = new LRUCache<string, CachedToken>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (_value, raw) => raw.length * 2 + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (_value, raw) => raw.length + ENTRY_OVERHEAD_BYTES,
     ttl: 1,
     perf: clock,
     // Read the injected clock on every check (the default caches "now" for 1 ms of real time).

@@ -86,7 +86,7 @@ export interface VerifierOptions {
   readonly clock?: Clock;
   /** Longest accepted `exp - iat` in seconds (spec maximum 3600); default 3600. */
   readonly maxTokenLifetimeSec?: number;
-  /** Verified-token cache bounds; `maxEntries: 0` disables it. Defaults 10,000 entries, 16 MiB. */
+  /** Verified-token cache bounds; `maxEntries: 0` disables it. Defaults 100,000 entries, 64 MiB. */
   readonly tokenCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
   /** Cache of tokens that failed format/signature/claims; defaults 10,000 entries for 60 s. */
   readonly negativeCache?: { readonly maxEntries?: number; readonly ttlSec?: number };

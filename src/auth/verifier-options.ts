@@ -23,13 +23,13 @@ export function checkVerifierOptions(options: VerifierOptions): VerifierConfig {
   if (typeof options.audience !== 'string' || options.audience === '') throw new TypeError('"audience" must be a non-empty string');
   if (typeof options.keys?.get !== 'function') throw new TypeError('"keys" must be a KeyResolver');
   if (typeof options.revocations?.isRevoked !== 'function') throw new TypeError('"revocations" must be a RevocationChecker');
-  const tokenCacheEntries = count('tokenCache.maxEntries', options.tokenCache?.maxEntries, 10_000);
+  const tokenCacheEntries = count('tokenCache.maxEntries', options.tokenCache?.maxEntries, 100_000);
   return {
     toleranceSec: count('clockToleranceSec', options.clockToleranceSec, 5),
     maxLifetimeSec: count('maxTokenLifetimeSec', options.maxTokenLifetimeSec, 3600),
     maxTokenLength: count('maxTokenLength', options.maxTokenLength, 8192),
     tokenCacheEntries,
-    tokenCacheBytes: Math.max(1, count('tokenCache.maxBytes', options.tokenCache?.maxBytes, 16 * 1024 * 1024)),
+    tokenCacheBytes: Math.max(1, count('tokenCache.maxBytes', options.tokenCache?.maxBytes, 64 * 1024 * 1024)),
     negativeEntries: count('negativeCache.maxEntries', options.negativeCache?.maxEntries, 10_000),
     negativeTtlSec: count('negativeCache.ttlSec', options.negativeCache?.ttlSec, 60),
     negativeBytes: 8 * 1024 * 1024,

@@ -33,6 +33,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const tokens = createTokenCache(clock, config.tokenCacheEntries, config.tokenCacheBytes);
   const rejected = createNegativeCache(clock, config.negativeEntries, config.negativeTtlSec, config.negativeBytes);
   const fits = perKeyMemo(keyFitsAlgorithm);
+  const headers = new Map<string, Record<string, unknown>>();
 
   function remember(raw: string, failure: AuthFailure): AuthFailure {
     rejected.set(raw, failure);
@@ -74,13 +75,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   function authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> {
-    const raw = extractBearer(authorization, config.maxTokenLength);
+    // parseCompact enforces base64url (a subset of b64token), so the extractor need not scan too.
+    const raw = extractBearer(authorization, config.maxTokenLength, false);
     if (typeof raw !== 'string') return raw;
     const known = rejected.get(raw);
     if (known !== undefined) return known;
     const hit = tokens.get(raw);
     if (hit !== undefined && keys.get(hit.kid) === hit.key) return decide(hit.token, requirement, raw);
-    const jws = parseCompact(raw);
+    const jws = parseCompact(raw, headers);
     if ('ok' in jws) return remember(raw, jws);
     const { alg, kid } = jws.header;
     if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {

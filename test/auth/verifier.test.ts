@@ -45,6 +45,14 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     expect(f.verifier.authorize(bearer(await kit.goodToken()), ANY)).toMatchObject({ kind: 'invalid_token' });
   });
 
+  it('accepts ES256 signatures whatever the top bits of r and s (raw R||S re-encoded as DER)', async () => {
+    const f = await verifierFixture({}, await createTestKey('ES256'));
+    const tokens = await Promise.all(Array.from({ length: 40 }, () => f.kit.goodToken()));
+    const topBits = new Set(tokens.map((t) => Buffer.from(t.split('.')[2] ?? '', 'base64url')[0] ?? 0).map((b) => b >> 7));
+    expect(topBits.size).toBe(2);
+    for (const token of tokens) expect(f.verifier.authorize(bearer(token), ANY)).toMatchObject({ ok: true });
+  });
+
   it('refuses an ES256 signature in DER form and the all-zero "psychic" signature', async () => {
     const f = await verifierFixture({}, await createTestKey('ES256'));
     const [h, p] = (await f.kit.goodToken()).split('.');
