@@ -10,6 +10,10 @@ export interface GroupScore {
   fields: number;
 }
 
+/** Per street/locality/box word the query did not mention: enough to rank a unit in the named
+ * suburb above the same number in a neighbouring suburb whose name only contains the word. */
+const UNMATCHED_PENALTY = 3;
+
 const FIELD_BIT: Readonly<Record<number, number>> = {
   [FIELD.street]: MATCHED.street,
   [FIELD.streetType]: 0,
@@ -22,7 +26,7 @@ const FIELD_BIT: Readonly<Record<number, number>> = {
 
 /**
  * Scores one street-locality group: every query word must match one of its terms (AND, any
- * order); the score is the sum of each word's best match quality, less one point for every
+ * order); the score is the sum of each word's best match quality, less a penalty for every
  * street, box or locality word the query left unmatched (so "Ryde" ranks RYDE above NORTH RYDE,
  * and streets above PO boxes unless the query says "box").
  * Returns null when some word matches nothing in the group.
@@ -50,7 +54,7 @@ export function scoreGroup(index: TermIndex, matcher: WordMatcher, wordCount: nu
     for (let w = 0; w < wordCount && !hit; w++) hit = matcher.quality(w, index.fwdTerms[i]!) > 0;
     if (!hit) unmatched++;
   }
-  out.score = score - unmatched;
+  out.score = score - UNMATCHED_PENALTY * unmatched;
   out.fields = fields;
   return true;
 }
