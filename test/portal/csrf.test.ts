@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { type PortalClient, startPortal } from './portal-client.ts';
+
+describe('portal CSRF protection', () => {
+  let t: TestUpstream;
+  let c: PortalClient;
+  let other: PortalClient;
+  beforeAll(async () => {
+    const started = await startPortal();
+    t = started.t;
+    c = started.client();
+    other = started.client();
+    await c.signIn(t.adminToken);
+    await other.signIn(t.adminToken);
+    await other.get('/portal/projects');
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  const projectCount = async () => ((await t.admin('GET', '/projects')).body as unknown[]).length;
+
+  it('refuses a state-changing form without the CSRF token, or with another session token, and changes nothing', async () => {
+    await c.get('/portal/projects');
+    const before = await projectCount();
+    const missing = await c.request('POST', '/portal/projects', { form: { name: 'x', plan: 'free' } });
+    expect(missing.status).toBe(403);
+    expect(missing.text).toContain('Request refused');
+    const foreign = await c.request('POST', '/portal/projects', { form: { name: 'x', plan: 'free', csrf_token: other.csrfToken() } });
+    expect(foreign.status).toBe(403);
+    expect(await projectCount()).toBe(before);
+  });
+
+  it('refuses a form posted from another origin or a cross-site context even with the right token', async () => {
+    await c.get('/portal/projects');
+    const before = await projectCount();
+    const crossOrigin = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { origin: 'https://evil.example' });
+    expect(crossOrigin.status).toBe(403);
+    const crossSite = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(await projectCount()).toBe(before);
+  });
+
+  it('accepts the form from the portal own origin with the session token', async () => {
+    await c.get('/portal/projects');
+    const res = await c.post('/portal/projects', { name: 'same-origin', plan: 'free' }, { origin: c.base, 'sec-fetch-site': 'same-origin' });
+    expect(res.status).toBe(303);
+  });
+
+  it('protects sign-out, client, token and key forms the same way', async () => {
+    for (const path of ['/portal/logout', '/portal/tokens/revoke', '/portal/signing-keys/rotate', '/portal/projects/prj_x/credentials/oauth-clients']) {
+      const res = await c.request('POST', path, { form: { token: 'x' } });
+      expect(res.status, path).toBe(403);
+    }
+    expect((await c.get('/portal/projects')).status).toBe(200);
+  });
+});

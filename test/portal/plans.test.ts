@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { createProjectViaPortal, type PortalClient, startPortal } from './portal-client.ts';
+
+describe('portal plans, projects and client states', () => {
+  let t: TestUpstream;
+  let c: PortalClient;
+  beforeAll(async () => {
+    const started = await startPortal();
+    t = started.t;
+    c = started.client();
+    await c.signIn(t.adminToken);
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  it('shows a free project its plan and a clear message instead of the client form, and refuses a client for it', async () => {
+    const id = await createProjectViaPortal(c, 'Hobby', 'free');
+    const list = await c.get('/portal/projects');
+    expect(list.text).toMatch(/Hobby<\/a><\/th><td><span class="badge badge-free">free<\/span><\/td><td><span class="muted">Not on the free plan/);
+    const tab = await c.get(`/portal/projects/${id}/credentials/oauth-clients`);
+    expect(tab.text).toContain('OAuth 2.0 clients need a business or enterprise plan');
+    expect(tab.text).not.toContain('Create new client');
+    expect((await c.get(`/portal/projects/${id}/credentials/oauth-clients/new`)).status).toBe(409);
+    const forced = await c.post(`/portal/projects/${id}/credentials/oauth-clients`, { name: 'x', scopes: ['email'] });
+    expect(forced.status).toBe(409);
+    expect(forced.text).toContain('does not allow OAuth clients');
+  });
+
+  it('re-shows the project form with the admin API message and the escaped input when the name is bad', async () => {
+    await c.get('/portal/projects');
+    const res = await c.post('/portal/projects', { name: 'x'.repeat(101), plan: 'business' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('name: at most 100 characters');
+    expect(res.text).toContain('aria-invalid="true"');
+  });
+
+  it('escapes names everywhere they are shown', async () => {
+    const id = await createProjectViaPortal(c, '<img src=x onerror=alert(1)>', 'business');
+    for (const path of ['/portal/projects', `/portal/projects/${id}`, `/portal/projects/${id}/credentials`]) {
+      const page = await c.get(path);
+      expect(page.text, path).not.toContain('<img src=x');
+      expect(page.text, path).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    }
+  });
+
+  it('asks for a name and at least one scope, then disables with a confirmation that says tokens are revoked, and enables again', async () => {
+    const id = await createProjectViaPortal(c, 'Shop', 'enterprise');
+    await c.get(`/portal/projects/${id}/credentials/oauth-clients/new`);
+    const noScope = await c.post(`/portal/projects/${id}/credentials/oauth-clients`, { name: 'api' });
+    expect(noScope.status).toBe(400);
+    expect(noScope.text).toContain('Select at least one scope.');
+    const created = await c.post(`/portal/projects/${id}/credentials/oauth-clients`, { name: 'api', scopes: 'phone' });
+    const clientId = /id="client-id">([^<]+)</.exec(created.text)?.[1] ?? '';
+    const confirm = await c.get(`/portal/projects/${id}/oauth-clients/${clientId}/disable`);
+    expect(confirm.text).toContain('Disabling revokes every outstanding access token of this client.');
+    const disabled = await c.follow(await c.post(`/portal/projects/${id}/oauth-clients/${clientId}/disable`));
+    expect(disabled.text).toContain('disabled; its outstanding tokens are revoked');
+    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([expect.objectContaining({ client_id: clientId, enabled: false })]);
+    const enabled = await c.follow(await c.post(`/portal/projects/${id}/oauth-clients/${clientId}/enable`));
+    expect(enabled.text).toContain('enabled.');
+    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([expect.objectContaining({ client_id: clientId, enabled: true })]);
+  });
+
+  it('answers 404 for a client of another project', async () => {
+    const a = await createProjectViaPortal(c, 'A', 'business');
+    const b = await createProjectViaPortal(c, 'B', 'business');
+    const made = (await t.admin('POST', `/projects/${a}/clients`, { name: 'c', scopes: ['email'] })).body as { client_id: string };
+    expect((await c.get(`/portal/projects/${b}/oauth-clients/${made.client_id}/disable`)).status).toBe(404);
+    expect((await c.get('/portal/projects/prj_missing')).status).toBe(404);
+  });
+
+  it('lists the signing keys with their states and rotates them', async () => {
+    const before = (await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string }>;
+    const page = await c.get('/portal/signing-keys');
+    for (const key of before) expect(page.text).toContain(key.kid);
+    const rotated = await c.follow(await c.post('/portal/signing-keys/rotate'));
+    const active = ((await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string }>).find((key) => key.status === 'active');
+    expect(rotated.text).toContain(`Signing keys rotated. Active key: ${active?.kid}.`);
+    expect(active?.kid).not.toBe(before.find((key) => key.status === 'active')?.kid);
+  });
+});

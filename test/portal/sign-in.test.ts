@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { PortalClient, startPortal } from './portal-client.ts';
+
+describe('portal sign-in', () => {
+  let t: TestUpstream;
+  let client: () => PortalClient;
+  beforeAll(async () => {
+    ({ t, client } = await startPortal());
+  });
+  afterAll(async () => {
+    await t?.destroy();
+  });
+
+  it('exchanges the admin token for an HttpOnly, SameSite=Strict session cookie scoped to /portal that expires in 8 hours', async () => {
+    const c = client();
+    const res = await c.signIn(t.adminToken);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/portal/projects');
+    const session = res.headers.getSetCookie().find((cookie) => cookie.startsWith('tokengate_portal='));
+    expect(session).toMatch(/^tokengate_portal=[A-Za-z0-9_-]{43}; Path=\/portal; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect((await c.get('/portal/projects')).status).toBe(200);
+  });
+
+  it('marks the session cookie Secure when the request came over TLS (X-Forwarded-Proto: https)', async () => {
+    const c = client();
+    await c.request('GET', '/portal/login', { headers: { 'x-forwarded-proto': 'https' } });
+    const res = await c.post('/portal/login', { admin_token: t.adminToken }, { 'x-forwarded-proto': 'https' });
+    expect(res.headers.getSetCookie().find((cookie) => cookie.startsWith('tokengate_portal='))).toMatch(/; Secure$/);
+  });
+
+  it('refuses a wrong admin token with 401, sets no session cookie and logs neither token', async () => {
+    const c = client();
+    const res = await c.signIn('not-the-admin-token');
+    expect(res.status).toBe(401);
+    expect(res.text).toContain('That admin token is not correct.');
+    expect(c.cookies.has('tokengate_portal')).toBe(false);
+    expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    expect(t.logs()).not.toContain('not-the-admin-token');
+    expect(t.logs()).not.toContain(t.adminToken);
+  });
+
+  it('refuses a sign-in form that lacks the sign-in nonce cookie (another site cannot sign a browser in)', async () => {
+    const c = client();
+    await c.get('/portal/login');
+    c.cookies.clear();
+    const res = await c.post('/portal/login', { admin_token: t.adminToken });
+    expect(res.status).toBe(403);
+    expect(c.cookies.has('tokengate_portal')).toBe(false);
+  });
+
+  it('redirects every page to the sign-in page without a session, and sign-out ends the session on the server', async () => {
+    const anonymous = client();
+    for (const path of ['/portal', '/portal/projects', '/portal/signing-keys', '/portal/tokens/revoke']) {
+      const res = await anonymous.get(path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get('location')).toBe('/portal/login');
+    }
+    const c = client();
+    await c.signIn(t.adminToken);
+    await c.get('/portal/projects');
+    const stolen = c.cookies.get('tokengate_portal') ?? '';
+    const out = await c.post('/portal/logout');
+    expect(out.headers.get('location')).toBe('/portal/login');
+    expect(out.headers.getSetCookie()[0]).toMatch(/^tokengate_portal=; Path=\/portal; Max-Age=0/);
+    const replay = new PortalClient(c.base);
+    replay.cookies.set('tokengate_portal', stolen);
+    expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+  });
+
+  it('sends the security headers and no-store on every page', async () => {
+    const c = client();
+    await c.signIn(t.adminToken);
+    for (const path of ['/portal/login', '/portal/projects', '/portal/signing-keys', '/portal/nope']) {
+      const res = await c.get(path);
+      expect(res.headers.get('content-security-policy'), path).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
+      expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    const script = await c.get('/portal/assets/app.js');
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+  });
+
+  it('locks an address out after 5 failed sign-ins with 429 and Retry-After, even for the right token', async () => {
+    const c = client();
+    for (let i = 0; i < 5; i++) expect((await c.signIn(`wrong-${i}`)).status).toBe(401);
+    const locked = await c.signIn(t.adminToken);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(locked.text).toContain('Too many failed sign-ins');
+    expect(c.cookies.has('tokengate_portal')).toBe(false);
+  });
+});
