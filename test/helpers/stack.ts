@@ -38,6 +38,7 @@ export interface Stack {
   readonly dataDir: string;
   readonly env: Record<string, string>;
   admin(args: string[]): Promise<CliResult>;
+  adminToken(): Promise<string>;
   adminJson<T>(args: string[]): Promise<T>;
   stopUpstream(): Promise<void>;
   startUpstream(): Promise<void>;
@@ -105,9 +106,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   };
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
-  const adminUrl = `http://127.0.0.1:${adminPort}`;
+  // options.env may carry the ports of an earlier stack (a restart on the same addresses).
+  const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
+  const upstreamUrl = `http://127.0.0.1:${env.UPSTREAM_PORT}`;
+  const adminUrl = `http://127.0.0.1:${env.ADMIN_PORT}`;
   let output = '';
   const launch = (role: string): ChildProcess => {
     const child = spawn(process.execPath, [cli, role], { env: { ...process.env, ...env }, stdio: 'pipe' });
@@ -121,6 +123,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await waitForReady(gatewayUrl, 30_000);
 
   const admin = (args: string[]) => run(['admin', ...args], env);
+  const stop = async () => {
+    await Promise.all([stopProcess(gateway), stopProcess(upstream)]);
+    gateway = undefined;
+    upstream = undefined;
+  };
   return {
     gatewayUrl,
     upstreamUrl,
@@ -128,6 +135,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     dataDir,
     env,
     admin,
+    adminToken: () => readAdminToken(dataDir),
     async adminJson<T>(args: string[]): Promise<T> {
       const result = await admin([...args, '--json']);
       if (result.code !== 0) throw new Error(`admin ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
@@ -141,13 +149,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       upstream = launch('upstream');
       await waitForReady(upstreamUrl, 60_000);
     },
-    async stop() {
-      await Promise.all([stopProcess(gateway), stopProcess(upstream)]);
-      gateway = undefined;
-      upstream = undefined;
-    },
+    stop,
     async destroy() {
-      await this.stop();
+      await stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
     logs: () => output,

@@ -1,0 +1,3 @@
+import { defineStackFlow } from './stack-flow.ts';
+
+defineStackFlow('embedded store', async () => undefined);
