@@ -14,6 +14,7 @@ export type {
   RevocationChecker,
   VerifierOptions,
   Verifier,
+  VerifierStats,
   AuthHttpResponse,
   KeySetEvent,
   KeySetStatus,

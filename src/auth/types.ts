@@ -97,6 +97,17 @@ export interface VerifierOptions {
 /** What `createVerifier` returns: synchronous unless an unknown kid needs the one refetch. */
 export interface Verifier {
   authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision>;
+  /** Running counters for metrics (cache hit ratio, signatures checked). Optional for test doubles. */
+  stats?(): VerifierStats;
+}
+
+export interface VerifierStats {
+  /** Requests answered from the verified-token cache. */
+  readonly tokenCacheHits: number;
+  /** Requests answered from the negative cache (no crypto spent). */
+  readonly negativeCacheHits: number;
+  /** Signature verifications performed (cache misses that reached crypto). */
+  readonly signaturesChecked: number;
 }
 
 /** The HTTP answer for a failure (built only by `authFailureResponse`). */

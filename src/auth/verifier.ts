@@ -34,6 +34,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const rejected = createNegativeCache(clock, config.negativeEntries, config.negativeTtlSec, config.negativeBytes);
   const fits = perKeyMemo(keyFitsAlgorithm);
   const headers = new Map<string, Record<string, unknown>>();
+  const stats = { tokenCacheHits: 0, negativeCacheHits: 0, signaturesChecked: 0 };
 
   function remember(raw: string, failure: AuthFailure): AuthFailure {
     rejected.set(raw, failure);
@@ -61,6 +62,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
   function finish(raw: string, jws: CompactJws, kid: string, alg: SupportedAlgorithm, key: KeyObject, requirement: RouteRequirement): AuthDecision {
     if (!keyAccepts(key, kid, alg)) return remember(raw, fail('invalid_token', `key ${kid} does not fit ${alg}`));
+    stats.signaturesChecked += 1;
     if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fail('invalid_token', 'bad signature'));
     const token = checkClaims(jws.payload, rules, Math.floor(clock.now() / 1000));
     if ('ok' in token) return remember(raw, token);
@@ -79,9 +81,15 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const raw = extractBearer(authorization, config.maxTokenLength, false);
     if (typeof raw !== 'string') return raw;
     const known = rejected.get(raw);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      stats.negativeCacheHits += 1;
+      return known;
+    }
     const hit = tokens.get(raw);
-    if (hit !== undefined && keys.get(hit.kid) === hit.key) return decide(hit.token, requirement, raw);
+    if (hit !== undefined && keys.get(hit.kid) === hit.key) {
+      stats.tokenCacheHits += 1;
+      return decide(hit.token, requirement, raw);
+    }
     const jws = parseCompact(raw, headers);
     if ('ok' in jws) return remember(raw, jws);
     const { alg, kid } = jws.header;
@@ -98,5 +106,5 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return afterRefetch(raw, jws, kid, alg, requirement);
   }
 
-  return { authorize };
+  return { authorize, stats: () => ({ ...stats }) };
 }

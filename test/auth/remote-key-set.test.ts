@@ -91,10 +91,21 @@ describe('remote key set: loading and refresh', () => {
   it('stops verifying with a key once a refresh no longer lists it', async () => {
     const f = await fixture();
     await f.keySet.start();
+    const verifier = createVerifier({
+      issuer: TEST_ISSUER,
+      audience: TEST_AUDIENCE,
+      algorithms: ['RS256'],
+      keys: f.keySet,
+      revocations: simpleRevocations(),
+      clock: f.clock,
+    });
+    const token = bearer(await (await createTokenKit(f.clock, k1)).goodToken());
+    expect(verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: true });
     f.server.rotate(k2, 'k1');
     await f.keySet.reload();
     expect(f.keySet.get('k1')).toBeUndefined();
     expect(f.keySet.get('k2')).toBeDefined();
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: false, kind: 'invalid_token' });
   });
 });
 

@@ -33,6 +33,17 @@ describe('verified-token cache', () => {
     expect(claimsOf(f.verifier.authorize(token, ANY))).toBe(claimsOf(f.verifier.authorize(token, ANY)));
   });
 
+  it('counts cache hits, negative hits and signatures checked for metrics', async () => {
+    const f = await verifierFixture();
+    const good = bearer(await f.kit.goodToken());
+    const forged = bearer(await f.kit.forgedToken());
+    for (let i = 0; i < 3; i++) {
+      f.verifier.authorize(good, ANY);
+      f.verifier.authorize(forged, ANY);
+    }
+    expect(f.verifier.stats?.()).toEqual({ tokenCacheHits: 2, negativeCacheHits: 2, signaturesChecked: 2 });
+  });
+
   it('still rejects a cached token once it has expired', async () => {
     const f = await verifierFixture({ clockToleranceSec: 0 });
     const token = bearer(await f.kit.goodToken({ expiresInSec: 30 }));
