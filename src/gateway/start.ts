@@ -83,7 +83,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       : () => undefined;
 
   const url = listenerUrl(server, config.listen.host, config.tls !== undefined);
-  log.info({ url, metrics: metricsServer.url, routes: config.routes.length }, 'gateway listening');
+  log.info({ url, metrics: metricsServer.url, routes: config.routes.length, pid: process.pid }, 'gateway listening');
   return {
     url,
     metricsUrl: metricsServer.url,

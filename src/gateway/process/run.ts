@@ -1,13 +1,38 @@
-import { createLogger } from '#common';
-import { loadGatewayConfig } from '../config/load.ts';
+import cluster from 'node:cluster';
+import { createLogger, type Logger } from '#common';
+import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
+import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
+import { runPrimary } from './primary.ts';
+import { workerCount } from './workers.ts';
 
-/** `tokengate gateway`: one process (cluster mode comes next). */
-export async function runGatewayProcess(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const log = createLogger({ name: 'gateway' });
-  const file = env.GATEWAY_CONFIG;
+/**
+ * `tokengate gateway`: loads `GATEWAY_CONFIG` (a `ConfigError` is thrown before anything
+ * starts), then serves it in this process or, with `workers` > 1, in a cluster whose primary
+ * restarts crashed workers. SIGTERM/SIGINT drain gracefully and the process exits 0.
+ */
+export async function runGatewayProcess(env: Env = process.env): Promise<void> {
+  const file = env.GATEWAY_CONFIG ?? DEFAULT_CONFIG_FILE;
   const config = loadGatewayConfig(file, env);
-  const gateway = await startGateway(config, { log, configFile: file ?? 'config/gateway.yaml', env });
-  await new Promise<void>((resolve) => process.once('SIGTERM', resolve));
+  const workers = workerCount(config);
+  if (cluster.isPrimary && workers > 1) {
+    const log = createLogger({ name: 'gateway-primary' });
+    process.exitCode = await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log });
+    return;
+  }
+  await serve(config, file, env, createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway' }));
+}
+
+async function serve(config: GatewayConfig, file: string, env: Env, log: Logger): Promise<void> {
+  const gateway = await startGateway(config, { log, configFile: file, env });
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  log.info('draining');
   await gateway.close();
+  log.info('stopped');
+  // Drained: exit now rather than wait for idle keep-alive sockets of the key-set and feed
+  // clients to time out (the primary counts worker exits).
+  process.exit(0);
 }

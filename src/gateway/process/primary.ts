@@ -1,0 +1,64 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from '#common';
+
+export interface PrimaryOptions {
+  readonly workers: number;
+  /** How long workers get to drain after SIGTERM before they are killed. */
+  readonly drainTimeoutMs: number;
+  readonly log: Logger;
+}
+
+// A worker that dies this many times within the window is crash-looping: stop the service.
+const CRASH_LIMIT = 5;
+const CRASH_WINDOW_MS = 30_000;
+
+/**
+ * The cluster primary: forks the workers (which share the listening sockets), restarts any that
+ * crash, forwards SIGHUP (reload), and on SIGTERM/SIGINT asks every worker to drain, waits for
+ * them (bounded), and resolves with the exit code.
+ */
+export function runPrimary(options: PrimaryOptions): Promise<number> {
+  const { log } = options;
+  let stopping = false;
+  const crashes: number[] = [];
+
+  const fork = (): Worker => cluster.fork();
+  for (let i = 0; i < options.workers; i++) fork();
+
+  return new Promise<number>((resolve) => {
+    cluster.on('exit', (worker, code, signal) => {
+      if (stopping) {
+        if (Object.keys(cluster.workers ?? {}).length === 0) resolve(0);
+        return;
+      }
+      const now = Date.now();
+      crashes.push(now);
+      while (crashes.length > 0 && (crashes[0] ?? now) < now - CRASH_WINDOW_MS) crashes.shift();
+      log.error({ pid: worker.process.pid, code, signal, recentCrashes: crashes.length }, 'gateway worker exited; restarting');
+      if (crashes.length >= CRASH_LIMIT) {
+        log.fatal('gateway workers keep crashing; stopping');
+        stopping = true;
+        for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGKILL');
+        resolve(1);
+        return;
+      }
+      fork();
+    });
+
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ workers: Object.keys(cluster.workers ?? {}).length }, 'draining gateway workers');
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      setTimeout(() => {
+        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+        resolve(0);
+      }, options.drainTimeoutMs + 2_000).unref();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    process.on('SIGHUP', () => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+    });
+  });
+}

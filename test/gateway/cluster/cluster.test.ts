@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFeedServer, type FeedServer } from '../support/feed-server.ts';
+import { startEchoUpstream, type EchoUpstream } from '../support/echo-upstream.ts';
+import { startJwksServer, type JwksServer } from '#test/jwks-server.ts';
+import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
+
+let upstream: EchoUpstream;
+let jwks: JwksServer;
+let feed: FeedServer;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer()]);
+});
+afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = undefined;
+});
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly lines: Array<Record<string, unknown>>;
+  /** Resolves when `count` log lines match. */
+  waitFor(predicate: (line: Record<string, unknown>) => boolean, count?: number): Promise<Array<Record<string, unknown>>>;
+  exited: Promise<number | null>;
+}
+
+function startProcess(workers: string): Running {
+  const proc = spawn(process.execPath, [join(import.meta.dirname, 'run-gateway.ts')], {
+    env: {
+      ...process.env,
+      GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
+      WORKERS: workers,
+      UPSTREAM_URL: upstream.url,
+      JWKS_URL: jwks.url,
+      FEED_URL: feed.url,
+      FEED_TOKEN: feed.token,
+      ISSUER: TEST_ISSUER,
+      AUDIENCE: TEST_AUDIENCE,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child = proc;
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  let buffer = '';
+  proc.stdout?.setEncoding('utf8');
+  proc.stdout?.on('data', (chunk: string) => {
+    buffer += chunk;
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const part of parts) if (part.startsWith('{')) lines.push(JSON.parse(part) as Record<string, unknown>);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    child: proc,
+    lines,
+    exited,
+    async waitFor(predicate, count = 1) {
+      for (;;) {
+        const found = lines.filter(predicate);
+        if (found.length >= count) return found;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+  };
+}
+
+const listening = (l: Record<string, unknown>) => l['msg'] === 'gateway listening';
+
+describe('cluster mode', () => {
+  it('runs the configured number of workers on one port and restarts a crashed one', async () => {
+    const run = startProcess('2');
+    const started = await run.waitFor(listening, 2);
+    const urls = new Set(started.map((l) => l['url']));
+    expect(urls.size).toBe(1);
+    const url = String(started[0]?.['url']);
+    expect((await fetch(`${url}/api/x`)).status).toBe(200);
+    const victim = started[0]?.['pid'];
+    expect(typeof victim).toBe('number');
+    process.kill(victim as number, 'SIGKILL');
+    const after = await run.waitFor(listening, 3);
+    expect(after[2]?.['pid']).not.toBe(victim);
+    expect((await fetch(`${url}/api/x`)).status).toBe(200);
+  });
+
+  it('drains on SIGTERM: an in-flight request completes and the process exits 0', async () => {
+    const run = startProcess('2');
+    const [first] = await run.waitFor(listening, 2);
+    upstream.setDelay(500);
+    const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run.child.kill('SIGTERM');
+    const res = await inflight;
+    expect(res.status).toBe(200);
+    upstream.setDelay(0);
+    expect(await run.exited).toBe(0);
+  });
+
+  it('drains on SIGTERM in single-process mode too', async () => {
+    const run = startProcess('1');
+    const [first] = await run.waitFor(listening, 1);
+    upstream.setDelay(300);
+    const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    run.child.kill('SIGTERM');
+    expect((await inflight).status).toBe(200);
+    upstream.setDelay(0);
+    expect(await run.exited).toBe(0);
+  });
+});
