@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '#common';
 import { createRevocationFeedClient, createRevocationSet, type RevocationFeedEvent, type VerifiedToken } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { startFeedServer } from './feed-server.ts';
@@ -84,6 +86,30 @@ describe('revocation feed client', () => {
     f.clock.advanceSec(31);
     expect(f.set.status()).toMatchObject({ stale: true, lagSec: 31 });
     expect(f.set.usable()).toBe(false);
+  });
+
+  it('logs failures with a reason but never the feed credential', async () => {
+    const server = await startFeedServer('the-real-feed-token');
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const set = createRevocationSet({ clock: createFakeClock() });
+    const client = createRevocationFeedClient({
+      url: server.url,
+      token: FEED_TOKEN,
+      set,
+      log: createLogger({ level: 'info', destination }),
+      maxBackoffMs: 10,
+    });
+    cleanups.push(() => client.stop(), () => server.close());
+    void client.start().catch(() => undefined);
+    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(lines.join('')).toContain('revocation feed answered HTTP 401');
+    expect(lines.join('')).not.toContain(FEED_TOKEN);
   });
 
   it('rejects start() when stopped before the first sync', async () => {
