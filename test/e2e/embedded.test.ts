@@ -1,3 +1,4 @@
+import { launchProcesses } from './launch.ts';
 import { defineStackFlow } from './stack-flow.ts';
 
-defineStackFlow('embedded store', async () => undefined);
+defineStackFlow('local processes, embedded store', (dir) => launchProcesses(dir));

@@ -1,4 +1,5 @@
-import { afterAll, describe } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
+import { launchProcesses } from './launch.ts';
 import { defineStackFlow } from './stack-flow.ts';
 import { temporaryDatabase } from './support.ts';
 
@@ -6,14 +7,16 @@ const base = process.env.TEST_DATABASE_URL;
 const drops: Array<() => Promise<void>> = [];
 
 if (base) {
-  defineStackFlow('PostgreSQL', async () => {
+  defineStackFlow('local processes, PostgreSQL', async (dir) => {
     const db = await temporaryDatabase(base);
     drops.push(db.drop);
-    return db.url;
+    return launchProcesses(dir, db.url);
   });
   afterAll(async () => {
     for (const drop of drops) await drop();
   });
 } else {
-  describe.skip('the local stack (PostgreSQL) (skipped: TEST_DATABASE_URL is not set)', () => {});
+  describe.skip('the local stack on PostgreSQL', () => {
+    it('walks the spec flow (skipped: TEST_DATABASE_URL is not set)', () => {});
+  });
 }

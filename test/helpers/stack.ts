@@ -29,6 +29,8 @@ export interface StackOptions {
   dataDir?: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** What the gateway configuration in `env.GATEWAY_CONFIG` sets (default 5). */
+  clockToleranceSec?: number;
 }
 
 export interface Stack {
@@ -37,12 +39,16 @@ export interface Stack {
   readonly adminUrl: string;
   readonly dataDir: string;
   readonly env: Record<string, string>;
+  /** The gateway's clock tolerance in this stack, so expiry tests wait just long enough. */
+  readonly clockToleranceSec: number;
   admin(args: string[]): Promise<CliResult>;
   adminToken(): Promise<string>;
   adminJson<T>(args: string[]): Promise<T>;
   stopUpstream(): Promise<void>;
   startUpstream(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops everything and starts it again on the same addresses and data. */
+  restartAll(): Promise<void>;
   /** Stops both and removes the temporary data directory. */
   destroy(): Promise<void>;
   logs(): string;
@@ -54,7 +60,8 @@ export interface CliResult {
   stderr: string;
 }
 
-function run(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs `tokengate <args>` as a child process with the given environment. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
     let stdout = '';
@@ -122,7 +129,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let gateway: ChildProcess | undefined = launch('gateway');
   await waitForReady(gatewayUrl, 30_000);
 
-  const admin = (args: string[]) => run(['admin', ...args], env);
+  const admin = (args: string[]) => runCli(['admin', ...args], env);
   const stop = async () => {
     await Promise.all([stopProcess(gateway), stopProcess(upstream)]);
     gateway = undefined;
@@ -134,6 +141,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     adminUrl,
     dataDir,
     env,
+    clockToleranceSec: options.clockToleranceSec ?? 5,
     admin,
     adminToken: () => readAdminToken(dataDir),
     async adminJson<T>(args: string[]): Promise<T> {
@@ -150,6 +158,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await waitForReady(upstreamUrl, 60_000);
     },
     stop,
+    async restartAll() {
+      await stop();
+      upstream = launch('upstream');
+      await waitForReady(upstreamUrl, 60_000);
+      gateway = launch('gateway');
+      await waitForReady(gatewayUrl, 30_000);
+    },
     async destroy() {
       await stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
