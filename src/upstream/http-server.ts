@@ -12,6 +12,7 @@ export const SERVER_LIMITS = {
 
 /** How long a graceful close waits for in-flight requests before cutting connections. */
 const DRAIN_MS = 5_000;
+const IDLE_SWEEP_MS = 25;
 
 export function createBoundedServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
   const server = createServer(
@@ -35,13 +36,19 @@ export async function listen(server: Server, port: number, host: string): Promis
   return `http://${shownHost}:${address.port}`;
 }
 
-/** Stops accepting, lets in-flight requests finish (bounded), then closes what is left. */
+/**
+ * Stops accepting, lets in-flight requests finish (bounded), then closes what is left. A
+ * keep-alive connection whose last response ends during the drain is closed as soon as it is
+ * idle (polled), rather than left to the client's keep-alive timer.
+ */
 export async function closeServer(server: Server): Promise<void> {
   if (!server.listening) return;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const idle = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
   const timer = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
   timer.unref();
   await closed;
+  clearInterval(idle);
   clearTimeout(timer);
 }

@@ -32,7 +32,7 @@ export interface Upstream {
 /**
  * Composes the upstream: store → issuer → verifier (defence in depth, same plugin as the
  * gateway) → request authentication → public server and admin server. `close()` drains both
- * servers, then closes the issuer and the store.
+ * servers (the issuer ends pending feed long-polls), then closes the store.
  */
 export async function startUpstream(config: UpstreamConfig, options: UpstreamOptions = {}): Promise<Upstream> {
   const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream' });
@@ -85,7 +85,12 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       feedToken,
       async close() {
         draining = true;
-        await closeAll();
+        // Stop accepting first; then the issuer answers its pending feed long-polls so the
+        // servers drain at once instead of waiting out a gateway's 30 s poll; the store goes last.
+        const servers = Promise.all([publicServer.close(), admin.close()]);
+        await issuer.close();
+        await servers;
+        await store.close();
       },
     };
   } catch (error) {

@@ -122,14 +122,22 @@ describe('upstream public server', () => {
 });
 
 describe('upstream restart', () => {
-  it('keeps projects, clients, keys and the admin token across a restart of the same DATA_DIR', async () => {
+  it('keeps projects, clients, keys and the admin token across a restart of the same DATA_DIR, closing promptly', async () => {
     const first = await startTestUpstream();
     try {
       const project = (await first.admin('POST', '/projects', { name: 'kept', plan: 'enterprise' })).body as Json;
       const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['phone'] })).body as Json;
       const token = await clientCredentialsToken(first.upstream.url, String(client['client_id']), String(client['client_secret']));
       const keys = (await first.admin('GET', '/keys')).body;
+      // A gateway's pending 30 s long-poll must not hold the shutdown: it is answered at once.
+      const poll = fetch(`${first.upstream.url}/internal/revocations?cursor=999999&wait=30`, {
+        headers: { authorization: `Bearer ${first.upstream.feedToken.value}` },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the poll reach the server
+      const stopping = performance.now();
       await first.stop();
+      expect(performance.now() - stopping).toBeLessThan(2_000);
+      expect((await poll).status).toBe(200);
 
       const second = await startTestUpstream({ dataDir: first.dataDir });
       try {
