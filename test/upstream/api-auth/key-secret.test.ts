@@ -86,3 +86,28 @@ describe('key and secret in the upstream', () => {
     expect(res.body.error_code).toBe('1001');
   });
 });
+
+describe('bearer wins over key and secret', () => {
+  let biz: { projectId: string; key: string; secret: string };
+  beforeAll(async () => {
+    biz = await h.projectWithKey('business');
+  });
+
+  it('uses a valid bearer token and ignores wrong key/secret parameters', async () => {
+    const token = await h.token(biz.projectId, ['phone']);
+    const res = await h.call(PHONE, { key: 'key_wrong', secret: 'wrong' }, `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body.via).toBe('bearer');
+  });
+
+  it('refuses an invalid bearer token even when valid key/secret parameters are present', async () => {
+    const res = await h.call(PHONE, { key: biz.key, secret: biz.secret }, 'Bearer garbage');
+    expect(res.status).toBe(401);
+    expect(res.body.error_code).toBe('1024');
+  });
+
+  it('treats a raw secret that merely starts with "bearer" as a secret, not a token', async () => {
+    const res = await h.call(PHONE, { key: biz.key }, 'bearerlike-secret');
+    expect(res.body.error_code).toBe('1006');
+  });
+});
