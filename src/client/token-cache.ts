@@ -15,6 +15,9 @@ export interface TokenCache {
   invalidateIf(token: string): void;
 }
 
+/** Pause between refresh attempts while the old token is still valid and the endpoint fails. */
+const RETRY_AFTER_FAILURE_MS = 5000;
+
 interface Cached {
   readonly token: string;
   readonly refreshAtMs: number;
@@ -35,7 +38,10 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
     } catch (error) {
       // Inside the margin the old token is still valid: a transport failure should not fail the
       // caller. An OAuth error (e.g. invalid_client after disabling) always surfaces.
-      if (error instanceof TokenRequestError && current && options.clock.now() < current.expiresAtMs) {
+      const now = options.clock.now();
+      if (error instanceof TokenRequestError && current && now < current.expiresAtMs) {
+        // Try again later, not on every call while the token endpoint is down.
+        current = { ...current, refreshAtMs: Math.min(now + RETRY_AFTER_FAILURE_MS, current.expiresAtMs) };
         return current.token;
       }
       throw error;

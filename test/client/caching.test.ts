@@ -81,14 +81,19 @@ describe('token caching', () => {
     expect(server.tokenRequests).toHaveLength(2);
   });
 
-  it('keeps serving the still-valid token when a refresh inside the margin cannot reach the server', async () => {
+  it('keeps serving the still-valid token when a refresh inside the margin fails, retrying every 5 s, not on every call', async () => {
     const clock = createFakeClock();
     const c = client(clock);
     await c.getToken();
     clock.advance(850_000);
     server.failWith = { status: 503, body: 'down', contentType: 'text/plain' };
     expect(await c.getToken()).toBe('tok-1');
-    clock.advance(50_000);
+    for (let i = 0; i < 10; i++) expect(await c.getToken()).toBe('tok-1');
+    expect(server.tokenRequests).toHaveLength(2);
+    clock.advance(5000);
+    expect(await c.getToken()).toBe('tok-1');
+    expect(server.tokenRequests).toHaveLength(3);
+    clock.advance(45_000);
     await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response' });
   });
 
