@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '#auth';
+import { createFakeClock } from '#test/fake-clock.ts';
 import { bearer, createTestKey, createTokenKit, simpleRevocations, staticKeys, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
 import { ADDRESS, ANY, type VerifierFixture, verifierFixture } from './verifier-setup.ts';
 
@@ -43,6 +44,16 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     const f = await verifierFixture({ algorithms: ['RS256', 'PS256'] }, ps);
     const kit = await createTokenKit(f.clock, rsaAsRs);
     expect(f.verifier.authorize(bearer(await kit.goodToken()), ANY)).toMatchObject({ kind: 'invalid_token' });
+  });
+
+  it('refuses an RS256 header naming an EC key, even when the key declares no alg', async () => {
+    const ec = await createTestKey('ES256');
+    const rsa = await createTestKey('RS256');
+    const keys = { get: (kid: string) => (kid === ec.kid ? ec.publicKey : undefined), ready: () => true };
+    const clock = createFakeClock();
+    const verifier = createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256', 'ES256'], keys, revocations: simpleRevocations(), clock });
+    const token = await (await createTokenKit(clock, { ...rsa, kid: ec.kid })).goodToken();
+    expect(verifier.authorize(bearer(token), ANY)).toMatchObject({ kind: 'invalid_token', detail: `key ${ec.kid} does not fit RS256` });
   });
 
   it('accepts ES256 signatures whatever the top bits of r and s (raw R||S re-encoded as DER)', async () => {
