@@ -17,6 +17,11 @@ export class StringPool {
     return id;
   }
 
+  /** The id of a value already interned, or 0. */
+  find(value: string): number {
+    return this.#ids.get(value) ?? 0;
+  }
+
   get(id: number): string | null {
     return this.#values[id] ?? null;
   }

@@ -12,6 +12,8 @@ import { sortRows } from './row-order.ts';
  */
 export class TableBuilder {
   readonly #pool = new StringPool();
+  /** Long, mostly unique text (site names, legal parcel ids) kept apart from identifiers. */
+  readonly #texts = new StringPool();
   readonly #types = new StringPool();
   readonly #prefixes = new StringPool();
   readonly #groupKeys = new Map<string, number>();
@@ -38,8 +40,8 @@ export class TableBuilder {
     s.flat.push(this.#pool.intern(input.flat));
     s.level.push(this.#pool.intern(input.level));
     s.lot.push(this.#pool.intern(input.lot));
-    s.site.push(this.#pool.intern(input.siteName));
-    s.legalParcel.push(this.#pool.intern(input.legalParcelId));
+    s.site.push(this.#texts.intern(input.siteName));
+    s.legalParcel.push(this.#texts.intern(input.legalParcelId));
     s.boxNumber.push(this.#pool.intern(input.boxNumber));
     this.#small[0]!.push(this.#types.intern(input.flatType));
     this.#small[1]!.push(this.#types.intern(input.levelType));
@@ -78,7 +80,7 @@ export class TableBuilder {
     const order = sortRows(this.#rowGroup.toArray(), this.#groupKeys.size, this.#rowCompare());
     const rows = this.#permuteRows(order.rows);
     const groups = this.#groups(order.rowStart);
-    const table = new AddressTable({ rows, groups, pool: this.#pool, types: this.#types, prefixes: this.#prefixes, oddPids: this.#remapOdd(order.rows) });
+    const table = new AddressTable({ rows, groups, pool: this.#pool, texts: this.#texts, types: this.#types, prefixes: this.#prefixes, oddPids: this.#remapOdd(order.rows) });
     const inverse = new Uint32Array(order.rows.length);
     order.rows.forEach((oldRow, newRow) => { inverse[oldRow] = newRow; });
     for (const [oldRow, pid] of this.#aliases) {

@@ -5,6 +5,7 @@ export interface TableParts {
   readonly rows: RowColumns;
   readonly groups: GroupColumns;
   readonly pool: StringPool;
+  readonly texts: StringPool;
   readonly types: StringPool;
   readonly prefixes: StringPool;
   /** G-NAF pids that do not fit prefix + number (kept in a map; none in practice). */
@@ -19,7 +20,10 @@ export class AddressTable {
   readonly rows: RowColumns;
   readonly groups: GroupColumns;
   readonly pool: StringPool;
+  readonly texts: StringPool;
   readonly types: StringPool;
+  /** Leading integer of each pool string (-1 if none): number ranges compare without parsing. */
+  readonly numeric: Int32Array;
   readonly #prefixes: StringPool;
   readonly #oddPids: ReadonlyMap<string, number>;
   readonly #pidOrder: Uint32Array | null;
@@ -28,6 +32,8 @@ export class AddressTable {
     this.rows = parts.rows;
     this.groups = parts.groups;
     this.pool = parts.pool;
+    this.texts = parts.texts;
+    this.numeric = Int32Array.from({ length: parts.pool.size }, (_v, id) => leadingInteger(parts.pool.get(id)));
     this.types = parts.types;
     this.#prefixes = parts.prefixes;
     this.#oddPids = parts.oddPids;
@@ -81,6 +87,11 @@ export class AddressTable {
     }
     return -1;
   }
+}
+
+function leadingInteger(value: string | null): number {
+  const match = value ? /^\d{1,9}/.exec(value) : null;
+  return match ? Number(match[0]) : -1;
 }
 
 /** Rows without a pid (PAF boxes) repeat the previous number so pid order survives them. */

@@ -32,7 +32,7 @@ export function readParts(table: AddressTable, row: number, group = table.groupO
     levelType: table.types.get(table.rows.levelType[row]!),
     level: str(s.level[row]!),
     lot: str(s.lot[row]!),
-    site: str(s.site[row]!),
+    site: table.texts.get(s.site[row]!),
     numberFirst: str(s.numberFirst[row]!),
     numberLast: str(s.numberLast[row]!),
     streetName: str(g.streetName[group]!),
@@ -43,7 +43,7 @@ export function readParts(table: AddressTable, row: number, group = table.groupO
     locality: str(g.locality[group]!) ?? '',
     state: STATE_CODES[g.state[group]!] ?? '',
     postcode: str(g.postcode[group]!) ?? '',
-    legalParcel: str(s.legalParcel[row]!),
+    legalParcel: table.texts.get(s.legalParcel[row]!),
   };
 }
 

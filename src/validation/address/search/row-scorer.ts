@@ -1,13 +1,29 @@
 import type { AddressTable } from '../dataset/table.ts';
 import type { QueryNumber } from './query.ts';
 
+/** A typed number resolved against the string pool once per search: rows compare integers. */
+export interface NumberWant {
+  readonly text: string;
+  /** Pool id of the exact identifier (0 when no address has it). */
+  readonly id: number;
+  /** Its integer value (-1 when not purely digits): tests ranged numbers. */
+  readonly value: number;
+  readonly prefix: boolean;
+}
+
+export function resolveNumber(table: AddressTable, q: QueryNumber | null): NumberWant | null {
+  if (!q) return null;
+  const id = table.pool.find(q.text) || table.pool.find(q.text.toUpperCase());
+  return { text: q.text, id, value: /^\d{1,9}$/.test(q.text) ? Number(q.text) : -1, prefix: q.prefix };
+}
+
 /** The number constraints a query puts on rows of one group. */
 export interface RowQuery {
-  number: QueryNumber | null;
-  numberLast: string | null;
-  unit: QueryNumber | null;
-  level: QueryNumber | null;
-  lot: QueryNumber | null;
+  number: NumberWant | null;
+  numberLast: NumberWant | null;
+  unit: NumberWant | null;
+  level: NumberWant | null;
+  lot: NumberWant | null;
   isBox: boolean;
 }
 
@@ -30,53 +46,51 @@ export interface RowScore {
  * that contains it, which beats a prefix of the number being typed; unit, level and lot must
  * match when given. Rows with a unit or level the query did not ask for, and aliases, lose a
  * point or two so "14 Smith St" lists the building before its units. False = no match.
+ * Exact tests are integer compares of pool ids; strings are read only for a typed prefix.
  */
 export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: RowScore): boolean {
   const s = table.rows.strings;
   let bonus = 0;
   out.number = 'none';
   if (q.number) {
-    const kind = matchNumber(table, row, q);
+    const kind = matchNumber(table, row, q.number, q.isBox);
     if (kind === 'none') return false;
     out.number = kind;
     bonus += BONUS[kind];
-    if (q.numberLast && text(table, s.numberLast[row]!) === q.numberLast) bonus += 2;
+    if (q.numberLast && q.numberLast.id !== 0 && s.numberLast[row] === q.numberLast.id) bonus += 2;
   }
-  const unit = matchPart(text(table, s.flat[row]!), q.unit, BONUS.unit, BONUS.unitPrefix, 2);
-  const level = matchPart(text(table, s.level[row]!) || (table.rows.levelType[row] ? '0' : ''), q.level, BONUS.level, BONUS.levelPrefix, 1);
-  const lot = q.lot ? matchPart(text(table, s.lot[row]!), q.lot, BONUS.lotExact, BONUS.lotPrefix, 0) : 0;
-  if (unit === null || level === null || lot === null) return false;
+  const unit = matchPart(table, s.flat[row]!, q.unit, BONUS.unit, BONUS.unitPrefix, 2);
+  if (unit === null) return false;
+  const levelPresent = s.level[row] !== 0 || table.rows.levelType[row] !== 0;
+  const level = q.level ? matchPart(table, s.level[row]!, q.level, BONUS.level, BONUS.levelPrefix, 0) : levelPresent ? -1 : 0;
+  if (level === null) return false;
+  const lot = q.lot ? matchPart(table, s.lot[row]!, q.lot, BONUS.lotExact, BONUS.lotPrefix, 0) : 0;
+  if (lot === null) return false;
   bonus += unit + level + lot;
   if (table.rows.canonical[row] !== row) bonus -= 1;
   out.bonus = bonus;
   return true;
 }
 
-function matchNumber(table: AddressTable, row: number, q: RowQuery): NumberMatch {
+function matchNumber(table: AddressTable, row: number, want: NumberWant, isBox: boolean): NumberMatch {
   const s = table.rows.strings;
-  const want = q.number!;
-  const value = text(table, q.isBox ? s.boxNumber[row]! : s.numberFirst[row]!);
-  if (value === want.text) return 'exact';
-  const last = q.isBox ? '' : text(table, s.numberLast[row]!);
-  if (last && inRange(want.text, value, last)) return 'range';
-  if (want.prefix && value.startsWith(want.text)) return 'prefix';
-  if (!value && text(table, s.lot[row]!) === want.text) return 'lot';
+  const value = isBox ? s.boxNumber[row]! : s.numberFirst[row]!;
+  if (want.id !== 0 && value === want.id) return 'exact';
+  const last = isBox ? 0 : s.numberLast[row]!;
+  if (last !== 0 && want.value >= 0 && table.numeric[value]! <= want.value && want.value <= table.numeric[last]!) return 'range';
+  if (want.prefix && value !== 0 && startsWith(table, value, want.text)) return 'prefix';
+  if (value === 0 && want.id !== 0 && s.lot[row] === want.id) return 'lot';
   return 'none';
 }
 
 /** Bonus for a unit/level/lot part; null when the query names one the row does not have. */
-function matchPart(value: string, want: QueryNumber | null, exact: number, prefix: number, unasked: number): number | null {
-  if (!want) return value ? -unasked : 0;
-  if (value === want.text) return exact;
-  if (want.prefix && value.startsWith(want.text)) return prefix;
+function matchPart(table: AddressTable, value: number, want: NumberWant | null, exact: number, prefix: number, unasked: number): number | null {
+  if (!want) return value !== 0 ? -unasked : 0;
+  if (want.id !== 0 && value === want.id) return exact;
+  if (want.prefix && value !== 0 && startsWith(table, value, want.text)) return prefix;
   return null;
 }
 
-function inRange(want: string, first: string, last: string): boolean {
-  const n = Number.parseInt(want, 10);
-  return /^\d+$/.test(want) && n >= Number.parseInt(first, 10) && n <= Number.parseInt(last, 10);
-}
-
-function text(table: AddressTable, id: number): string {
-  return id === 0 ? '' : (table.pool.get(id) ?? '').toLowerCase();
+function startsWith(table: AddressTable, id: number, text: string): boolean {
+  return (table.pool.get(id) ?? '').toLowerCase().startsWith(text);
 }

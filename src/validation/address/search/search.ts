@@ -2,9 +2,10 @@ import type { AddressTable } from '../dataset/table.ts';
 import { type SearchFilters, stateMask } from './filters.ts';
 import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-scorer.ts';
 import type { ParsedQuery, QueryWord } from './query.ts';
-import { maxRowBonus, type NumberMatch, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
+import { maxRowBonus, type NumberMatch, type NumberWant, resolveNumber, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
+import { numberWindow } from './number-window.ts';
 import type { TermIndex } from './term-index.ts';
-import { MAX_WORDS, WordMatcher } from './word-matcher.ts';
+import { MAX_WORDS, MIN_TYPO_LENGTH, WordMatcher } from './word-matcher.ts';
 
 export interface SearchHit {
   readonly row: number;
@@ -18,6 +19,11 @@ export interface SearchHit {
 export interface SearchOptions {
   readonly max: number;
   readonly filters: SearchFilters;
+}
+
+interface Wants {
+  readonly base: Omit<RowQuery, 'isBox'>;
+  readonly flex: readonly NumberWant[];
 }
 
 interface Candidate {
@@ -39,6 +45,8 @@ export class AddressSearch {
   readonly #index: TermIndex;
   readonly #matcher: WordMatcher;
   readonly #groupStamp: Uint32Array;
+  readonly #slotOfGroup: Uint32Array;
+  readonly #rowScore: RowScore = { bonus: 0, number: 'none' };
   #epoch = 0;
 
   constructor(table: AddressTable, index: TermIndex) {
@@ -46,13 +54,16 @@ export class AddressSearch {
     this.#index = index;
     this.#matcher = new WordMatcher(index);
     this.#groupStamp = new Uint32Array(table.groups.count);
+    this.#slotOfGroup = new Uint32Array(table.groups.count);
+    if (table.groups.count >= 2 ** 22) throw new RangeError('more than 4,194,304 street-localities');
   }
 
   search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
     const words = wordsOf(query);
     if (words.length === 0) return [];
     const exact = this.#run(query, words, options, false);
-    return exact.length >= options.max ? exact : this.#run(query, words, options, true);
+    const typoable = words.some((w) => w.text.length >= MIN_TYPO_LENGTH);
+    return exact.length >= options.max || !typoable ? exact : this.#run(query, words, options, true);
   }
 
   #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, typos: boolean): SearchHit[] {
@@ -62,11 +73,11 @@ export class AddressSearch {
     for (let w = 1; w < expanded.length; w++) {
       if (this.#matcher.cost(expanded[w]!) < this.#matcher.cost(expanded[driver]!)) driver = w;
     }
-    const candidates = this.#candidates(query, words, expanded[driver]!, options.filters);
+    const candidates = this.#candidates(query, this.#wants(query), words, expanded[driver]!, options.filters);
     return this.#rows(candidates, options);
   }
 
-  #candidates(query: ParsedQuery, words: QueryWord[], driverTerms: readonly number[], filters: SearchFilters): Candidate[] {
+  #candidates(query: ParsedQuery, wants: Wants, words: QueryWord[], driverTerms: readonly number[], filters: SearchFilters): Candidate[] {
     const { groups } = this.#table;
     const mask = stateMask(filters);
     const stamp = ++this.#epoch;
@@ -81,42 +92,91 @@ export class AddressSearch {
         const isBox = groups.boxType[group] !== 0;
         if (isBox ? filters.postBox === 'exclude' || !filters.postal : filters.postBox === 'only') continue;
         if (!scoreGroup(this.#index, this.#matcher, words.length, group, score)) continue;
-        const rowQuery = this.#rowQuery(query, group, isBox, score);
+        const rowQuery = this.#rowQuery(query, wants, group, isBox, score);
         if (rowQuery) out.push({ group, score: score.score, fields: score.fields, rowQuery });
       }
     }
-    return out.sort((a, b) => b.score - a.score || a.group - b.group);
+    return byScore(out, this.#slotOfGroup);
   }
 
   /** Resolves flexible numbers: a matching postcode scores; otherwise it is the street number. */
-  #rowQuery(query: ParsedQuery, group: number, isBox: boolean, score: GroupScore): RowQuery | null {
-    const rowQuery: RowQuery = { number: query.number, numberLast: query.numberLast, unit: query.unit, level: query.level, lot: query.lot, isBox };
-    for (const flex of query.flex) {
+  #rowQuery(query: ParsedQuery, wants: Wants, group: number, isBox: boolean, score: GroupScore): RowQuery | null {
+    const rowQuery: RowQuery = { ...wants.base, isBox };
+    for (const [i, flex] of query.flex.entries()) {
       if (/^\d{3,4}$/.test(flex.text) || flex.prefix) {
-        if (postcodeMatches(this.#table, group, flex.text, flex.prefix)) { score.score += 8; score.fields |= MATCHED.postcode; continue; }
+        if (postcodeMatches(this.#table, group, flex.text, flex.prefix)) {
+          score.score += 8;
+          score.fields |= MATCHED.postcode;
+          continue;
+        }
       }
       if (rowQuery.number) return null;
-      rowQuery.number = flex;
+      rowQuery.number = wants.flex[i]!;
     }
     return rowQuery;
   }
 
+  /** Typed numbers resolved to pool ids once per search. */
+  #wants(query: ParsedQuery): Wants {
+    const t = this.#table;
+    return {
+      base: {
+        number: resolveNumber(t, query.number),
+        numberLast: resolveNumber(t, query.numberLast === null ? null : { text: query.numberLast, prefix: false }),
+        unit: resolveNumber(t, query.unit),
+        level: resolveNumber(t, query.level),
+        lot: resolveNumber(t, query.lot),
+      },
+      flex: query.flex.map((f) => resolveNumber(t, f)!),
+    };
+  }
+
   #rows(candidates: readonly Candidate[], options: SearchOptions): SearchHit[] {
     const top: SearchHit[] = [];
-    const rowScore: RowScore = { bonus: 0, number: 'none' };
     const { rowStart } = this.#table.groups;
-    const { canonical } = this.#table.rows;
     for (const c of candidates) {
       if (top.length === options.max && c.score + maxRowBonus(c.rowQuery) <= top[top.length - 1]!.score) break;
-      for (let row = rowStart[c.group]!; row < rowStart[c.group + 1]!; row++) {
-        if (options.filters.canonicalOnly && canonical[row] !== row) continue;
-        if (!options.filters.physical && !c.rowQuery.isBox && options.filters.postal && this.#table.rows.strings.numberFirst[row] === 0) continue;
-        if (!scoreRow(this.#table, row, c.rowQuery, rowScore)) continue;
-        insert(top, { row, group: c.group, score: c.score + rowScore.bonus, fields: c.fields, number: rowScore.number }, options.max);
-      }
+      const start = rowStart[c.group]!;
+      const end = rowStart[c.group + 1]!;
+      const want = c.rowQuery.number;
+      if (want && !want.prefix && want.value >= 0 && !c.rowQuery.isBox) {
+        const [lotEnd, from, to] = numberWindow(this.#table, start, end, want.value);
+        this.#scan(c, start, lotEnd, options, top);
+        this.#scan(c, Math.max(from, lotEnd), to, options, top);
+      } else this.#scan(c, start, end, options, top);
     }
     return top;
   }
+
+  #scan(c: Candidate, from: number, to: number, options: SearchOptions, top: SearchHit[]): void {
+    const { canonical } = this.#table.rows;
+    const numberFirst = this.#table.rows.strings.numberFirst;
+    const lotsExcluded = !options.filters.physical && !c.rowQuery.isBox;
+    for (let row = from; row < to; row++) {
+      if (options.filters.canonicalOnly && canonical[row] !== row) continue;
+      if (lotsExcluded && numberFirst[row] === 0) continue;
+      if (!scoreRow(this.#table, row, c.rowQuery, this.#rowScore)) continue;
+      const hit = { row, group: c.group, score: c.score + this.#rowScore.bonus, fields: c.fields, number: this.#rowScore.number };
+      insert(top, hit, options.max);
+    }
+  }
+}
+
+/**
+ * Best score first, then lower group: a numeric sort of packed keys (score, position) is several
+ * times faster than a comparator over objects when a short prefix selects thousands of streets.
+ */
+function byScore(candidates: Candidate[], slotOfGroup: Uint32Array): Candidate[] {
+  if (candidates.length < 64) return candidates.sort((a, b) => b.score - a.score || a.group - b.group);
+  const slot = 2 ** 22;
+  const keys = new Float64Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    slotOfGroup[c.group] = i;
+    keys[i] = (10_000 - c.score) * slot + c.group;
+  }
+  keys.sort();
+  return Array.from(keys, (key) => candidates[slotOfGroup[key % slot]!]!);
 }
 
 /** Ties keep the earlier hit (better group order, lower number): insert only strictly better. */

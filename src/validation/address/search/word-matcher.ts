@@ -6,7 +6,7 @@ import { lowerBound, type TermIndex } from './term-index.ts';
 export const QUALITY = { exact: 10, prefix: 7, typo: 4, typoPrefix: 3 } as const;
 
 export const MAX_WORDS = 16;
-const MIN_TYPO_LENGTH = 4;
+export const MIN_TYPO_LENGTH = 4;
 
 /**
  * Expands each query word to the dictionary terms it matches (exact, abbreviation, prefix
