@@ -39,13 +39,20 @@ describe('portal CSRF protection', () => {
     expect(crossOrigin.status).toBe(403);
     const crossSite = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
+    // A sandboxed frame on another site posts with `Origin: null`; its fetch metadata still tells.
+    const sandboxed = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { origin: 'null', 'sec-fetch-site': 'cross-site' });
+    expect(sandboxed.status).toBe(403);
     expect(await projectCount()).toBe(before);
   });
 
-  it('accepts the form from the portal own origin with the session token', async () => {
+  it('accepts the form from the portal own origin with the session token, including the null Origin a no-referrer page sends', async () => {
     await c.get('/portal/projects');
     const res = await c.post('/portal/projects', { name: 'same-origin', plan: 'free' }, { origin: c.base, 'sec-fetch-site': 'same-origin' });
     expect(res.status).toBe(303);
+    // What Chromium sends for our own form under Referrer-Policy: no-referrer.
+    await c.get('/portal/projects');
+    const nullOrigin = await c.post('/portal/projects', { name: 'null-origin', plan: 'free' }, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(nullOrigin.status).toBe(303);
   });
 
   it('protects sign-out, client, token and key forms the same way', async () => {

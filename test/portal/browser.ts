@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Debian's Chromium, driven by playwright-core (playwright's own browser download cannot work here). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumPresent = existsSync(CHROMIUM);
+export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'portal');
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** In CI a missing Chromium is an error (CI installs it), never a silent skip. */
+export async function launchChromium(): Promise<Browser> {
+  if (!chromiumPresent) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
+  await mkdir(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The focused element's accessible text (its label for a field). */
+export async function focusedText(page: Page): Promise<string> {
+  return String(
+    await page.evaluate(`(() => {
+      const el = document.activeElement;
+      if (!el) return '';
+      const label = el.id ? document.querySelector('label[for="' + el.id + '"]') : null;
+      return (label ? label.textContent : el.textContent || el.getAttribute('aria-label') || '').trim();
+    })()`),
+  );
+}
+
+/** Presses Tab until the focused element's text is `text` (as a keyboard user would), at most 60 times. */
+export async function tabTo(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    if ((await focusedText(page)) === text) {
+      expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle'), `focus ring on "${text}"`).not.toBe('none');
+      return;
+    }
+  }
+  throw new Error(`keyboard: "${text}" was never reached with Tab`);
+}
