@@ -69,10 +69,11 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });
     let draining = false;
     const readiness = () => ({ keys: issuer.keyResolver.ready(), accepting: !draining });
-    const routes = options.routes ?? (await defaultValidationRoutes({ dataDir: config.dataDir, log }));
+    const hosted = options.routes ? { routes: options.routes, reloadAddresses: undefined } : await defaultValidationRoutes({ dataDir: config.dataDir, log });
+    const routes = hosted.routes;
     const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);
     cleanups.push(() => publicServer.close());
-    const context = { store, issuer, log };
+    const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses };
     // The account portal runs the admin API's own handlers behind its sign-in (session cookie).
     const portal = createPortal({ context, operations: ADMIN_ROUTES, describeError: asAdminError, adminToken: adminToken.value, clock });
     const admin = await startAdminServer({ context, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort, portal });

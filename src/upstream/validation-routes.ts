@@ -1,7 +1,17 @@
 import type { Logger } from '#common';
-import { createEmailRoute, createPhoneRoute, emailRouteOptionsFromEnv, type ValidationRoute } from '#validation';
+import { createAddressRoutes, createEmailRoute, createPhoneRoute, emailRouteOptionsFromEnv, type ValidationRoute } from '#validation';
+
+export interface HostedRoutes {
+  readonly routes: readonly ValidationRoute[];
+  /** Swaps in a newly imported address data set (`tokengate admin address import`). */
+  reloadAddresses(): Promise<void>;
+}
 
 /** Every validation route the upstream hosts (address, phone, email), built once at start. */
-export async function defaultValidationRoutes(_options: { dataDir: string; log: Logger }): Promise<ValidationRoute[]> {
-  return [createPhoneRoute(), createEmailRoute(emailRouteOptionsFromEnv(process.env))];
+export async function defaultValidationRoutes(options: { dataDir: string; log: Logger }): Promise<HostedRoutes> {
+  const address = await createAddressRoutes({ dataDir: options.dataDir, log: options.log });
+  return {
+    routes: [...address.routes, createPhoneRoute(), createEmailRoute(emailRouteOptionsFromEnv(process.env))],
+    reloadAddresses: () => address.reload(),
+  };
 }

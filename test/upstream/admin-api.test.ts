@@ -161,6 +161,10 @@ describe('admin API over HTTP', () => {
     expect(res.body).toEqual({ key: expect.any(String), secret: expect.any(String) });
   });
 
+  it('reloads the address data set on request (after an import under DATA_DIR)', async () => {
+    expect(await t.admin('POST', '/address/reload')).toMatchObject({ status: 200, body: { reloaded: true } });
+  });
+
   it('never writes the admin token or a secret it returned into the log', async () => {
     const project = await createProject('business');
     const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] })).body as Json;

@@ -93,6 +93,10 @@ describe('upstream public server', () => {
     expect(await postRoute.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
   });
 
+  it('answers an address reload with 404 when it hosts no address routes', async () => {
+    expect(await t.admin('POST', '/address/reload')).toMatchObject({ status: 404, body: { error_code: '1041', success: false } });
+  });
+
   it('propagates a well-formed x-request-id and replaces a malformed one', async () => {
     expect((await get('/healthz', { 'x-request-id': 'abc-123' })).headers.get('x-request-id')).toBe('abc-123');
     const replaced = (await get('/healthz', { 'x-request-id': 'bad id\twith spaces' })).headers.get('x-request-id');

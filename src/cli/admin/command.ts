@@ -7,6 +7,7 @@ export interface AdminValues {
   readonly plan?: string | undefined;
   readonly project?: string | undefined;
   readonly scopes?: string | undefined;
+  readonly gnaf?: string | undefined;
 }
 
 export interface CommandInput {
@@ -14,6 +15,7 @@ export interface CommandInput {
   readonly values: AdminValues;
   /** Positionals after `<noun> <verb>`. */
   readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 /** `json` is printed with --json (exactly one value); `text` otherwise. */

@@ -9,6 +9,8 @@ export interface AdminContext {
   readonly store: Store;
   readonly issuer: Issuer;
   readonly log: Logger;
+  /** Re-reads the address data set from DATA_DIR (absent when the host serves no address routes). */
+  readonly reloadAddresses?: (() => Promise<void>) | undefined;
 }
 
 export interface AdminResult {

@@ -4,6 +4,7 @@ import { apiError, type Logger, sendJson } from '#common';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
 import { asAdminError } from './admin-error.ts';
+import { addressRoutes } from './addresses.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';
 import { clientRoutes } from './clients.ts';
@@ -12,7 +13,7 @@ import { projectRoutes } from './projects.ts';
 import type { AdminContext, AdminRoute } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [...projectRoutes, ...clientRoutes, ...tokenRoutes, ...keyRoutes, ...apiKeyRoutes];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [...projectRoutes, ...clientRoutes, ...tokenRoutes, ...keyRoutes, ...apiKeyRoutes, ...addressRoutes];
 
 export interface AdminServerOptions {
   readonly context: AdminContext;

@@ -1,0 +1,40 @@
+import { resolve } from 'node:path';
+import { CliError } from '../cli-error.ts';
+import { noPositionals, required } from './args.ts';
+import type { AdminCommand } from './command.ts';
+import { asRow } from './shape.ts';
+
+const importCommand: AdminCommand = {
+  noun: 'address',
+  verb: 'import',
+  usage: 'address import --gnaf GNAF_DIR [--json]   (runs on the upstream machine: writes under DATA_DIR)',
+  async run(input) {
+    noPositionals(input, importCommand);
+    const dir = resolve(required(input, importCommand, 'gnaf'));
+    const dataDir = resolve(input.env['DATA_DIR']?.trim() || './data');
+    // Loaded only for this command: the other admin commands stay light.
+    const { runAddressImport } = await import('#validation');
+    let summary: Awaited<ReturnType<typeof runAddressImport>>;
+    try {
+      summary = await runAddressImport(dir, { dataDir, stderr: process.stderr });
+    } catch (error) {
+      throw new CliError(`address import failed (the previous data set stays live): ${(error as Error).message}`);
+    }
+    const served = await askUpstreamToReload(input);
+    const json = { ...summary, served };
+    const note = served ? 'the running upstream now serves it' : 'the upstream serves it from its next start (no running upstream answered)';
+    return { json, text: note };
+  },
+};
+
+/** The running upstream swaps the new data set in; an upstream that is down reads it at start. */
+async function askUpstreamToReload(input: Parameters<AdminCommand['run']>[0]): Promise<boolean> {
+  try {
+    return asRow(await input.api.request('POST', '/address/reload'))['reloaded'] === true;
+  } catch (error) {
+    if (error instanceof CliError && /cannot reach|no admin token/.test(error.message)) return false;
+    throw error;
+  }
+}
+
+export const addressCommands: readonly AdminCommand[] = [importCommand];
