@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures.ts';
+import { address, addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures.ts';
 
 const api = addressApi(datasetOf(knownAddresses()));
 
@@ -83,5 +83,17 @@ describe('address search quality', () => {
 
   it('returns nothing rather than a wrong answer when a word matches no address', async () => {
     expect(await top('14 zzyzx st')).toEqual([]);
+  });
+});
+
+describe('address search quality: levels without a number', () => {
+  it('reads "Ground" (and "Ground Floor") as the level of a unit', async () => {
+    const ground = addressApi(datasetOf([
+      address('Pine Road', 'KEW', 'VIC', '3101', { numberFirst: '6', flatType: 'Unit', flat: '4', levelType: 'Ground' }),
+      address('Pine Road', 'KEW', 'VIC', '3101', { numberFirst: '6', flatType: 'Unit', flat: '4', levelType: 'Level', level: '1' }),
+    ]));
+    for (const q of ['Unit 4, Ground, 6 Pine Road, KEW VIC 3101', 'unit 4 ground floor 6 pine rd kew']) {
+      expect(completionsOf(await ground.autocomplete({ q })).map((c) => c.full_address)).toEqual(['Unit 4, Ground, 6 Pine Road, KEW VIC 3101']);
+    }
   });
 });

@@ -25,8 +25,13 @@ export interface ParsedQuery {
   unit: QueryNumber | null;
   level: QueryNumber | null;
   lot: QueryNumber | null;
+  /** A level named without a number ("Ground", "Basement"): its display name. */
+  levelName: string | null;
   readonly flex: QueryNumber[];
 }
+
+/** Level types that stand alone without a number. */
+const LEVEL_NAMES: Readonly<Record<string, string>> = { ground: 'Ground', basement: 'Basement', mezzanine: 'Mezzanine', rooftop: 'Rooftop' };
 
 const MAX_TOKENS = 16;
 
@@ -36,7 +41,7 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
   const text = q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’`]/g, '');
   const typing = options.prefix && !/[\s,]$/.test(q);
   const tokens = replaceStatePhrases(tokenize(text)).slice(0, MAX_TOKENS);
-  const parsed: ParsedQuery = { words: [], number: null, numberLast: null, unit: null, level: null, lot: null, flex: [] };
+  const parsed: ParsedQuery = { words: [], number: null, numberLast: null, unit: null, level: null, lot: null, levelName: null, flex: [] };
   const leading: QueryNumber[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -51,6 +56,11 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
     }
     if (token.kind === 'word' && next?.kind === 'id' && keywordSlot(parsed, token.text, { text: next.text, prefix: nextPrefix })) { i++; continue; }
     if (token.kind === 'word' && !next && isKeyword(token.text) && tokens.length > 1) continue;
+    if (token.kind === 'word' && LEVEL_NAMES[token.text] && !parsed.levelName && parsed.words.length === 0) {
+      parsed.levelName = LEVEL_NAMES[token.text]!;
+      if (next?.kind === 'word' && next.text === 'floor') i++;
+      continue;
+    }
     if (token.kind === 'id') {
       const glued = /^(unit|u|apt|flat|shop|level|lvl|l|lot)(\d+[a-z]?)$/.exec(token.text);
       if (glued && keywordSlot(parsed, glued[1]!, { text: glued[2]!, prefix })) continue;

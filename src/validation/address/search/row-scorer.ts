@@ -24,6 +24,8 @@ export interface RowQuery {
   unit: NumberWant | null;
   level: NumberWant | null;
   lot: NumberWant | null;
+  /** Level type id a numberless level must have ("Ground"); 0 = none asked. */
+  levelType: number;
   isBox: boolean;
 }
 
@@ -33,7 +35,7 @@ const BONUS = { exact: 20, range: 14, prefix: 12, lot: 10, unit: 10, unitPrefix:
 
 /** The best bonus any row can earn for this query: the bound that stops the row scan early. */
 export function maxRowBonus(q: RowQuery): number {
-  return (q.number ? BONUS.exact + (q.numberLast ? 2 : 0) : 0) + (q.unit ? BONUS.unit : 0) + (q.level ? BONUS.level : 0) + (q.lot ? BONUS.lotExact : 0);
+  return (q.number ? BONUS.exact + (q.numberLast ? 2 : 0) : 0) + (q.unit ? BONUS.unit : 0) + (q.level || q.levelType ? BONUS.level : 0) + (q.lot ? BONUS.lotExact : 0);
 }
 
 export interface RowScore {
@@ -64,6 +66,10 @@ export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: Row
   const levelPresent = s.level[row] !== 0 || table.rows.levelType[row] !== 0;
   const level = q.level ? matchPart(table, s.level[row]!, q.level, BONUS.level, BONUS.levelPrefix, 0) : levelPresent ? -1 : 0;
   if (level === null) return false;
+  if (q.levelType !== 0) {
+    if (table.rows.levelType[row] !== q.levelType) return false;
+    bonus += BONUS.level + 1;
+  }
   const lot = q.lot ? matchPart(table, s.lot[row]!, q.lot, BONUS.lotExact, BONUS.lotPrefix, 0) : 0;
   if (lot === null) return false;
   bonus += unit + level + lot;

@@ -126,6 +126,7 @@ export class AddressSearch {
         unit: resolveNumber(t, query.unit),
         level: resolveNumber(t, query.level),
         lot: resolveNumber(t, query.lot),
+        levelType: query.levelName ? t.types.find(query.levelName) || -1 : 0,
       },
       flex: query.flex.map((f) => resolveNumber(t, f)!),
     };
