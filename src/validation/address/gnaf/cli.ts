@@ -34,6 +34,6 @@ export function summaryLine(s: ImportSummary): string {
   return (
     `imported ${n(s.addresses)} addresses (${n(s.aliases)} aliases, ${n(s.withoutCoordinates)} without coordinates; ` +
     `skipped ${n(s.skippedRetired)} retired, ${n(s.skippedInvalid)} invalid) from ${s.files} files in ${s.seconds.toFixed(1)} s ` +
-    `into ${s.dataset}; restart the upstream to serve it`
+    `into ${s.dataset}`
   );
 }
