@@ -102,4 +102,21 @@ describe('long-running commands', () => {
     await expect(fetch(`${gatewayUrl}/healthz`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`)).rejects.toThrow();
   });
+
+  it('runs `gateway` alone in front of a separate `upstream` (reading its feed token from DATA_DIR); both stop with exit 0', { timeout: 180_000 }, async () => {
+    const upstream = launch('upstream', env);
+    await upstream.waitFor(/admin token:/);
+    const gateway = launch('gateway', env);
+    const gatewayUrl = `http://127.0.0.1:${env['GATEWAY_PORT']}`;
+    let ready = 0;
+    for (let i = 0; i < 300 && ready !== 200; i++) {
+      ready = await fetch(`${gatewayUrl}/readyz`).then((res) => res.status, () => 0);
+      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ready).toBe(200);
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    upstream.child.kill('SIGTERM');
+    expect(await upstream.exited).toBe(0);
+  });
 });
