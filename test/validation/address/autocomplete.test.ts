@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '#common';
+import { autocompleteRoute } from '../../../src/validation/address/http/autocomplete.ts';
 import { addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures.ts';
 
 const api = addressApi(datasetOf(knownAddresses()));
@@ -89,5 +91,18 @@ describe('GET /api/au/address/autocomplete', () => {
   it('answers an empty list, not an error, when nothing matches', async () => {
     const response = await api.autocomplete({ q: 'qqqq' });
     expect(response).toEqual({ status: 200, body: { completions: [], success: true } });
+  });
+});
+
+describe('address handler failures', () => {
+  it('answers 1099 with completions: [] and logs the detail when the data set fails unexpectedly', async () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'error', destination: { write: (line: string) => { lines.push(line); } } });
+    const route = autocompleteRoute(() => {
+      throw new Error('column missing');
+    });
+    const response = await route.handle({ query: new URLSearchParams({ q: 'ryde' }), projectId: 'p', log });
+    expect(response).toEqual({ status: 500, body: { completions: [], message: 'Internal error', error_code: '1099', success: false } });
+    expect(lines.join('')).toContain('column missing');
   });
 });
