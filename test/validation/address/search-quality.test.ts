@@ -97,3 +97,27 @@ describe('address search quality: levels without a number', () => {
     }
   });
 });
+
+describe('address search quality: exact, then prefix, then typo', () => {
+  const spelled = addressApi(datasetOf([
+    address('Smyth Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+    address('Smith Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+    address('Smithers Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+  ]));
+  const order = async (q: string): Promise<string[]> => completionsOf(await spelled.autocomplete({ q })).map((c) => c.full_address);
+
+  it('orders the exact word, then the longer word it begins, then the one-typo neighbour', async () => {
+    expect(await order('5 ryde st smith')).toEqual([
+      '5 Smith Street, RYDE NSW 2112',
+      '5 Smithers Street, RYDE NSW 2112',
+      '5 Smyth Street, RYDE NSW 2112',
+    ]);
+    expect((await order('5 smyth st ryde'))[0]).toBe('5 Smyth Street, RYDE NSW 2112');
+  });
+
+  it('looks for typo neighbours only when exact and prefix matches leave room', async () => {
+    expect(await spelled.autocomplete({ q: '5 ryde st smith', max: '2' })).toMatchObject({
+      body: { completions: [{ full_address: '5 Smith Street, RYDE NSW 2112' }, { full_address: '5 Smithers Street, RYDE NSW 2112' }] },
+    });
+  });
+});
