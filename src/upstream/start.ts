@@ -79,6 +79,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const admin = await startAdminServer({ context, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort, portal });
     cleanups.push(() => admin.close());
     log.info({ url: publicServer.url, adminUrl: admin.url, store: store.kind }, 'upstream started');
+    if (!isLoopback(config.adminHost)) log.warn({ adminHost: config.adminHost }, 'the admin API listens beyond loopback: put it behind a firewall or TLS');
     return {
       url: publicServer.url,
       adminUrl: admin.url,
@@ -98,4 +99,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     await closeAll();
     throw error;
   }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

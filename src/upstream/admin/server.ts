@@ -40,6 +40,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     logAccess(log, req, res, id);
     if (options.portal && /^\/portal(?:[/?]|$)/.test(req.url ?? '')) return options.portal.handle(req, res);
     if (!authorized(req)) {
+      log.warn({ reqId: id, address: req.socket.remoteAddress }, 'admin: refused a request without the admin token');
       const { status, body } = apiError('invalid_credentials', { message: 'admin API: missing or wrong admin token (Authorization: Bearer <admin token>)' });
       sendJson(res, status, body, { 'www-authenticate': 'Bearer realm="tokengate-admin"' });
       req.resume();
