@@ -7,6 +7,7 @@ import { type KeyWrapper, parseEnvelope } from './envelope.ts';
 import { KeyEncryptionError } from './key-errors.ts';
 import { activeKey, isExpired, nextKey, publishedOrder, rotationChanges } from './lifecycle.ts';
 import { newSigningKey } from './new-key.ts';
+import { PUBLIC_MAX_AGE_SEC } from '../limits.ts';
 
 export interface PublishedKeySet {
   readonly body: string;
@@ -77,12 +78,24 @@ export class Keyring {
     const now = this.#clock.now();
     const keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
     const changes = rotationChanges(keys, now);
+    this.#warnIfUnannounced(keys, now);
     await this.#store.insertSigningKey(await newSigningKey(this.#alg, 'next', now, this.#wrapper));
     await this.#store.updateSigningKeys(changes);
     await this.load();
     const kid = this.signer.kid;
     this.#log.info({ kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) }, 'signing keys rotated');
     return { kid };
+  }
+
+  /**
+   * A next key younger than the key set's max-age may not be in every gateway's cache yet: not a
+   * gap (gateways refetch once on an unknown kid) but worth a line in the log.
+   */
+  #warnIfUnannounced(keys: readonly SigningKey[], now: number): void {
+    const next = nextKey(keys);
+    if (next && now - next.createdAt < PUBLIC_MAX_AGE_SEC * 1000) {
+      this.#log.warn({ kid: next.kid, publishedForSec: Math.floor((now - next.createdAt) / 1000) }, 'promoting a next key published for less than the key-set max-age');
+    }
   }
 
   async #load(): Promise<void> {
