@@ -57,6 +57,15 @@ async function readDataset(dir: string): Promise<AddressDataset> {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   const builder = new TableBuilder();
   const lines = createInterface({ input: createReadStream(join(dir, 'addresses.tsv'), 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line) builder.add(fromTsvLine(line));
+  let number = 0;
+  for await (const line of lines) {
+    number++;
+    if (!line) continue;
+    try {
+      builder.add(fromTsvLine(line));
+    } catch (error) {
+      throw new TypeError(`${join(dir, 'addresses.tsv')} line ${number}: ${(error as Error).message}`);
+    }
+  }
   return datasetFromTable(builder.build(), manifest.version, 'gnaf');
 }

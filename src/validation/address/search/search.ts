@@ -4,6 +4,7 @@ import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-s
 import type { ParsedQuery, QueryWord } from './query.ts';
 import { maxRowBonus, type NumberMatch, type NumberWant, resolveNumber, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
 import { numberWindow } from './number-window.ts';
+import { byScore, insert } from './ranking.ts';
 import type { TermIndex } from './term-index.ts';
 import { MAX_WORDS, MIN_TYPO_LENGTH, WordMatcher } from './word-matcher.ts';
 
@@ -161,32 +162,6 @@ export class AddressSearch {
       insert(top, hit, options.max);
     }
   }
-}
-
-/**
- * Best score first, then lower group: a numeric sort of packed keys (score, position) is several
- * times faster than a comparator over objects when a short prefix selects thousands of streets.
- */
-function byScore(candidates: Candidate[], slotOfGroup: Uint32Array): Candidate[] {
-  if (candidates.length < 64) return candidates.sort((a, b) => b.score - a.score || a.group - b.group);
-  const slot = 2 ** 22;
-  const keys = new Float64Array(candidates.length);
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i]!;
-    slotOfGroup[c.group] = i;
-    keys[i] = (10_000 - c.score) * slot + c.group;
-  }
-  keys.sort();
-  return Array.from(keys, (key) => candidates[slotOfGroup[key % slot]!]!);
-}
-
-/** Ties keep the earlier hit (better group order, lower number): insert only strictly better. */
-function insert(top: SearchHit[], hit: SearchHit, max: number): void {
-  if (top.length === max && hit.score <= top[max - 1]!.score) return;
-  let i = top.length;
-  while (i > 0 && top[i - 1]!.score < hit.score) i--;
-  top.splice(i, 0, hit);
-  if (top.length > max) top.pop();
 }
 
 /** A query of numbers only ("2112") is looked up as a postcode. */
