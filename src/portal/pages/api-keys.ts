@@ -1,6 +1,7 @@
 import { csrfField, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
+import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { loadProject, type SessionRequest } from './common.ts';
@@ -10,9 +11,9 @@ async function apiKeysTab(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   const keys = await r.app.ctx.store.listApiKeys(project.id);
-  const rows = keys.map((key) => html`<tr><th scope="row"><code>${key.key}</code></th><td>${when(key.createdAt)}</td></tr>`);
+  const rows = keys.map((key) => ({ header: html`<code>${key.key}</code>`, cells: [when(key.createdAt)] }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
-${keys.length ? html`<div class="table-wrap"><table><caption>API keys of ${project.name}</caption><thead><tr><th scope="col">Key</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p>No API keys yet.</p>`}
+${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}
 <form method="post" action="${credentialsHref(project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
   sendCredentials(r, project, 'api-keys', content);
 }

@@ -24,13 +24,14 @@ function tabs(project: Project, current: CredentialsTab): Html {
 }
 
 /** Renders a Credentials page with its tab bar above the tab's content. */
-export function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200): void {
+export function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200, step?: string): void {
   const label = current === 'api-keys' ? 'API keys' : 'OAuth 2.0 clients';
+  const trail: Crumb[] = step ? [{ label, href: credentialsHref(project, current) }, { label: step }] : [{ label }];
   const body = html`<h1>Credentials <span class="subtitle">${project.name}</span></h1>
 ${tabs(project, current)}
 <section class="tab-panel" aria-labelledby="tab-heading"><h2 id="tab-heading">${label}</h2>
 ${content}
 </section>`;
-  const options = { title: `${label} · ${project.name}`, session: r.session, section: 'projects' as const, crumbs: credentialsCrumbs(project, { label }) };
+  const options = { title: `${label} · ${project.name}`, session: r.session, section: 'projects' as const, crumbs: credentialsCrumbs(project, ...trail) };
   sendPage(r.res, status, page({ ...options, notice: takeNotice(r.session) }, body));
 }

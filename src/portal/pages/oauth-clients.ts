@@ -3,6 +3,7 @@ import type { OAuthClient, Project } from '#store';
 import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
+import { dataTable, type TableRow } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
@@ -10,12 +11,12 @@ import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentia
 
 const clientHref = (project: Project, client: OAuthClient) => `${projectHref(project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
-function clientRow(r: SessionRequest, project: Project, client: OAuthClient) {
+function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
   const action = client.enabled
     ? html`<a href="${clientHref(project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
     : html`<form method="post" action="${clientHref(project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
-  return html`<tr><th scope="row">${client.name}</th><td><code>${client.clientId}</code></td><td>${client.scopes.join(', ')}</td>
-<td>${client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`}</td><td>${when(client.createdAt)}</td><td>${action}</td></tr>`;
+  const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
+  return { header: client.name, cells: [html`<code>${client.clientId}</code>`, client.scopes.join(', '), state, when(client.createdAt), action] };
 }
 
 async function clientsTab(r: SessionRequest) {
@@ -24,9 +25,11 @@ async function clientsTab(r: SessionRequest) {
   if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project));
   const clients = await r.app.ctx.store.listClients(project.id);
   const table = clients.length
-    ? html`<div class="table-wrap"><table><caption>OAuth 2.0 clients of ${project.name}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Scopes</th><th scope="col">Enabled</th><th scope="col">Created</th><th scope="col">Action</th></tr></thead>
-<tbody>${clients.map((client) => clientRow(r, project, client))}</tbody></table></div>`
+    ? dataTable(
+        `OAuth 2.0 clients of ${project.name}`,
+        ['Name', 'Client id', 'Scopes', 'Enabled', 'Created', 'Action'],
+        clients.map((client) => clientRow(r, project, client)),
+      )
     : html`<p>No OAuth 2.0 clients yet.</p>`;
   const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials).</p>
 ${table}
@@ -47,7 +50,7 @@ ${csrfField(r.session)}
 <fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
 <div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(project, 'oauth-clients')}">Cancel</a></div>
 </form>`;
-  sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status);
+  sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status, 'New client');
 }
 
 async function newClientPage(r: SessionRequest) {

@@ -3,20 +3,19 @@ import type { Project } from '#store';
 import { csrfField, errorSummary, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
+import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { oauthAvailability, planBadge, projectHref, type SessionRequest, takeNotice } from './common.ts';
 
-function projectRow(project: Project) {
-  return html`<tr><th scope="row"><a href="${projectHref(project)}">${project.name}</a></th><td>${planBadge(project)}</td><td>${oauthAvailability(project)}</td><td>${when(project.createdAt)}</td></tr>`;
+function projectRow(project: Project): TableRow {
+  return { header: html`<a href="${projectHref(project)}">${project.name}</a>`, cells: [planBadge(project), oauthAvailability(project), when(project.createdAt)] };
 }
 
 async function projectsPage(r: SessionRequest, status = 200, error?: string, values: { name?: string; plan?: string } = {}) {
   const projects = await r.app.ctx.store.listProjects();
   const table = projects.length
-    ? html`<div class="table-wrap"><table><caption>Your projects</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Plan</th><th scope="col">OAuth 2.0 clients</th><th scope="col">Created</th></tr></thead>
-<tbody>${projects.map(projectRow)}</tbody></table></div>`
+    ? dataTable('Your projects', ['Name', 'Plan', 'OAuth 2.0 clients', 'Created'], projects.map(projectRow))
     : html`<p>No projects yet. Create the first one below.</p>`;
   const plan = values.plan ?? 'business';
   const body = html`<h1>Projects</h1>
