@@ -8,3 +8,4 @@ export { checkConfig, type CheckResult } from './config/check.ts';
 export type { GatewayConfig, RouteConfig } from './config/schema.ts';
 export { startGateway, type RunningGateway, type StartOptions } from './start.ts';
 export { runGatewayProcess } from './process/run.ts';
+export { bufferedStdout } from './process/log-destination.ts';

@@ -44,7 +44,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const closeGeneration = (gen: Generation) => gen.forwarder.close();
   current = createGeneration(config, newAuth(config), hooks);
 
-  const server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, metrics }));
+  // Access-log lines carry only fixed, non-secret fields (access-log.ts), so they skip the
+  // redaction pass every other line gets: it more than doubles the cost of the line.
+  const accessLog = log.child({}, { redact: [] });
+  const server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
   await listen(server, config.listen.port, config.listen.host);
   const metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port).catch(async (error: unknown) => {
     server.close();

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
+import { bufferedStdout } from './log-destination.ts';
 import { runPrimary } from './primary.ts';
 import { workerCount } from './workers.ts';
 
@@ -20,10 +21,12 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     process.exitCode = await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log });
     return;
   }
-  await serve(config, file, env, createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway' }));
+  const out = bufferedStdout();
+  const log = createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway', destination: out.destination });
+  await serve(config, file, env, log, out.flush);
 }
 
-async function serve(config: GatewayConfig, file: string, env: Env, log: Logger): Promise<void> {
+async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => void): Promise<void> {
   const gateway = await startGateway(config, { log, configFile: file, env });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
@@ -32,6 +35,7 @@ async function serve(config: GatewayConfig, file: string, env: Env, log: Logger)
   log.info('draining');
   await gateway.close();
   log.info('stopped');
+  flush();
   // Drained: exit now rather than wait for idle keep-alive sockets of the key-set and feed
   // clients to time out (the primary counts worker exits).
   process.exit(0);

@@ -4,7 +4,7 @@ import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { RequestRecord } from './record.ts';
 
 /**
- * One line per request when the response closes: id, route, status, decision, error code and
+ * One line per request when the response is done: id, route, status, decision, error code and
  * latency; the client id and jti for accepted tokens. Never a header value, token or query
  * string (the query may carry `key`/`secret`), so nothing here needs redacting.
  */

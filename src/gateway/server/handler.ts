@@ -17,6 +17,8 @@ export interface HandlerDeps {
   current(): Generation;
   onIdle(gen: Generation): void;
   readonly log: Logger;
+  /** The per-request line's logger: same destination, no redaction pass (see start.ts). */
+  readonly accessLog: Logger;
   readonly metrics: GatewayMetrics;
 }
 
@@ -36,7 +38,7 @@ export function createHandler(deps: HandlerDeps) {
       if (finished) return;
       finished = true;
       leave(gen, deps.onIdle);
-      finishRequest(res, record, log, metrics);
+      finishRequest(res, record, deps.accessLog, metrics);
     };
     res.once('finish', done);
     res.once('close', done);
