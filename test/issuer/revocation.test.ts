@@ -61,9 +61,11 @@ describe('revocation endpoint (RFC 7009)', () => {
     }
   });
 
-  it("answers 200 for another client's token but does not revoke it", async () => {
+  it("refuses another client's token with unauthorized_client and does not revoke it (RFC 7009 §2.1)", async () => {
     const token = await tokenFor(b);
-    expect((await revoke(a, { token })).status).toBe(200);
+    const answer = await revoke(a, { token });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ error: 'unauthorized_client' });
     expect(await kindOf(token)).toBe('ok');
     expect(h.logs()).toContain("revocation of another client's token refused");
   });

@@ -18,9 +18,11 @@ export interface RevokeEndpointDeps extends ClientAuthDeps {
 
 /**
  * `POST /oauth/revoke` (RFC 7009). The client authenticates as at the token endpoint and may
- * revoke its own tokens. Unknown, malformed, expired and other clients' tokens all answer 200
- * and change nothing: a uniform answer tells a caller nothing about tokens it does not own
- * (the other client's token is NOT revoked; the attempt is logged). `token_type_hint` is ignored.
+ * revoke its own tokens. Unknown, malformed and expired tokens answer 200 and change nothing
+ * (§2.2). A genuine token of another client is refused with 400 `unauthorized_client`, as §2.1
+ * requires ("the request is refused and the client is informed of the error"); it is not revoked
+ * and the attempt is logged. Telling the caller that much reveals nothing: it already holds the
+ * token. `token_type_hint` is ignored.
  */
 export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, deps: RevokeEndpointDeps): Promise<void> {
   requirePost(req);
@@ -32,7 +34,8 @@ export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, 
   if (claims && !claims.expired && claims.clientId === client.clientId) {
     await deps.revoker.revokeJti(claims.jti, claims.exp);
   } else if (claims && claims.clientId !== client.clientId) {
-    deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, 'revocation of another client\'s token refused (answered 200)');
+    deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, "revocation of another client's token refused");
+    throw new OAuthError('unauthorized_client', 'the token was not issued to this client');
   }
   res.writeHead(200, { ...NO_STORE, 'content-length': 0 });
   res.end();
