@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { PortalClient, startPortal } from './portal-client.ts';
@@ -83,6 +84,17 @@ describe('portal sign-in', () => {
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
   });
 
+  it('opens no admin API route with a portal session: those still need the admin token', async () => {
+    const c = client();
+    await c.signIn(t.adminToken);
+    await c.get('/portal/projects');
+    for (const path of ['/projects', '/keys', '/portalx']) expect((await c.get(path)).status, path).toBe(401);
+    // fetch would normalise the dot segments; a raw request keeps them. The portal answers it (404), not the admin API.
+    const raw = await rawGet(`${c.base}/portal/../projects`, `tokengate_portal=${c.cookies.get('tokengate_portal')}`);
+    expect(raw.status).toBe(404);
+    expect(raw.body).not.toContain('"plan"');
+  });
+
   it('locks an address out after 5 failed sign-ins with 429 and Retry-After, even for the right token', async () => {
     const c = client();
     for (let i = 0; i < 5; i++) expect((await c.signIn(`wrong-${i}`)).status).toBe(401);
@@ -93,3 +105,19 @@ describe('portal sign-in', () => {
     expect(c.cookies.has('tokengate_portal')).toBe(false);
   });
 });
+
+function rawGet(url: string, cookie: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  const path = url.slice(url.indexOf('/', 'http://'.length));
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, headers: { cookie } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
