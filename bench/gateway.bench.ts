@@ -126,14 +126,14 @@ export default async function gatewayBench(): Promise<void> {
     print(rows);
     goals(rows);
 
-    const memory = await runToJson<{ checkpoints: Array<{ tokens: number; rssMb: number; heapMb: number }>; accepted: number; refused: number }>(
+    const memory = await runToJson<{ checkpoints: Array<{ tokens: number; rssMb: number; heapMb: number }>; accepted: number; refused: number; tokenCacheEntries: number }>(
       'memory.ts',
-      ['1000000'],
+      ['1000000', '20000'],
       1,
       ['--expose-gc'],
     );
     console.log(
-      `memory, 1,000,000 distinct tokens through the verifier (${memory.accepted} valid, ${memory.refused} refused twins; default cache bounds): ` +
+      `memory, 1,000,000 distinct tokens through the verifier (${memory.accepted} valid, ${memory.refused} refused twins; token cache ${memory.tokenCacheEntries} entries, negative cache default): ` +
         memory.checkpoints.map((c) => `${c.tokens / 1000}k: RSS ${c.rssMb} MiB / heap ${c.heapMb} MiB`).join(', '),
     );
   } finally {

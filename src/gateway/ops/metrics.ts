@@ -1,7 +1,10 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { VerifierStats } from '#auth';
 
 /** What the metrics read at scrape time (the auth runtime's current state). */
 export interface MetricsSource {
+  /** The verifier's own counters (token cache hits, negative-cache hits, signatures checked). */
+  verifierStats(): VerifierStats | undefined;
   keySetAgeSec(): number | null;
   revocationLagSec(): number | null;
   revocationStale(): boolean;
@@ -33,9 +36,17 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     }),
     tokenCache: new Counter({
       name: 'tokengate_gateway_token_cache_total',
-      help: 'Verified-token cache lookups by result (hit or miss).',
+      help: 'Verifications by outcome: hit (verified-token cache), negative_hit (known-bad token, no crypto), miss (signature checked). Read from the verifier at scrape time; restarts from 0 when a reload replaces the verifier.',
       labelNames: ['result'] as const,
       registers,
+      collect() {
+        const stats = source()?.verifierStats();
+        if (!stats) return;
+        this.reset();
+        this.inc({ result: 'hit' }, stats.tokenCacheHits);
+        this.inc({ result: 'negative_hit' }, stats.negativeCacheHits);
+        this.inc({ result: 'miss' }, stats.signaturesChecked);
+      },
     }),
     keySetFetches: new Counter({
       name: 'tokengate_gateway_keyset_fetch_total',

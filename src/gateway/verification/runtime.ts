@@ -73,6 +73,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     verifier,
     readiness,
     metricsSource: {
+      verifierStats: () => verifier.stats?.(),
       keySetAgeSec: () => keySet.status().ageSec,
       revocationLagSec: () => revocations.status().lagSec,
       revocationStale: () => revocations.status().stale,
