@@ -42,8 +42,3 @@ function jsonRequest(method: string, path: string, body: Readonly<Record<string,
   return req;
 }
 
-/** `/projects/:id/...` with the id encoded (the router decodes it back). */
-export function opPath(template: string, ...ids: string[]): string {
-  let i = 0;
-  return template.replace(/:id/g, () => encodeURIComponent(ids[i++] ?? ''));
-}

@@ -32,7 +32,7 @@ describe('portal plans, projects and client states', () => {
     await c.get('/portal/projects');
     const res = await c.post('/portal/projects', { name: 'x'.repeat(101), plan: 'business' });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('name: at most 100 characters');
+    expect(res.text).toContain('Project name: at most 100 characters');
     expect(res.text).toContain('aria-invalid="true"');
   });
 

@@ -37,7 +37,10 @@ ${csrfField(r.session)}
 async function createProject(r: SessionRequest) {
   const values = { name: r.form.get('name') ?? '', plan: r.form.get('plan') ?? '' };
   const result = await r.app.ops('POST', '/projects', values);
-  if (!result.ok) return projectsPage(r, result.status, result.message, values);
+  if (!result.ok) {
+    const message = result.message.startsWith('name: required') ? 'Enter a project name.' : result.message.replace(/^name:/, 'Project name:');
+    return projectsPage(r, result.status, message, values);
+  }
   const created = result.body as { id: string; name: string };
   r.session.flash = `Project “${created.name}” created.`;
   redirect(r.res, `/portal/projects/${encodeURIComponent(created.id)}`);
