@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthDecision, authFailureResponse } from '#auth';
 import { type Logger, sendJson } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
-import { applyRequestPasses, requestIdFrom } from '../proxy/passes/index.ts';
+import { forwardHeaders, requestIdFrom } from '../proxy/passes/index.ts';
 import type { ForwardState } from '../proxy/state.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
 import { finishRequest } from './access-log.ts';
@@ -85,7 +85,8 @@ export function createHandler(deps: HandlerDeps) {
       proxyReq: undefined,
       answered: false,
     };
-    applyRequestPasses(req.headers, {
+    // http-proxy-3 forwards `req.headers`: hand it the passed copy.
+    req.headers = forwardHeaders(req.headers, {
       requestId: record.requestId,
       remoteAddress: req.socket.remoteAddress ?? '',
       encrypted: 'encrypted' in req.socket,

@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { VerifiedToken } from '#auth';
 import { setForwarded } from '../../../src/gateway/proxy/passes/forwarded.ts';
-import { injectIdentity, stripInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
-import { applyRequestPasses, type ForwardContext, REQUEST_PASSES, requestIdFrom, stripHopByHop } from '../../../src/gateway/proxy/passes/index.ts';
+import { injectIdentity, isInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
+import { copyWithout, type ForwardContext, forwardHeaders, isHopByHop, requestIdFrom, SET_PASSES, STRIP_PASSES } from '../../../src/gateway/proxy/passes/index.ts';
 import { setRequestId } from '../../../src/gateway/proxy/passes/request-id.ts';
 
 const token: VerifiedToken = {
@@ -20,8 +20,8 @@ function context(overrides: Partial<ForwardContext> = {}): ForwardContext {
   return { requestId: 'req-1', remoteAddress: '192.0.2.7', encrypted: false, token: undefined, ...overrides };
 }
 
-describe('stripHopByHop', () => {
-  it('removes connection-level headers and every header the Connection header names', () => {
+describe('isHopByHop', () => {
+  it('drops connection-level headers and every header the Connection header names', () => {
     const headers: IncomingHttpHeaders = {
       connection: 'keep-alive, X-Secret-Hop',
       'keep-alive': 'timeout=5',
@@ -32,16 +32,18 @@ describe('stripHopByHop', () => {
       'transfer-encoding': 'chunked',
       accept: 'application/json',
     };
-    stripHopByHop(headers);
-    expect(headers).toEqual({ 'transfer-encoding': 'chunked', accept: 'application/json' });
+    expect(copyWithout(headers, [isHopByHop])).toEqual({ 'transfer-encoding': 'chunked', accept: 'application/json' });
+  });
+
+  it('keeps transfer-encoding even when Connection names it (Node re-frames the body)', () => {
+    expect(isHopByHop('transfer-encoding', { connection: 'transfer-encoding' })).toBe(false);
   });
 });
 
-describe('stripInboundIdentity', () => {
+describe('isInboundIdentity', () => {
   it('drops every inbound x-tokengate-* header so a client cannot assert an identity', () => {
     const headers: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', 'x-tokengate-anything': 'x', 'x-other': 'kept' };
-    stripInboundIdentity(headers, context());
-    expect(headers).toEqual({ 'x-other': 'kept' });
+    expect(copyWithout(headers, [isInboundIdentity])).toEqual({ 'x-other': 'kept' });
   });
 });
 
@@ -97,13 +99,23 @@ describe('request ids', () => {
 });
 
 describe('the ordered request passes', () => {
-  it('injects identity only after stripping, so forged copies never survive', () => {
-    expect(REQUEST_PASSES.indexOf(injectIdentity)).toBeGreaterThan(REQUEST_PASSES.indexOf(stripInboundIdentity));
-    const headers: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', authorization: 'Bearer abc', connection: 'close' };
-    applyRequestPasses(headers, context({ token }));
-    expect(headers['x-tokengate-client-id']).toBe('client-1');
-    expect(headers.authorization).toBe('Bearer abc');
-    expect(headers.connection).toBeUndefined();
-    expect(headers['x-request-id']).toBe('req-1');
+  it('strips before setting, so forged identity copies never survive', () => {
+    expect(STRIP_PASSES).toContain(isInboundIdentity);
+    expect(SET_PASSES).toContain(injectIdentity);
+    const inbound: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', 'x-tokengate-jti': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    const out = forwardHeaders(inbound, context());
+    expect(out['x-tokengate-client-id']).toBeUndefined();
+    expect(out['x-tokengate-jti']).toBeUndefined();
+  });
+
+  it('builds a new header object with identity, request id and Authorization kept for the upstream', () => {
+    const inbound: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    const out = forwardHeaders(inbound, context({ token }));
+    expect(out).not.toBe(inbound);
+    expect(inbound['x-tokengate-client-id']).toBe('forged');
+    expect(out['x-tokengate-client-id']).toBe('client-1');
+    expect(out.authorization).toBe('Bearer abc');
+    expect(out.connection).toBeUndefined();
+    expect(out['x-request-id']).toBe('req-1');
   });
 });

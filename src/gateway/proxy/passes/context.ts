@@ -11,5 +11,8 @@ export interface ForwardContext {
   readonly token: VerifiedToken | undefined;
 }
 
-/** One step of header handling; mutates the outgoing header object in place. */
+/** A strip pass names the inbound headers that must not be passed on (true = drop `name`). */
+export type StripPass = (name: string, inbound: IncomingHttpHeaders) => boolean;
+
+/** A set pass adds headers to the outgoing copy. */
 export type HeaderPass = (headers: IncomingHttpHeaders, ctx: ForwardContext) => void;

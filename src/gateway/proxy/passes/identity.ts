@@ -1,14 +1,10 @@
-import type { HeaderPass } from './context.ts';
+import type { HeaderPass, StripPass } from './context.ts';
 
 /** Every identity header the gateway sets starts with this; the upstream trusts only ours. */
 export const IDENTITY_PREFIX = 'x-tokengate-';
 
-/** A client must not be able to assert an identity: drop any inbound `x-tokengate-*` header. */
-export const stripInboundIdentity: HeaderPass = (headers) => {
-  for (const name in headers) {
-    if (name.startsWith(IDENTITY_PREFIX)) delete headers[name];
-  }
-};
+/** A client must not be able to assert an identity: no inbound `x-tokengate-*` header passes. */
+export const isInboundIdentity: StripPass = (name) => name.startsWith(IDENTITY_PREFIX);
 
 /** After stripping: who the verified token says is calling. */
 export const injectIdentity: HeaderPass = (headers, ctx) => {

@@ -1,27 +1,39 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ForwardContext, HeaderPass } from './context.ts';
+import type { ForwardContext, HeaderPass, StripPass } from './context.ts';
 import { setForwarded } from './forwarded.ts';
-import { stripHopByHop } from './hop-by-hop.ts';
-import { injectIdentity, stripInboundIdentity } from './identity.ts';
+import { isHopByHop } from './hop-by-hop.ts';
+import { injectIdentity, isInboundIdentity } from './identity.ts';
 import { setRequestId } from './request-id.ts';
 
-export type { ForwardContext, HeaderPass } from './context.ts';
+export type { ForwardContext, HeaderPass, StripPass } from './context.ts';
 export { requestIdFrom } from './request-id.ts';
-export { stripHopByHop } from './hop-by-hop.ts';
+export { isHopByHop } from './hop-by-hop.ts';
 
 /**
- * The request header passes, in order (http-proxy-3 `web-outgoing` style). Order matters:
- * identity headers are injected only after every inbound copy is gone. `Authorization` is
- * forwarded on purpose: the upstream verifies the token again (defence in depth).
+ * The request header passes, in order (http-proxy-3 `web-outgoing` style): strip passes decide
+ * what of the inbound headers is copied, then set passes add to the copy. Identity headers are
+ * injected only into a copy that holds no inbound `x-tokengate-*`. `Authorization` is forwarded
+ * on purpose: the upstream verifies the token again (defence in depth).
  */
-export const REQUEST_PASSES: readonly HeaderPass[] = [
-  stripHopByHop,
-  stripInboundIdentity,
-  setForwarded,
-  setRequestId,
-  injectIdentity,
-];
+export const STRIP_PASSES: readonly StripPass[] = [isHopByHop, isInboundIdentity];
+export const SET_PASSES: readonly HeaderPass[] = [setForwarded, setRequestId, injectIdentity];
 
-export function applyRequestPasses(headers: IncomingHttpHeaders, ctx: ForwardContext): void {
-  for (const pass of REQUEST_PASSES) pass(headers, ctx);
+/**
+ * The headers to send upstream, as a new object: building a copy is several times cheaper
+ * than deleting from Node's parsed header object (deletes turn it into a slow dictionary,
+ * which http-proxy-3 then copies again).
+ */
+export function forwardHeaders(inbound: IncomingHttpHeaders, ctx: ForwardContext): IncomingHttpHeaders {
+  const out = copyWithout(inbound, STRIP_PASSES);
+  for (const pass of SET_PASSES) pass(out, ctx);
+  return out;
+}
+
+export function copyWithout(headers: IncomingHttpHeaders, strips: readonly StripPass[]): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  next: for (const name in headers) {
+    for (const strip of strips) if (strip(name, headers)) continue next;
+    out[name] = headers[name];
+  }
+  return out;
 }
