@@ -1,17 +1,16 @@
 import type { Clock, Logger } from '#common';
-import { ConfigError } from './config/errors.ts';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env, GatewayConfig } from './config/schema.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { startMetricsServer } from './ops/metrics-server.ts';
-import { authChanged, sectionsNeedingRestart } from './reload/needs-restart.ts';
+import { createReloader, type ReloadResult } from './reload/reloader.ts';
 import { watchConfig } from './reload/watch.ts';
 import { drain } from './server/drain.ts';
 import { createGeneration, type Generation, retire } from './server/generation.ts';
 import { createHandler } from './server/handler.ts';
 import { createListener } from './server/listener.ts';
 import { listen, listenerUrl } from './server/url.ts';
-import { type AuthRuntime, createAuthRuntime } from './verification/runtime.ts';
+import { createAuthRuntime } from './verification/runtime.ts';
 
 export interface StartOptions {
   readonly log: Logger;
@@ -22,6 +21,8 @@ export interface StartOptions {
   readonly watch?: boolean;
   /** With `watch`: also reload when the file changes (default true); false leaves SIGHUP only. */
   readonly watchFile?: boolean;
+  /** How long a reload that changes the issuer settings waits for the new keys and feed (15 s). */
+  readonly reloadReadyTimeoutMs?: number;
 }
 
 export interface RunningGateway {
@@ -30,7 +31,7 @@ export interface RunningGateway {
   /** Resolves once keys are loaded and revocations synced (what /readyz reports). */
   ready(): Promise<void>;
   /** Loads and validates the new configuration, then swaps it in; on error keeps the old one. */
-  reload(next?: GatewayConfig): Promise<{ ok: boolean; problems: readonly string[] }>;
+  reload(next?: GatewayConfig): Promise<ReloadResult>;
   /** Graceful: stops accepting, lets in-flight requests finish (bounded by drainTimeoutMs). */
   close(): Promise<void>;
 }
@@ -48,35 +49,30 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // redaction pass every other line gets: it more than doubles the cost of the line.
   const accessLog = log.child({}, { redact: [] });
   const server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
-  await listen(server, config.listen.port, config.listen.host);
-  const metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port).catch(async (error: unknown) => {
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>>;
+  try {
+    await listen(server, config.listen.port, config.listen.host);
+    metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
+  } catch (error) {
+    // A port in use: stop what already started (key-set and feed loops, the public listener).
+    current.auth.close();
+    current.forwarder.close();
     server.close();
     throw error;
-  });
-
-  async function reload(next?: GatewayConfig): Promise<{ ok: boolean; problems: readonly string[] }> {
-    const old = current as Generation;
-    let candidate: GatewayConfig;
-    try {
-      candidate = next ?? loadGatewayConfig(options.configFile, options.env);
-    } catch (error) {
-      const problems = error instanceof ConfigError ? error.problems : [String(error)];
-      log.error({ problems }, 'config reload refused; keeping the running configuration');
-      return { ok: false, problems };
-    }
-    const restart = sectionsNeedingRestart(old.config, candidate);
-    if (restart.length > 0) log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
-    let auth: AuthRuntime = old.auth;
-    if (authChanged(old.config, candidate)) {
-      auth = newAuth(candidate);
-      await auth.ready();
-    }
-    current = createGeneration(candidate, auth, hooks);
-    if (auth !== old.auth) old.auth.close();
-    retire(old, closeGeneration);
-    log.info({ routes: candidate.routes.length }, 'config reloaded');
-    return { ok: true, problems: [] };
   }
+
+  const reload = createReloader({
+    log,
+    current: () => current as Generation,
+    load: () => loadGatewayConfig(options.configFile, options.env),
+    newAuth,
+    ...(options.reloadReadyTimeoutMs !== undefined ? { readyTimeoutMs: options.reloadReadyTimeoutMs } : {}),
+    swap(next, auth) {
+      const old = current as Generation;
+      current = createGeneration(next, auth, hooks);
+      retire(old, closeGeneration);
+    },
+  });
 
   const stopWatching =
     options.configFile && options.watch !== false

@@ -2,6 +2,8 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startJwksServer } from '#test/jwks-server.ts';
+import { bearer, createTestKey, createTokenKit } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 let h: Harness | undefined;
@@ -11,6 +13,9 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   h = undefined;
 });
+
+/** The fixture's key-set line (an environment reference, replaced in the copy by some tests). */
+const JWKS_LINE = ['jwksUrl: $', '{JWKS_URL}'].join('');
 
 /** A gateway on a temporary copy of this folder's gateway.yaml, which the test then edits. */
 async function startOnCopy(watch: boolean, watchFile = true): Promise<{ h: Harness; file: string }> {
@@ -79,5 +84,31 @@ describe('configuration reload', () => {
     h.upstream.setDelay(0);
     expect(await statusOf(h, '/api/first')).toBe(404);
     expect(await statusOf(h, '/api/renamed')).toBe(200);
+  });
+
+  it('switches to a new key-set URL only once the new verifier is ready', async () => {
+    const { h, file } = await startOnCopy(false);
+    const key = await createTestKey();
+    const other = await startJwksServer([key]);
+    try {
+      await writeFile(file, (await readFile(file, 'utf8')).replace(JWKS_LINE, `jwksUrl: ${other.url}`));
+      expect((await h.gateway.reload()).ok).toBe(true);
+      const kit = await createTokenKit({ now: () => Date.now() }, key);
+      await writeFile(file, (await readFile(file, 'utf8')).replace('/api/first, auth: none', '/api/first, auth: bearer'));
+      expect((await h.gateway.reload()).ok).toBe(true);
+      const res = await h.fetch('/api/first', { headers: { authorization: bearer(await kit.goodToken()) } });
+      expect(res.status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a reload whose new key-set URL does not answer, keeping the old verifier', async () => {
+    const { h, file } = await startOnCopy(false);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(JWKS_LINE, 'jwksUrl: http://127.0.0.1:1/jwks.json'));
+    const result = await h.gateway.reload();
+    expect(result.ok).toBe(false);
+    expect(result.problems[0]).toMatch(/not ready within 1 s/);
+    expect((await h.fetch('/readyz')).status).toBe(200);
   });
 });

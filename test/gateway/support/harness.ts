@@ -57,6 +57,7 @@ export async function startHarness(dir: string, options: HarnessOptions = {}): P
     env,
     watch: options.watch ?? false,
     watchFile: options.watchFile ?? true,
+    reloadReadyTimeoutMs: 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   if (!options.skipReady) await gateway.ready();

@@ -1,0 +1,83 @@
+import type { Logger } from '#common';
+import { ConfigError } from '../config/errors.ts';
+import type { GatewayConfig } from '../config/schema.ts';
+import type { Generation } from '../server/generation.ts';
+import type { AuthRuntime } from '../verification/runtime.ts';
+import { authChanged, sectionsNeedingRestart } from './needs-restart.ts';
+
+export interface ReloadResult {
+  readonly ok: boolean;
+  readonly problems: readonly string[];
+}
+
+export interface ReloadDeps {
+  readonly log: Logger;
+  current(): Generation;
+  /** Reads and validates the file (throws ConfigError). */
+  load(): GatewayConfig;
+  newAuth(config: GatewayConfig): AuthRuntime;
+  /** Builds the new generation and makes it current; retires the old one. */
+  swap(config: GatewayConfig, auth: AuthRuntime): void;
+  /** How long a changed issuer section may take to load keys and revocations. */
+  readonly readyTimeoutMs?: number;
+}
+
+/**
+ * Load → validate → (new verifier ready, if the issuer settings changed) → swap. Any failure
+ * keeps the running configuration and says why. Reloads run one at a time, in order.
+ */
+export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Promise<ReloadResult> {
+  const { log } = deps;
+  const readyMs = deps.readyTimeoutMs ?? 15_000;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const refuse = (problems: readonly string[]): ReloadResult => {
+    log.error({ problems }, 'config reload refused; keeping the running configuration');
+    return { ok: false, problems };
+  };
+
+  async function reloadOnce(next?: GatewayConfig): Promise<ReloadResult> {
+    const old = deps.current();
+    let candidate: GatewayConfig;
+    try {
+      candidate = next ?? deps.load();
+    } catch (error) {
+      return refuse(error instanceof ConfigError ? error.problems : [String(error)]);
+    }
+    const restart = sectionsNeedingRestart(old.config, candidate);
+    if (restart.length > 0) log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
+    let auth = old.auth;
+    if (authChanged(old.config, candidate)) {
+      auth = deps.newAuth(candidate);
+      // Swap only to a verifier that has keys and revocations; never wait forever for one.
+      if (!(await readyWithin(auth, readyMs))) {
+        auth.close();
+        return refuse([`new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`]);
+      }
+    }
+    deps.swap(candidate, auth);
+    if (auth !== old.auth) old.auth.close();
+    log.info({ routes: candidate.routes.length }, 'config reloaded');
+    return { ok: true, problems: [] };
+  }
+
+  return (next) => {
+    const run = queue.then(() => reloadOnce(next));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
+
+async function readyWithin(auth: AuthRuntime, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const ready = auth.ready().then(
+    () => true,
+    () => false,
+  );
+  const result = await Promise.race([ready, timeout]);
+  clearTimeout(timer);
+  return result;
+}
