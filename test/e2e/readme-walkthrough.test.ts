@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '#test/stack.ts';
+
+/** The README's curl walk-through, run exactly as written against a real local stack. */
+const root = join(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+async function walkthroughScript(): Promise<string> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const block = /<!-- walkthrough:start -->\s*```sh\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(readme);
+  if (!block?.[1]) throw new Error('README has no walkthrough block');
+  return block[1];
+}
+
+describe('the README walk-through', () => {
+  let stack: Stack;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tokengate-readme-'));
+    stack = await startStack({ dataDir: join(dir, 'data') });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('works as written: a verified call, then each documented error', { timeout: 90_000 }, async () => {
+    const script = await walkthroughScript();
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: root,
+      env: { ...process.env, ...stack.env, GW: stack.gatewayUrl },
+      timeout: 80_000,
+    });
+    const answers = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{') || line.startsWith('['))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(answers.map((a) => a.error_code ?? (a.success === true ? 'ok' : a.revoked === true ? 'revoked' : a.deleted === true ? 'deleted' : '?'))).toEqual([
+      'ok',
+      'ok',
+      '1024',
+      '1026',
+      '1030',
+      'revoked',
+      '1024',
+      'deleted',
+      '1025',
+    ]);
+    expect(answers[1]?.completions).toEqual(expect.arrayContaining([expect.objectContaining({ full_address: expect.any(String) })]));
+    expect(answers[6]?.message).toBe('OAuth key has been revoked');
+    expect(answers[4]?.message).toMatch(/^Token expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+});
