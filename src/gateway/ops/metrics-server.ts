@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
+import { listen, listenerUrl } from '../server/url.ts';
 
 /** Prometheus text on its own port, so the public listener never exposes it. */
 export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ server: Server; url: string }> {
@@ -14,10 +14,6 @@ export async function startMetricsServer(registry: Registry, host: string, port:
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  return { server, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/metrics` };
+  await listen(server, port, host);
+  return { server, url: `${listenerUrl(server, host, false)}/metrics` };
 }

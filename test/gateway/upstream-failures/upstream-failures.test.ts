@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '#test/stack.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 let h: Harness | undefined;
@@ -8,14 +8,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** A port nothing listens on: bind, note it, close. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A port nothing listens on (bound, noted and closed again). */
+const deadPort = freePort;
 
 describe('when the upstream fails', () => {
   it('answers 502 JSON in the documented shape when the upstream refuses connections', async () => {
