@@ -18,8 +18,8 @@ export interface ForwarderHooks {
 }
 
 /**
- * http-proxy-3 with a keep-alive agent. Connect and response timeouts are ours so a timeout is
- * told apart from a refused connection (504 vs 502); either way the client gets the documented
+ * http-proxy-3 with a keep-alive agent. Connect and response timeouts are ours so a slow upstream
+ * (504) is told apart from one that is down or unreachable (502); either way the client gets the documented
  * JSON body, never an HTML page or a reset, unless the reply had already started.
  */
 export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
@@ -48,7 +48,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   function onError(error: Error, req: IncomingMessage, res: ServerResponse | Socket): void {
     const state = forwardState(req);
     if (state?.answered) return;
-    const failure: UpstreamFailure = state?.timedOut ? 'upstream_timeout' : 'upstream_unavailable';
+    // Down (refused, reset, no connection within connectTimeoutMs) is 502; slow to answer is 504.
+    const failure: UpstreamFailure = state?.timedOut === 'response' ? 'upstream_timeout' : 'upstream_unavailable';
     hooks.onUpstreamFailure?.(req, failure, error);
     if (!state || !('writeHead' in res)) {
       res.destroy();
@@ -69,7 +70,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   };
 }
 
-/** Exported for its unit test: a socket still connecting after `ms` fails the request as a timeout. */
+/** Exported for its unit test: a socket still connecting after `ms` fails the request (502, unreachable). */
 export function armConnectTimeout(proxyReq: ClientRequest, socket: Socket, state: ForwardState, ms: number): void {
   const timer = setTimeout(() => {
     state.timedOut = 'connect';

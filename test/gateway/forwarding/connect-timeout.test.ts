@@ -7,7 +7,7 @@ import type { ForwardState } from '../../../src/gateway/proxy/state.ts';
 import { compileRoute } from '../../../src/gateway/routing/compile.ts';
 
 // A loopback upstream always connects at once, so the connect timeout is shown on its own:
-// a socket that never connects must fail the request as a timeout (504), not hang.
+// a socket that never connects must fail the request (502: the upstream is unreachable), not hang.
 function fakes() {
   const socket = new EventEmitter() as Socket;
   const proxyReq = Object.assign(new EventEmitter(), { destroyed: false, destroy() { this.destroyed = true; } });
