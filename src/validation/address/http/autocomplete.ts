@@ -19,7 +19,7 @@ export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
     const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: flag(query, 'canonical', false), ...source(query) };
     const dataset = data();
     const parsed = parseQuery(q, { prefix: true });
-    const hits = dataset.search.search(parsed, { max, filters });
+    const hits = dataset.search.search(parsed, { max, filters, nearbyNumbers: true });
     const completions = hits.map((hit) => {
       const full = fullAddress(readParts(dataset.table, hit.row, hit.group));
       const completion: Record<string, string> = {

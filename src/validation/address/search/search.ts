@@ -3,6 +3,7 @@ import { type SearchFilters, stateMask } from './filters.ts';
 import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-scorer.ts';
 import type { ParsedQuery, QueryWord } from './query.ts';
 import { maxRowBonus, type NumberMatch, type NumberWant, resolveNumber, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
+import { NearbyNumbers } from './nearby-numbers.ts';
 import { numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
 import type { TermIndex } from './term-index.ts';
@@ -14,12 +15,15 @@ export interface SearchHit {
   readonly score: number;
   /** MATCHED bits of the group fields the words hit. */
   readonly fields: number;
-  readonly number: NumberMatch;
+  /** `nearby`: the street lacks the typed number; this row is listed instead (autocomplete). */
+  readonly number: NumberMatch | 'nearby';
 }
 
 export interface SearchOptions {
   readonly max: number;
   readonly filters: SearchFilters;
+  /** List a street's other numbers, below every number match, when it lacks the typed one. */
+  readonly nearbyNumbers?: boolean;
 }
 
 interface Wants {
@@ -39,7 +43,10 @@ interface Candidate {
  * the others are checked through the forward index), then rows inside the best groups are
  * matched on numbers and kept in a bounded top-k. A first pass allows no typos; only when it
  * finds fewer than `max` results does a second pass add one-typo matches, so typo
- * neighbours never crowd out an exact answer and cost nothing on ordinary queries.
+ * neighbours never crowd out an exact answer and cost nothing on ordinary queries. Rows
+ * listed for a street that lacks the typed number (`nearbyNumbers`) come after every number
+ * match, come only from streets a query word named, and do not count towards skipping the
+ * typo pass: "1 Gorge St" still finds George St's 1.
  */
 export class AddressSearch {
   readonly #table: AddressTable;
@@ -48,12 +55,16 @@ export class AddressSearch {
   readonly #groupStamp: Uint32Array;
   readonly #slotOfGroup: Uint32Array;
   readonly #rowScore: RowScore = { bonus: 0, number: 'none' };
+  readonly #nearby: NearbyNumbers;
+  /** Whether the group being scanned had a row matching the query's numbers. */
+  #found = false;
   #epoch = 0;
 
   constructor(table: AddressTable, index: TermIndex) {
     this.#table = table;
     this.#index = index;
     this.#matcher = new WordMatcher(index);
+    this.#nearby = new NearbyNumbers(table);
     this.#groupStamp = new Uint32Array(table.groups.count);
     this.#slotOfGroup = new Uint32Array(table.groups.count);
     if (table.groups.count >= 2 ** 22) throw new RangeError('more than 4,194,304 street-localities');
@@ -64,7 +75,8 @@ export class AddressSearch {
     if (words.length === 0) return [];
     const exact = this.#run(query, words, options, false);
     const typoable = words.some((w) => w.text.length >= MIN_TYPO_LENGTH);
-    return exact.length >= options.max || !typoable ? exact : this.#run(query, words, options, true);
+    const numberMatches = exact.filter((hit) => hit.number !== 'nearby').length;
+    return numberMatches >= options.max || !typoable ? exact : this.#run(query, words, options, true);
   }
 
   #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, typos: boolean): SearchHit[] {
@@ -135,33 +147,53 @@ export class AddressSearch {
 
   #rows(candidates: readonly Candidate[], options: SearchOptions): SearchHit[] {
     const top: SearchHit[] = [];
+    const nearby: SearchHit[] = [];
     const { rowStart } = this.#table.groups;
+    this.#nearby.reset();
     for (const c of candidates) {
       if (top.length === options.max && c.score + maxRowBonus(c.rowQuery) <= top[top.length - 1]!.score) break;
       const start = rowStart[c.group]!;
       const end = rowStart[c.group + 1]!;
       const want = c.rowQuery.number;
+      this.#found = false;
       if (want && !want.prefix && want.value >= 0 && !c.rowQuery.isBox) {
         const [lotEnd, from, to] = numberWindow(this.#table, start, end, want.value);
         this.#scan(c, start, lotEnd, options, top);
         this.#scan(c, Math.max(from, lotEnd), to, options, top);
       } else this.#scan(c, start, end, options, top);
+      const room = options.max - top.length - nearby.length;
+      if (options.nearbyNumbers && want && !this.#found && room > 0 && namedStreet(c)) this.#addNearby(c, start, end, options, room, nearby);
     }
-    return top;
+    return nearby.length === 0 ? top : top.concat(nearby).slice(0, options.max);
+  }
+
+  /** Streets come in rank order, so a later street's rows only follow an earlier one's. */
+  #addNearby(c: Candidate, start: number, end: number, options: SearchOptions, room: number, nearby: SearchHit[]): void {
+    const admit = (row: number): boolean => this.#admits(row, c, options);
+    for (const { row, bonus } of this.#nearby.collect(start, end, c.rowQuery, admit, room)) {
+      nearby.push({ row, group: c.group, score: c.score + bonus, fields: c.fields, number: 'nearby' });
+    }
+  }
+
+  /** Filters outside the query text: `canonical=1` drops aliases, a postal-only source drops lots. */
+  #admits(row: number, c: Candidate, options: SearchOptions): boolean {
+    if (options.filters.canonicalOnly && this.#table.rows.canonical[row] !== row) return false;
+    return options.filters.physical || c.rowQuery.isBox || this.#table.rows.strings.numberFirst[row] !== 0;
   }
 
   #scan(c: Candidate, from: number, to: number, options: SearchOptions, top: SearchHit[]): void {
-    const { canonical } = this.#table.rows;
-    const numberFirst = this.#table.rows.strings.numberFirst;
-    const lotsExcluded = !options.filters.physical && !c.rowQuery.isBox;
     for (let row = from; row < to; row++) {
-      if (options.filters.canonicalOnly && canonical[row] !== row) continue;
-      if (lotsExcluded && numberFirst[row] === 0) continue;
-      if (!scoreRow(this.#table, row, c.rowQuery, this.#rowScore)) continue;
+      if (!this.#admits(row, c, options) || !scoreRow(this.#table, row, c.rowQuery, this.#rowScore)) continue;
+      this.#found = true;
       const hit = { row, group: c.group, score: c.score + this.#rowScore.bonus, fields: c.fields, number: this.#rowScore.number };
       insert(top, hit, options.max);
     }
   }
+}
+
+/** A street the query named (not one merely in the named suburb or state), not a box. */
+function namedStreet(c: Candidate): boolean {
+  return !c.rowQuery.isBox && (c.fields & MATCHED.street) !== 0;
 }
 
 /** A query of numbers only ("2112") is looked up as a postcode. */
