@@ -1,5 +1,5 @@
 import { createLogger } from '#common';
-import { loadGatewayConfig, startGateway } from '#gateway';
+import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
@@ -32,8 +32,10 @@ export async function runStart(args: readonly string[]): Promise<void> {
 async function runGatewayUntilStopped(upstream: Upstream, dataDir: string, logLevel: string, stopping: Promise<NodeJS.Signals>) {
   // The gateway of the local stack talks to this upstream and reads its feed token.
   const env = { ...process.env, DATA_DIR: dataDir, UPSTREAM_URL: upstream.url, REVOCATION_FEED_TOKEN: upstream.feedToken.value };
-  const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(process.env['GATEWAY_CONFIG'], env));
-  const gateway = await startGateway(gatewayConfig, { log: createLogger({ level: logLevel, name: 'gateway' }) });
+  const configFile = process.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+  const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(configFile, env));
+  // configFile + env: SIGHUP and edits of the file reload the route map, as with `tokengate gateway`.
+  const gateway = await startGateway(gatewayConfig, { log: createLogger({ level: logLevel, name: 'gateway' }), configFile, env });
   try {
     const notice = new Promise<'slow'>((resolve) => setTimeout(resolve, GATEWAY_READY_NOTICE_MS, 'slow').unref());
     const ready = await unlessStopped(Promise.race([gateway.ready().then(() => 'ready' as const), notice]), stopping);

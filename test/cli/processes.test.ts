@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,8 +80,11 @@ describe('long-running commands', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('runs `start`: the whole stack on the configured ports, a token through the gateway, SIGTERM stops both (exit 0)', { timeout: 180_000 }, async () => {
-    const stack = launch('start', env);
+  it('runs `start`: the whole stack on the configured ports, a token through the gateway, SIGHUP reloads the route map, SIGTERM stops both (exit 0)', { timeout: 180_000 }, async () => {
+    const configFile = join(dataDir, 'gateway.yaml');
+    const routeMap = await readFile(join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml'), 'utf8');
+    await writeFile(configFile, routeMap);
+    const stack = launch('start', { ...env, GATEWAY_CONFIG: configFile });
     const gatewayUrl = (await stack.waitFor(/gateway: +(\S+)\n/))[1];
     expect(gatewayUrl).toBe(`http://127.0.0.1:${env['GATEWAY_PORT']}`);
     await stack.waitFor(/admin token: in \S+/);
@@ -96,6 +99,18 @@ describe('long-running commands', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(phone.status).toBe(200);
+
+    // Take the phone route out of the map and signal: the running gateway stops routing it.
+    const withoutPhone = routeMap.replace(/^.*\/api\/phone\/v1\/verification.*\n/m, '');
+    expect(withoutPhone).not.toContain('/api/phone/v1/verification');
+    await writeFile(configFile, withoutPhone);
+    stack.child.kill('SIGHUP');
+    let status = 200;
+    for (let i = 0; i < 100 && status !== 404; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`)).status;
+    }
+    expect(status).toBe(404);
 
     stack.child.kill('SIGTERM');
     expect(await stack.exited).toBe(0);
