@@ -29,8 +29,8 @@ export interface Child {
 }
 
 /** Starts `bench/gateway/<script>` on a core and waits for its `ready` message. */
-export async function startChild(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = process.env): Promise<Child> {
-  const [cmd, argv] = pinned(core, [process.execPath, join(dir, script), ...args]);
+export async function startChild(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = []): Promise<Child> {
+  const [cmd, argv] = pinned(core, [process.execPath, ...nodeFlags, join(dir, script), ...args]);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
   const info = await new Promise<Record<string, string>>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));

@@ -23,16 +23,17 @@ export interface ForwarderHooks {
  * JSON body, never an HTML page or a reset, unless the reply had already started.
  */
 export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
+  // The response timeout is the agent's socket timeout (set once per socket), not
+  // http-proxy-3's `proxyTimeout`, which arms and clears a socket timer on every request.
   const agent: Agent = createUpstreamAgent(upstream);
-  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false, proxyTimeout: upstream.responseTimeoutMs });
+  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false });
 
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
     const state = forwardState(req);
     if (!state) return;
     state.proxyReq = proxyReq;
-    proxyReq.once('timeout', () => {
-      state.timedOut ??= 'response';
-    });
+    (proxyReq as WithState)[STATE] = state;
+    proxyReq.once('timeout', onResponseTimeout);
     if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -68,6 +69,16 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       proxy.close();
     },
   };
+}
+
+const STATE = Symbol('tokengate.forward');
+type WithState = ClientRequest & { [STATE]?: ForwardState };
+
+/** The upstream socket was idle for responseTimeoutMs mid-request: 504 (see onError). */
+function onResponseTimeout(this: ClientRequest): void {
+  const state = (this as WithState)[STATE];
+  if (state) state.timedOut ??= 'response';
+  this.destroy();
 }
 
 /** Exported for its unit test: a socket still connecting after `ms` fails the request (502, unreachable). */

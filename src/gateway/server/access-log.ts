@@ -1,29 +1,50 @@
 import type { ServerResponse } from 'node:http';
+import { pino } from 'pino';
+import type { VerifiedToken } from '#auth';
 import type { Logger } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { RequestRecord } from './record.ts';
+
+const INFO = pino.levels.values.info ?? 30;
+
+/** The `"clientId":…,"jti":…` part of a token's lines, escaped once per token (cache hits reuse it). */
+const identityJson = new WeakMap<VerifiedToken, string>();
+/** Route labels escaped once each (a bounded set: configured patterns and fixed labels). */
+const routeJson = new Map<string, string>();
+
+function memo<K>(map: Map<K, string> | WeakMap<K & object, string>, key: K, make: () => string): string {
+  const known = (map as Map<K, string>).get(key);
+  if (known !== undefined) return known;
+  const value = make();
+  (map as Map<K, string>).set(key, value);
+  return value;
+}
 
 /**
  * One line per request when the response is done: id, route, status, decision, error code and
  * latency; the client id and jti for accepted tokens. Never a header value, token or query
  * string (the query may carry `key`/`secret`), so nothing here needs redacting.
+ *
+ * The line is built by hand in pino's line format (level, time, the logger's bindings, fields,
+ * msg) and handed to the logger's own destination: pino's generic serialiser cost several µs
+ * per request. Every field is either validated plain text (request id, method, status, codes)
+ * or JSON-escaped.
  */
 export function finishRequest(res: ServerResponse, record: RequestRecord, log: Logger, metrics: GatewayMetrics): void {
   const status = res.statusCode;
-  metrics.requests.inc({ route: record.route, status: String(status), error_code: record.errorCode });
-  log.info(
-    {
-      reqId: record.requestId,
-      method: record.method,
-      route: record.route,
-      status,
-      decision: record.decision,
-      errorCode: record.errorCode || undefined,
-      clientId: record.clientId,
-      jti: record.jti,
-      aborted: res.writableFinished ? undefined : true,
-      ms: Math.round((performance.now() - record.startedAt) * 100) / 100,
-    },
-    'request',
-  );
+  metrics.countRequest(record.route, status, record.errorCode);
+  if (log.levelVal > INFO) return;
+  const fields = log as unknown as Record<symbol, unknown>;
+  const bindings = fields[pino.symbols.chindingsSym] as string;
+  const stream = fields[pino.symbols.streamSym] as pino.DestinationStream;
+  const route = memo(routeJson, record.route, () => JSON.stringify(record.route));
+  let line = `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":"${record.requestId}","method":"${record.method}","route":${route},"status":${status},"decision":"${record.decision}"`;
+  if (record.errorCode !== '') line += `,"errorCode":"${record.errorCode}"`;
+  if (record.token !== undefined) {
+    const token = record.token;
+    line += memo(identityJson, token, () => `,"clientId":${JSON.stringify(token.clientId)},"jti":${JSON.stringify(token.jti)}`);
+  }
+  if (!res.writableFinished) line += ',"aborted":true';
+  line += `,"ms":${Math.round((performance.now() - record.startedAt) * 100) / 100},"msg":"request"}\n`;
+  stream.write(line);
 }

@@ -13,6 +13,9 @@ import { enter, type Generation, leave } from './generation.ts';
 import { newRecord, type RequestRecord } from './record.ts';
 import { sendApiError } from './respond.ts';
 
+const RECORD = Symbol('tokengate.record');
+type WithRecord = ServerResponse & { [RECORD]?: RequestRecord };
+
 export interface HandlerDeps {
   current(): Generation;
   onIdle(gen: Generation): void;
@@ -28,19 +31,19 @@ export interface HandlerDeps {
  */
 export function createHandler(deps: HandlerDeps) {
   const { log, metrics } = deps;
+  const observe = (seconds: number) => metrics.verification.observe(seconds);
+  // One shared listener, no closure per request: a response always ends with 'close' (after
+  // 'finish' when the reply was handed to the socket, alone when it was cut short).
+  function done(this: ServerResponse): void {
+    const record = (this as WithRecord)[RECORD] as RequestRecord;
+    leave(record.gen, deps.onIdle);
+    finishRequest(this, record, deps.accessLog, metrics);
+  }
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     const gen = deps.current();
-    const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now());
+    const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now(), gen);
     enter(gen);
-    // 'finish' when the reply was handed to the socket, 'close' alone when it was cut short.
-    let finished = false;
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      leave(gen, deps.onIdle);
-      finishRequest(res, record, deps.accessLog, metrics);
-    };
-    res.once('finish', done);
+    (res as WithRecord)[RECORD] = record;
     res.once('close', done);
     const route = admit(gen, req, res, record);
     if (route === undefined) return;
@@ -49,7 +52,7 @@ export function createHandler(deps: HandlerDeps) {
       forward(gen, req, res, record, route, undefined);
       return;
     }
-    const decision = authorizeTimed(gen.auth, req, route, (s) => metrics.verification.observe(s));
+    const decision = authorizeTimed(gen.auth, req, route, observe);
     if (decision instanceof Promise) {
       decision.then(
         (d) => decide(gen, req, res, record, route, d),
@@ -71,8 +74,7 @@ export function createHandler(deps: HandlerDeps) {
       return;
     }
     record.decision = 'allowed';
-    record.clientId = decision.token.clientId;
-    record.jti = decision.token.jti;
+    record.token = decision.token;
     forward(gen, req, res, record, route, decision);
   }
 

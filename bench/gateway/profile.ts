@@ -1,0 +1,73 @@
+/**
+ * Profiles one measured server under the bench's load generator (not part of `npm run bench`):
+ * `npx node bench/gateway/profile.ts gateway|plain one|cycle|fresh [seconds]`.
+ * The server runs pinned with `--cpu-prof`; prints the top functions by self time.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runToJson, startChild } from './children.ts';
+import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './mint.ts';
+
+const [which = 'gateway', mode = 'one', seconds = '5'] = process.argv.slice(2);
+const outDir = mkdtempSync(join(tmpdir(), `tg-prof-${which}-`));
+const PATH = '/api/au/address/autocomplete';
+const key = benchKey();
+const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
+const count = mode === 'one' ? 1 : mode === 'cycle' ? 10_000 : 40_000;
+const tokens = join(outDir, 'tokens.txt');
+writeFileSync(tokens, mintTokens(key, count).join('\n'));
+const config = join(outDir, 'gateway.yaml');
+writeFileSync(
+  config,
+  `listen: { port: 0 }\nupstream: { url: "${upstream.info.url}" }\nissuer:\n  issuer: ${BENCH_ISSUER}\n  audience: ${BENCH_AUDIENCE}\n  revocationFeed: { token: ${upstream.info.feedToken} }\nmetrics: { port: 0 }\nroutes:\n  - { path: ${PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }\n`,
+);
+const flags = ['--cpu-prof', `--cpu-prof-dir=${outDir}`, '--cpu-prof-interval=100'];
+const args = which === 'plain' ? [upstream.info.url ?? ''] : [config];
+const server = await startChild(which === 'plain' ? 'plain-proxy.ts' : 'gateway-server.ts', args, 1, process.env, flags);
+const job = (ms: number, m: string) => JSON.stringify({ url: `${server.info.url}${PATH}`, connections: 16, durationMs: ms, mode: m, tokensFile: tokens });
+await runToJson('loadgen.ts', [job(1_000, 'cycle')], 0);
+const before = await server.usage();
+const result = await runToJson<{ requests: number }>('loadgen.ts', [job(Number(seconds) * 1000, mode === 'one' ? 'cycle' : mode)], 0);
+const after = await server.usage();
+console.log(JSON.stringify(result), `CPU µs/req ${((after.cpuUs - before.cpuUs) / result.requests).toFixed(1)}`);
+await new Promise<void>((resolve) => {
+  server.process.once('exit', () => resolve());
+  server.process.kill('SIGINT');
+});
+upstream.stop();
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile')) ?? '';
+const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number };
+// Only the measured window (the last `seconds` before SIGINT, less the shutdown): no start-up.
+const times: number[] = [];
+let t = 0;
+for (const d of profile.timeDeltas) {
+  t += d;
+  times.push(t);
+}
+const end = times.at(-1) ?? 0;
+const from = end - (Number(seconds) + 0.2) * 1e6;
+const counts = new Map<number, number>();
+let total = 0;
+let spanUs = 0;
+profile.samples.forEach((id, i) => {
+  if ((times[i] ?? 0) < from || (times[i] ?? 0) > end - 0.2e6) return;
+  counts.set(id, (counts.get(id) ?? 0) + 1);
+  total++;
+  spanUs += profile.timeDeltas[i] ?? 0;
+});
+const self = new Map<string, number>();
+for (const node of profile.nodes) {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const name = `${functionName || '(anon)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/main\//, '')}:${lineNumber + 1}`;
+  self.set(name, (self.get(name) ?? 0) + (counts.get(node.id) ?? 0));
+}
+const usPerReq = (n: number) => ((spanUs / total) * n) / result.requests;
+console.log(`profile ${join(outDir, file)}; ${total} samples in the window; µs/request by function (self):`);
+for (const [name, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_TOP ?? 50))) console.log(`${usPerReq(n).toFixed(2).padStart(7)}  ${name}`);
