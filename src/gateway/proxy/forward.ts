@@ -4,7 +4,7 @@ import { ProxyServer } from 'http-proxy-3';
 import type { GatewayConfig } from '../config/schema.ts';
 import { createUpstreamAgent } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
-import { applyResponsePasses } from './response-passes.ts';
+import { responseHeaders } from './response-passes.ts';
 import { type ForwardState, forwardState, setForwardState } from './state.ts';
 
 export interface Forwarder {
@@ -26,7 +26,9 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   // The response timeout is the agent's socket timeout (set once per socket), not
   // http-proxy-3's `proxyTimeout`, which arms and clears a socket timer on every request.
   const agent: Agent = createUpstreamAgent(upstream);
-  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false });
+  // selfHandleResponse: the reply is written with one writeHead from the upstream's raw header
+  // list (response-passes.ts) instead of http-proxy-3's per-header setHeader passes.
+  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false, selfHandleResponse: true });
 
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
     const state = forwardState(req);
@@ -37,8 +39,13 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
-    const state = forwardState(req);
-    if (state) applyResponsePasses(proxyRes, state);
+    if (res.headersSent || res.writableEnded) {
+      // Already answered here (413 mid-upload): the upstream's reply is moot.
+      proxyRes.resume();
+      return;
+    }
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0'));
+    proxyRes.pipe(res);
     // An upstream that dies mid-body leaves the piped reply open forever: cut it instead.
     proxyRes.once('close', () => {
       if (!proxyRes.complete) res.destroy();
@@ -62,7 +69,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   return {
     forward(req, res, state, body) {
       setForwardState(req, state);
-      proxy.web(req, res, body ? { buffer: body as never } : {}, onError);
+      proxy.web(req, res, body ? { buffer: body as never } : hasBody(req) ? {} : NO_BODY, onError);
     },
     close() {
       agent.destroy();
@@ -70,6 +77,17 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     },
   };
 }
+
+/**
+ * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body. Its
+ * upstream request is just ended, instead of piping the (already finished) request stream,
+ * which costs a dozen listener additions and removals per request.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+const NO_BODY = { buffer: { pipe: (dest: ClientRequest) => dest.end() } as never };
 
 const STATE = Symbol('tokengate.forward');
 type WithState = ClientRequest & { [STATE]?: ForwardState };

@@ -6,7 +6,7 @@ import type { StripPass } from './context.ts';
  * and neither may any header the `Connection` header names (`Connection: close, x-secret`).
  * `transfer-encoding` stays: Node re-frames the body itself and needs it to stream chunked bodies.
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
+export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
 
 export const isHopByHop: StripPass = (name, inbound) => HOP_BY_HOP.has(name) || namedByConnection(name, inbound.connection);
 
