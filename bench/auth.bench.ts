@@ -73,7 +73,8 @@ export default async function bench(): Promise<void> {
   const one = tokens[0] ?? '';
   const same = verifier();
   const cycled = verifier();
-  for (let i = 0; i < 10_000; i++) check(cycled.authorize(tokens[i] ?? '', ANY));
+  // Twice: the verified-token cache admits a token on its second sighting (src/auth/admission.ts).
+  for (let pass = 0; pass < 2; pass++) for (let i = 0; i < 10_000; i++) check(cycled.authorize(tokens[i] ?? '', ANY));
   const fresh = verifier();
   const byString = new Map(tokens.slice(0, 10_000).map((t) => [t.slice(7), 1]));
   const sha = (t: string): string => createHash('sha256').update(t.slice(7)).digest('base64url');

@@ -33,11 +33,12 @@ const servers = {
 };
 const warm = file('warm.txt', tokens.slice(0, 10_000));
 const cpu: Record<string, number[]> = { A: [], B: [] };
-for (const s of Object.values(servers)) await runToJson('loadgen.ts', [JSON.stringify({ url: `${s.info.url}${PATH}`, connections: 16, durationMs: 4_000, mode: 'fresh', tokensFile: warm })], 0);
+for (const s of [...Object.values(servers), ...Object.values(servers)]) await runToJson('loadgen.ts', [JSON.stringify({ url: `${s.info.url}${PATH}`, connections: 16, durationMs: 4_000, mode: 'fresh', tokensFile: warm })], 0);
 let next = 10_000;
 for (let r = 0; r < rounds; r++) {
   for (const [name, s] of Object.entries(servers)) {
-    const tokensFile = mode === 'fresh' ? file(`f-${r}-${name}.txt`, tokens.slice(next, (next += perRound))) : mode === 'one' ? file('one.txt', tokens.slice(0, 1)) : warm;
+    const tokensFile = mode === 'fresh' ? file(`f-${r}-${name}.txt`, tokens.slice(next, next + perRound)) : mode === 'one' ? file('one.txt', tokens.slice(0, 1)) : warm;
+    if (mode === 'fresh') next += perRound;
     const before = await s.usage();
     const res = await runToJson<{ requests: number }>('loadgen.ts', [JSON.stringify({ url: `${s.info.url}${PATH}`, connections: 16, durationMs: 2_000, mode: mode === 'fresh' ? 'fresh' : 'cycle', tokensFile })], 0);
     const after = await s.usage();

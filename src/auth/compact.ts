@@ -21,6 +21,21 @@ function decodeJsonObject(segment: string): Record<string, unknown> | undefined 
   }
 }
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Base64url without padding whose unused trailing bits are zero (RFC 4648 §3.5), so exactly one
+ * text decodes to each byte string. Checked on the text, without re-encoding the decoded bytes.
+ */
+function isCanonicalBase64url(text: string): boolean {
+  const rest = text.length % 4;
+  if (rest === 1 || !BASE64URL.test(text)) return false;
+  if (rest === 0) return true;
+  const last = ALPHABET.indexOf(text.charAt(text.length - 1));
+  // 2 chars carry 1 byte (4 unused bits), 3 chars carry 2 bytes (2 unused bits).
+  return (last & (rest === 2 ? 0b1111 : 0b11)) === 0;
+}
+
 const HEADER_MEMO_SIZE = 64;
 
 /**
@@ -54,9 +69,7 @@ export function parseCompact(token: string, headerMemo?: Map<string, Record<stri
   const payload = decodeJsonObject(token.slice(first + 1, second));
   if (payload === undefined) return fail('invalid_token', 'payload is not base64url JSON object');
   const signatureText = token.slice(second + 1);
+  if (!isCanonicalBase64url(signatureText)) return fail('invalid_token', 'signature is not canonical base64url');
   const signature = Buffer.from(signatureText, 'base64url');
-  if (signature.length === 0 || signature.toString('base64url') !== signatureText) {
-    return fail('invalid_token', 'signature is not canonical base64url');
-  }
   return { header, payload, signingInput: token.slice(0, second), signature };
 }

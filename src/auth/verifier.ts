@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { type Clock, systemClock } from '#common';
+import { createDoorkeeper } from './admission.ts';
 import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
 import { checkClaims, checkHeader, type ClaimRules } from './claims.ts';
 import { type CompactJws, parseCompact } from './compact.ts';
@@ -14,7 +15,8 @@ import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, Verifi
 import { checkVerifierOptions } from './verifier-options.ts';
 
 /**
- * The verification pipeline, in this order: extract → negative cache → verified-token cache →
+ * The verification pipeline, in this order: extract → negative cache → verified-token cache (a
+ * token is admitted on its second sighting) →
  * header (typ, pinned alg, kid) → key by kid (unknown → one refetch) → signature → iss/aud/claims
  * → expiry → revocation → scope. Synchronous except when an unknown kid needs the refetch.
  */
@@ -31,6 +33,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     maxLifetimeSec: config.maxLifetimeSec,
   };
   const tokens = createTokenCache(clock, config.tokenCacheEntries, config.tokenCacheBytes);
+  const doorkeeper = createDoorkeeper();
   const rejected = createNegativeCache(clock, config.negativeEntries, config.negativeTtlSec, config.negativeBytes);
   const fits = perKeyMemo(keyFitsAlgorithm);
   const headers = new Map<string, Record<string, unknown>>();
@@ -66,7 +69,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fail('invalid_token', 'bad signature'));
     const token = checkClaims(jws.payload, rules, Math.floor(clock.now() / 1000));
     if ('ok' in token) return remember(raw, token);
-    tokens.set(raw, { token, kid, key }, token.exp * 1000 + toleranceMs);
+    // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
+    if (doorkeeper.seenBefore(raw)) tokens.set(raw, { token, kid, key }, token.exp * 1000 + toleranceMs);
     return decide(token, requirement, raw);
   }
 

@@ -26,28 +26,52 @@ function counting(inner: KeyResolver): KeyResolver & { gets: number; algs: numbe
   return counter;
 }
 
+/** Presents a token twice, so that it is in the verified-token cache (admitted on its second sighting). */
+function admit(f: Awaited<ReturnType<typeof verifierFixture>>, token: string): unknown {
+  f.verifier.authorize(token, ANY);
+  return claimsOf(f.verifier.authorize(token, ANY));
+}
+
 describe('verified-token cache', () => {
   it('answers a repeated token from the cache without verifying it again', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.goodToken());
-    expect(claimsOf(f.verifier.authorize(token, ANY))).toBe(claimsOf(f.verifier.authorize(token, ANY)));
+    expect(admit(f, token)).toBe(claimsOf(f.verifier.authorize(token, ANY)));
+  });
+
+  it('caches a token on its second sighting only, so single-use tokens cost no cache space', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken());
+    const first = claimsOf(f.verifier.authorize(token, ANY));
+    const second = claimsOf(f.verifier.authorize(token, ANY));
+    expect(second).not.toBe(first);
+    expect(claimsOf(f.verifier.authorize(token, ANY))).toBe(second);
+    expect(f.verifier.stats?.()).toMatchObject({ tokenCacheHits: 1, signaturesChecked: 2 });
+  });
+
+  it('keeps a reused token cached through a flood of tokens that are each used once', async () => {
+    const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
+    const reused = bearer(await f.kit.goodToken());
+    const cached = admit(f, reused);
+    for (let i = 0; i < 20; i++) expect(f.verifier.authorize(bearer(await f.kit.goodToken()), ANY)).toMatchObject({ ok: true });
+    expect(claimsOf(f.verifier.authorize(reused, ANY))).toBe(cached);
   });
 
   it('counts cache hits, negative hits and signatures checked for metrics', async () => {
     const f = await verifierFixture();
     const good = bearer(await f.kit.goodToken());
     const forged = bearer(await f.kit.forgedToken());
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       f.verifier.authorize(good, ANY);
       f.verifier.authorize(forged, ANY);
     }
-    expect(f.verifier.stats?.()).toEqual({ tokenCacheHits: 2, negativeCacheHits: 2, signaturesChecked: 2 });
+    expect(f.verifier.stats?.()).toEqual({ tokenCacheHits: 2, negativeCacheHits: 3, signaturesChecked: 3 });
   });
 
   it('still rejects a cached token once it has expired', async () => {
     const f = await verifierFixture({ clockToleranceSec: 0 });
     const token = bearer(await f.kit.goodToken({ expiresInSec: 30 }));
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    admit(f, token);
     f.clock.advanceSec(30);
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_expired' });
   });
@@ -55,7 +79,7 @@ describe('verified-token cache', () => {
   it('still rejects a cached token once it is revoked', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.goodToken({ claims: { jti: 'j-1' } }));
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    admit(f, token);
     f.revocations.revoked.add('j-1');
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_revoked' });
   });
@@ -63,14 +87,14 @@ describe('verified-token cache', () => {
   it('still checks the scope of each route on a cached token', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.tokenWithScopes(['phone']));
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    admit(f, token);
     expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
   });
 
   it('stops honouring a cached token once its key leaves the key set', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.goodToken());
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    admit(f, token);
     f.keys.remove(f.kit.key.kid);
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
   });
@@ -78,18 +102,18 @@ describe('verified-token cache', () => {
   it('is bounded by entries: the least recently used token is verified again', async () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
     const [a, b, c] = [bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken())];
-    const first = claimsOf(f.verifier.authorize(a, ANY));
-    f.verifier.authorize(b, ANY);
-    f.verifier.authorize(c, ANY);
+    const first = admit(f, a);
+    admit(f, b);
+    const third = admit(f, c);
     expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
-    expect(claimsOf(f.verifier.authorize(c, ANY))).toBe(claimsOf(f.verifier.authorize(c, ANY)));
+    expect(claimsOf(f.verifier.authorize(c, ANY))).toBe(third);
   });
 
   it('is bounded by bytes: tokens beyond maxBytes are not kept', async () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 100, maxBytes: 1500 } });
     const a = bearer(await f.kit.goodToken());
-    const first = claimsOf(f.verifier.authorize(a, ANY));
-    f.verifier.authorize(bearer(await f.kit.goodToken()), ANY);
+    const first = admit(f, a);
+    admit(f, bearer(await f.kit.goodToken()));
     expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
   });
 

@@ -33,8 +33,9 @@ describe('metrics on their own port', () => {
     expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/api\/phone\/v1\/verification",status="401",error_code="1024"\} 1/);
     expect(text).toMatch(/tokengate_gateway_requests_total\{route="\(unmatched\)",status="404",error_code="1041"\} 1/);
     expect(text).toMatch(/tokengate_gateway_verification_seconds_count 4/);
-    expect(text).toMatch(/tokengate_gateway_token_cache_total\{result="hit"\} 2/);
-    expect(text).toMatch(/tokengate_gateway_token_cache_total\{result="miss"\} 1/);
+    // The cache admits a token on its second sighting: miss, miss (admitted), hit.
+    expect(text).toMatch(/tokengate_gateway_token_cache_total\{result="hit"\} 1/);
+    expect(text).toMatch(/tokengate_gateway_token_cache_total\{result="miss"\} 2/);
     expect(text).toMatch(/tokengate_gateway_keyset_fetch_total\{outcome="ok"\} 1/);
     expect(text).toMatch(/tokengate_gateway_keyset_age_seconds \d+/);
     expect(text).toMatch(/tokengate_gateway_revocation_lag_seconds \d+/);

@@ -1,0 +1,44 @@
+/**
+ * Verified-token cache admission (TinyLFU's "doorkeeper"): a token is cached on its second
+ * sighting, not its first. A flood of tokens that are each used once (the cache cannot help
+ * them anyway) then costs no cache insertion, eviction or garbage, and cannot push out the
+ * tokens clients do reuse. A reused token pays one extra signature check, once.
+ *
+ * The doorkeeper is a bit set of token fingerprints, cleared after `bits / 8` insertions so it
+ * stays sparse (about 6% false "seen before" on average, which merely admits a token early).
+ * Admission only ever follows a full verification, so a forged fingerprint gains nothing.
+ */
+export interface Doorkeeper {
+  /** True when `raw` was (probably) seen since the last clearing; otherwise remembers it. */
+  seenBefore(raw: string): boolean;
+}
+
+const TAIL = 24;
+
+/** FNV-1a over the token's last characters: the signature's tail, random for real signatures. */
+function fingerprint(raw: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = Math.max(0, raw.length - TAIL); i < raw.length; i++) hash = Math.imul(hash ^ raw.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+export function createDoorkeeper(bits = 1 << 20): Doorkeeper {
+  const words = new Int32Array(bits >>> 5);
+  const limit = bits >>> 3;
+  let inserted = 0;
+  return {
+    seenBefore(raw) {
+      const at = fingerprint(raw) & (bits - 1);
+      const word = at >>> 5;
+      const mask = 1 << (at & 31);
+      if (((words[word] as number) & mask) !== 0) return true;
+      words[word] = (words[word] as number) | mask;
+      inserted += 1;
+      if (inserted >= limit) {
+        words.fill(0);
+        inserted = 0;
+      }
+      return false;
+    },
+  };
+}
