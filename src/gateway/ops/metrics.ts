@@ -23,7 +23,7 @@ export function createMetrics(source: () => MetricsSource | undefined) {
   const ageOrNaN = (v: number | null | undefined) => (v === null || v === undefined ? Number.NaN : v);
   // Counted in a plain map and handed to prom-client at scrape time: its `inc(labels)` hashes
   // a label object on every call (~1 µs a request). The map is bounded like the label set.
-  const answered = new Map<string, { route: string; status: string; code: string; count: number }>();
+  const answered = new Map<string, Map<number | string, { route: string; status: string; code: string; count: number }>>();
   const requests = new Counter({
     name: 'tokengate_gateway_requests_total',
     help: 'Requests answered, by route pattern, HTTP status and API error code ("" when none).',
@@ -31,17 +31,25 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     registers,
     collect() {
       this.reset();
-      for (const { route, status, code, count } of answered.values()) this.inc({ route, status, error_code: code }, count);
+      for (const byRoute of answered.values()) {
+        for (const { route, status, code, count } of byRoute.values()) this.inc({ route, status, error_code: code }, count);
+      }
     },
   });
   return {
     registry,
     requests,
     countRequest(route: string, status: number, errorCode: string): void {
-      const key = `${status} ${errorCode} ${route}`;
-      const entry = answered.get(key);
+      // Keyed by the route string itself (its hash is computed once), then status and code.
+      let byRoute = answered.get(route);
+      if (byRoute === undefined) {
+        byRoute = new Map();
+        answered.set(route, byRoute);
+      }
+      const key = errorCode === '' ? status : `${status} ${errorCode}`;
+      const entry = byRoute.get(key);
       if (entry !== undefined) entry.count++;
-      else answered.set(key, { route, status: String(status), code: errorCode, count: 1 });
+      else byRoute.set(key, { route, status: String(status), code: errorCode, count: 1 });
     },
     verification: createFastHistogram({
       name: 'tokengate_gateway_verification_seconds',

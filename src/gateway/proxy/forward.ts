@@ -35,7 +35,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     if (!state) return;
     state.proxyReq = proxyReq;
     (proxyReq as WithState)[STATE] = state;
-    proxyReq.once('timeout', onResponseTimeout);
+    // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
+    proxyReq.on('timeout', onResponseTimeout);
     if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -46,10 +47,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     }
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0'));
     proxyRes.pipe(res);
-    // An upstream that dies mid-body leaves the piped reply open forever: cut it instead.
-    proxyRes.once('close', () => {
-      if (!proxyRes.complete) res.destroy();
-    });
+    (proxyRes as WithReply)[REPLY] = res;
+    proxyRes.on('close', onUpstreamReplyClosed);
   });
   proxy.on('econnreset', (_err, _req, res) => res.destroy());
 
@@ -91,6 +90,14 @@ const NO_BODY = { buffer: { pipe: (dest: ClientRequest) => dest.end() } as never
 
 const STATE = Symbol('tokengate.forward');
 type WithState = ClientRequest & { [STATE]?: ForwardState };
+
+const REPLY = Symbol('tokengate.reply');
+type WithReply = IncomingMessage & { [REPLY]?: ServerResponse };
+
+/** An upstream that dies mid-body leaves the piped reply open forever: cut it instead. */
+function onUpstreamReplyClosed(this: IncomingMessage): void {
+  if (!this.complete) (this as WithReply)[REPLY]?.destroy();
+}
 
 /** The upstream socket was idle for responseTimeoutMs mid-request: 504 (see onError). */
 function onResponseTimeout(this: ClientRequest): void {

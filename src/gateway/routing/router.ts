@@ -16,6 +16,9 @@ export interface GatewayRouter {
 const NOT_FOUND: RouteMatch = { kind: 'not_found' };
 const BAD_PATH: RouteMatch = { kind: 'bad_path' };
 type Method = Router.HTTPMethod;
+const MEMO_METHODS = 16;
+const MEMO_PATHS = 1_024;
+const MEMO_PATH_LENGTH = 256;
 
 /**
  * Route map → find-my-way (exact `/x`, prefix `/x/*`, parameters `/x/:id`). Built once per
@@ -36,14 +39,35 @@ export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
     return [...methods].filter((m) => router.find(m as Method, path) !== null);
   }
 
+  function resolve(method: string, path: string): RouteMatch {
+    if (!isSafePath(path)) return BAD_PATH;
+    const found = methods.has(method) ? router.find(method as Method, path) : null;
+    if (found) return { kind: 'route', route: found.store as CompiledRoute };
+    const allow = allowed(path);
+    return allow.length > 0 ? { kind: 'method_not_allowed', allow } : NOT_FOUND;
+  }
+
+  // Most traffic repeats a few paths: their matches are remembered per method (the path guard's
+  // regular expressions and the tree walk are skipped). Cleared when full, so random paths cannot
+  // grow it; a configuration's router lives as long as the configuration.
+  const memo = new Map<string, Map<string, RouteMatch>>();
   return {
     match(method, url) {
       const path = pathOf(url);
-      if (!isSafePath(path)) return BAD_PATH;
-      const found = methods.has(method) ? router.find(method as Method, path) : null;
-      if (found) return { kind: 'route', route: found.store as CompiledRoute };
-      const allow = allowed(path);
-      return allow.length > 0 ? { kind: 'method_not_allowed', allow } : NOT_FOUND;
+      let byPath = memo.get(method);
+      if (byPath === undefined) {
+        if (memo.size >= MEMO_METHODS) memo.clear();
+        byPath = new Map();
+        memo.set(method, byPath);
+      }
+      const known = byPath.get(path);
+      if (known !== undefined) return known;
+      const match = resolve(method, path);
+      if (path.length <= MEMO_PATH_LENGTH) {
+        if (byPath.size >= MEMO_PATHS) byPath.clear();
+        byPath.set(path, match);
+      }
+      return match;
     },
   };
 }

@@ -1,22 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { pino } from 'pino';
-import type { VerifiedToken } from '#auth';
 import type { Logger } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { RequestRecord } from './record.ts';
 
 const INFO = pino.levels.values.info ?? 30;
 
-/** The `"clientId":…,"jti":…` part of a token's lines, escaped once per token (cache hits reuse it). */
-const identityJson = new WeakMap<VerifiedToken, string>();
 /** Route labels escaped once each (a bounded set: configured patterns and fixed labels). */
 const routeJson = new Map<string, string>();
 
-function memo<K>(map: Map<K, string> | WeakMap<K & object, string>, key: K, make: () => string): string {
-  const known = (map as Map<K, string>).get(key);
+function quotedRoute(route: string): string {
+  const known = routeJson.get(route);
   if (known !== undefined) return known;
-  const value = make();
-  (map as Map<K, string>).set(key, value);
+  const value = JSON.stringify(route);
+  routeJson.set(route, value);
   return value;
 }
 
@@ -37,13 +34,9 @@ export function finishRequest(res: ServerResponse, record: RequestRecord, log: L
   const fields = log as unknown as Record<symbol, unknown>;
   const bindings = fields[pino.symbols.chindingsSym] as string;
   const stream = fields[pino.symbols.streamSym] as pino.DestinationStream;
-  const route = memo(routeJson, record.route, () => JSON.stringify(record.route));
-  let line = `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":"${record.requestId}","method":"${record.method}","route":${route},"status":${status},"decision":"${record.decision}"`;
+  let line = `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":"${record.requestId}","method":"${record.method}","route":${quotedRoute(record.route)},"status":${status},"decision":"${record.decision}"`;
   if (record.errorCode !== '') line += `,"errorCode":"${record.errorCode}"`;
-  if (record.token !== undefined) {
-    const token = record.token;
-    line += memo(identityJson, token, () => `,"clientId":${JSON.stringify(token.clientId)},"jti":${JSON.stringify(token.jti)}`);
-  }
+  if (record.token !== undefined) line += `,"clientId":${JSON.stringify(record.token.clientId)},"jti":${JSON.stringify(record.token.jti)}`;
   if (!res.writableFinished) line += ',"aborted":true';
   line += `,"ms":${Math.round((performance.now() - record.startedAt) * 100) / 100},"msg":"request"}\n`;
   stream.write(line);

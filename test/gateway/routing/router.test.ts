@@ -23,6 +23,20 @@ describe('the gateway router', () => {
     });
   });
 
+  it('answers a repeated request exactly as the first time, per method, including refusals', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(router.match('GET', '/items/7?x=1')).toMatchObject({ kind: 'route', route: { id: '/items/:id' } });
+      expect(router.match('DELETE', '/items/7')).toEqual({ kind: 'method_not_allowed', allow: ['GET'] });
+      expect(router.match('GET', '/prefix/../internal/x')).toEqual({ kind: 'bad_path' });
+      expect(router.match('GET', '/nowhere')).toEqual({ kind: 'not_found' });
+    }
+  });
+
+  it('stays correct past its memo bound (random paths cannot grow it)', () => {
+    for (let i = 0; i < 3_000; i++) expect(router.match('GET', `/prefix/${i}`)).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
+    expect(router.match('GET', '/exact')).toMatchObject({ kind: 'route', route: { id: '/exact' } });
+  });
+
   it('does not treat an exact path as a prefix', () => {
     expect(router.match('GET', '/exact/more')).toEqual({ kind: 'not_found' });
     expect(router.match('GET', '/exactly')).toEqual({ kind: 'not_found' });
