@@ -22,7 +22,9 @@ writeFileSync(
   config,
   `listen: { port: 0 }\nupstream: { url: "${upstream.info.url}" }\nissuer:\n  issuer: ${BENCH_ISSUER}\n  audience: ${BENCH_AUDIENCE}\n  revocationFeed: { token: ${upstream.info.feedToken} }\nmetrics: { port: 0 }\nroutes:\n  - { path: ${PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }\n`,
 );
-const flags = ['--cpu-prof', `--cpu-prof-dir=${outDir}`, '--cpu-prof-interval=100'];
+// PROFILE=0: no profiler, only the CPU per request (and whatever the server prints).
+const profiling = process.env.PROFILE !== '0';
+const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${outDir}`, '--cpu-prof-interval=100'] : [];
 const args = which === 'plain' ? [upstream.info.url ?? ''] : [config];
 const server = await startChild(which === 'plain' ? 'plain-proxy.ts' : 'gateway-server.ts', args, 1, process.env, flags);
 const job = (ms: number, m: string) => JSON.stringify({ url: `${server.info.url}${PATH}`, connections: 16, durationMs: ms, mode: m, tokensFile: tokens });
@@ -36,6 +38,7 @@ await new Promise<void>((resolve) => {
   server.process.kill('SIGINT');
 });
 upstream.stop();
+if (!profiling) process.exit(0);
 
 interface Node {
   id: number;

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type Clock, systemClock } from '#common';
 import { createDoorkeeper } from './admission.ts';
+import { createBatch } from './batch.ts';
 import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
 import { checkClaims, checkHeader, type ClaimRules } from './claims.ts';
 import { type CompactJws, parseCompact } from './compact.ts';
@@ -18,7 +19,8 @@ import { checkVerifierOptions } from './verifier-options.ts';
  * The verification pipeline, in this order: extract → negative cache → verified-token cache (a
  * token is admitted on its second sighting) →
  * header (typ, pinned alg, kid) → key by kid (unknown → one refetch) → signature → iss/aud/claims
- * → expiry → revocation → scope. Synchronous except when an unknown kid needs the refetch.
+ * → expiry → revocation → scope. Synchronous except when an unknown kid needs the refetch, or,
+ * with `batchSignatureChecks`, when a signature must be checked (batch.ts).
  */
 export function createVerifier(options: VerifierOptions): Verifier {
   const config = checkVerifierOptions(options);
@@ -34,6 +36,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   };
   const tokens = createTokenCache(clock, config.tokenCacheEntries, config.tokenCacheBytes);
   const doorkeeper = createDoorkeeper();
+  const batch = options.batchSignatureChecks === true ? createBatch() : undefined;
   const rejected = createNegativeCache(clock, config.negativeEntries, config.negativeTtlSec, config.negativeBytes);
   const fits = perKeyMemo(keyFitsAlgorithm);
   const headers = new Map<string, Record<string, unknown>>();
@@ -104,7 +107,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const headerFailure = checkHeader(jws.header);
     if (headerFailure !== undefined) return remember(raw, headerFailure);
     const key = keys.get(kid);
-    if (key !== undefined) return finish(raw, jws, kid, alg, key, requirement);
+    if (key !== undefined) {
+      // Decided with the key as it is now; only the signature check waits for the batch.
+      return batch === undefined ? finish(raw, jws, kid, alg, key, requirement) : batch.run(() => finish(raw, jws, kid, alg, key, requirement));
+    }
     if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
     if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);
     return afterRefetch(raw, jws, kid, alg, requirement);

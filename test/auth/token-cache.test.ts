@@ -165,3 +165,25 @@ describe('negative cache', () => {
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
   });
 });
+
+describe('batched signature checks', () => {
+  it('answers misses together at the end of the turn with the same decisions, and hits synchronously', async () => {
+    const f = await verifierFixture({ batchSignatureChecks: true });
+    const [a, b] = [bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken())];
+    const forged = bearer(await f.kit.forgedToken());
+    const misses = [f.verifier.authorize(a, ANY), f.verifier.authorize(b, ANY), f.verifier.authorize(forged, ANY)];
+    for (const miss of misses) expect(miss).toBeInstanceOf(Promise);
+    expect(f.verifier.stats?.()).toMatchObject({ signaturesChecked: 0 });
+    const [first, second, refused] = await Promise.all(misses);
+    expect([first, second]).toMatchObject([{ ok: true }, { ok: true }]);
+    expect(refused).toMatchObject({ ok: false, kind: 'invalid_token', detail: 'bad signature' });
+    expect(f.verifier.authorize(forged, ANY)).toBe(refused);
+    await f.verifier.authorize(a, ANY);
+    expect(f.verifier.authorize(a, ANY)).toMatchObject({ ok: true });
+  });
+
+  it('still refuses an expired token as expired after the batch', async () => {
+    const f = await verifierFixture({ batchSignatureChecks: true });
+    expect(await f.verifier.authorize(bearer(await f.kit.expiredToken(10)), ANY)).toMatchObject({ kind: 'token_expired' });
+  });
+});

@@ -55,6 +55,8 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     revocations,
     tokenCache: caches.tokens,
     negativeCache: caches.negative,
+    // A server: misses are verified back to back per event-loop turn (src/auth/batch.ts).
+    batchSignatureChecks: true,
     ...clockOption,
   });
 
