@@ -54,11 +54,14 @@ export function createHandler(deps: HandlerDeps) {
     }
     const decision = authorizeTimed(gen.auth, req, route, observe);
     if (decision instanceof Promise) {
+      // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now.
       decision.then(
-        (d) => decide(gen, req, res, record, route, d),
+        (d) => {
+          if (!res.destroyed) decide(gen, req, res, record, route, d);
+        },
         (error: unknown) => {
           log.error({ reqId: record.requestId, err: String(error) }, 'verification threw');
-          sendApiError(res, record, 'internal_error', { extra: route.errorFields });
+          if (!res.destroyed) sendApiError(res, record, 'internal_error', { extra: route.errorFields });
         },
       );
     } else decide(gen, req, res, record, route, decision);
