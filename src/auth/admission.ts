@@ -1,3 +1,5 @@
+import { fingerprint } from './fingerprint.ts';
+
 /**
  * Verified-token cache admission (TinyLFU's "doorkeeper"): a token is cached on its second
  * sighting, not its first. A flood of tokens that are each used once (the cache cannot help
@@ -11,15 +13,6 @@
 export interface Doorkeeper {
   /** True when `raw` was (probably) seen since the last clearing; otherwise remembers it. */
   seenBefore(raw: string): boolean;
-}
-
-const TAIL = 24;
-
-/** FNV-1a over the token's last characters: the signature's tail, random for real signatures. */
-function fingerprint(raw: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = Math.max(0, raw.length - TAIL); i < raw.length; i++) hash = Math.imul(hash ^ raw.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }
 
 export function createDoorkeeper(bits = 1 << 20): Doorkeeper {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '#common';
+import { fingerprint } from './fingerprint.ts';
 import type { AuthFailure } from './types.ts';
 
 export interface NegativeCache {
@@ -11,17 +12,24 @@ export interface NegativeCache {
  * Remembers tokens that failed for good (format, signature, claims, expiry) for a short TTL so
  * replaying a bad token costs a map lookup instead of a signature check. Unknown-kid and
  * keys-unavailable failures are never stored: they can heal at the next key-set refresh.
+ * Indexed by fingerprint like the token cache (token-cache.ts): a hit needs the whole token equal.
  */
 export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: number, maxBytes: number): NegativeCache {
   if (maxEntries === 0 || ttlSec === 0) return { get: () => undefined, set: () => {} };
-  const cache = new LRUCache<string, AuthFailure>({
+  const cache = new LRUCache<number, { readonly raw: string; readonly failure: AuthFailure }>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (_value, raw) => raw.length + 200,
+    sizeCalculation: (slot) => slot.raw.length + 200,
     ttl: ttlSec * 1000,
     perf: clock,
     // Read the injected clock on every check (the default caches "now" for 1 ms of real time).
     ttlResolution: 0,
   });
-  return { get: (raw) => cache.get(raw), set: (raw, failure) => void cache.set(raw, failure) };
+  return {
+    get(raw) {
+      const slot = cache.get(fingerprint(raw));
+      return slot !== undefined && slot.raw === raw ? slot.failure : undefined;
+    },
+    set: (raw, failure) => void cache.set(fingerprint(raw), { raw, failure }),
+  };
 }

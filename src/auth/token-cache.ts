@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '#common';
+import { fingerprint } from './fingerprint.ts';
 import type { VerifiedToken } from './types.ts';
 
 /** A token whose signature and claims passed, with the key that verified it. */
@@ -21,28 +22,38 @@ export interface TokenCache {
   set(raw: string, entry: CachedToken, untilMs: number): void;
 }
 
+interface Slot {
+  readonly raw: string;
+  readonly entry: CachedToken;
+}
+
 /**
- * Verified-token cache keyed by the token string itself: V8 hashes a string once and compares
- * by content, which costs less than a SHA-256 of every token (bench/auth.bench.ts measures it).
- * Revocation is never keyed on it (that is by jti), so twin encodings of one token only cost
- * a second verification, never a bypass. Bounded by entries and by bytes; TTL never past exp.
+ * Verified-token cache indexed by the token's fingerprint (fingerprint.ts), a small integer:
+ * V8 would otherwise hash the whole ~800-char token string on every request. A slot keeps its
+ * token and a hit needs the whole string to be equal, so colliding tokens share a slot (the
+ * later one wins) and a collision is a miss, never another token's claims. Revocation is never
+ * keyed on it (that is by jti), so twin encodings of one token only cost a second
+ * verification, never a bypass. Bounded by entries and by bytes; TTL never past exp.
  */
 export function createTokenCache(clock: Clock, maxEntries: number, maxBytes: number): TokenCache {
   if (maxEntries === 0) return { get: () => undefined, set: () => {} };
-  const cache = new LRUCache<string, CachedToken>({
+  const cache = new LRUCache<number, Slot>({
     max: maxEntries,
     maxSize: maxBytes,
-    sizeCalculation: (_value, raw) => raw.length + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (slot) => slot.raw.length + ENTRY_OVERHEAD_BYTES,
     ttl: 1,
     perf: clock,
     // Read the injected clock on every check (the default caches "now" for 1 ms of real time).
     ttlResolution: 0,
   });
   return {
-    get: (raw) => cache.get(raw),
+    get(raw) {
+      const slot = cache.get(fingerprint(raw));
+      return slot !== undefined && slot.raw === raw ? slot.entry : undefined;
+    },
     set(raw, entry, untilMs) {
       const ttl = untilMs - clock.now();
-      if (ttl > 0) cache.set(raw, entry, { ttl });
+      if (ttl > 0) cache.set(fingerprint(raw), { raw, entry }, { ttl });
     },
   };
 }

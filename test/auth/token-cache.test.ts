@@ -117,6 +117,19 @@ describe('verified-token cache', () => {
     expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
   });
 
+  it('refuses a token that shares a cached token\'s length and signature tail, and keeps the cached one', async () => {
+    const f = await verifierFixture();
+    const good = await f.kit.goodToken();
+    admit(f, bearer(good));
+    // Same length and same last characters (the caches' fingerprint), another payload.
+    const dot = good.indexOf('.') + 1;
+    const twin = `${good.slice(0, dot)}${good[dot] === 'e' ? 'f' : 'e'}${good.slice(dot + 1)}`;
+    for (let i = 0; i < 2; i++) expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    const before = f.verifier.stats?.();
+    expect(claimsOf(f.verifier.authorize(bearer(good), ANY))).toMatchObject({ jti: expect.any(String) });
+    expect(f.verifier.stats?.()).toEqual({ ...before, tokenCacheHits: (before?.tokenCacheHits ?? 0) + 1 });
+  });
+
   it('can be disabled with maxEntries 0', async () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 0 } });
     const token = bearer(await f.kit.goodToken());
