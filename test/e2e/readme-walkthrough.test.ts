@@ -53,7 +53,8 @@ describe('the README walk-through', () => {
       'deleted',
       '1025',
     ]);
-    expect((answers[1]?.completions as Array<{ full_address: string }>)[0]?.full_address).toBe('2 George Street, SYDNEY NSW 2000');
+    const suggestions = (answers[1]?.completions ?? []) as Array<{ full_address: string }>;
+    expect(suggestions[0]?.full_address).toBe('2 George Street, SYDNEY NSW 2000');
     expect(answers[6]?.message).toBe('OAuth key has been revoked');
     expect(answers[4]?.message).toMatch(/^Token expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
