@@ -24,7 +24,7 @@ export const pinningNote = hasTaskset && availableParallelism() > 1 ? 'pinned wi
 export interface Child {
   readonly process: ChildProcess;
   readonly info: Record<string, string>;
-  usage(): Promise<{ cpuUs: number; rss: number }>;
+  usage(): Promise<{ cpuUs: number; userUs: number; rss: number }>;
   stop(): void;
 }
 
@@ -43,10 +43,10 @@ export async function startChild(script: string, args: string[], core: number, e
     info,
     usage: () =>
       new Promise((resolve) => {
-        const onMessage = (m: { type?: string; cpuUs?: number; rss?: number }) => {
+        const onMessage = (m: { type?: string; cpuUs?: number; userUs?: number; rss?: number }) => {
           if (m.type !== 'usage') return;
           child.off('message', onMessage);
-          resolve({ cpuUs: m.cpuUs ?? 0, rss: m.rss ?? 0 });
+          resolve({ cpuUs: m.cpuUs ?? 0, userUs: m.userUs ?? 0, rss: m.rss ?? 0 });
         };
         child.on('message', onMessage);
         child.send({ type: 'usage' });

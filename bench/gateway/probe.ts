@@ -6,7 +6,7 @@ export function answerUsageProbes(): void {
   process.on('message', (message: { type?: string }) => {
     if (message.type !== 'usage') return;
     const cpu = process.cpuUsage();
-    process.send?.({ type: 'usage', cpuUs: cpu.user + cpu.system, rss: process.memoryUsage().rss });
+    process.send?.({ type: 'usage', cpuUs: cpu.user + cpu.system, userUs: cpu.user, rss: process.memoryUsage().rss });
   });
 }
 
