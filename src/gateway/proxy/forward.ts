@@ -46,8 +46,11 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       return;
     }
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0'));
-    proxyRes.pipe(res);
+    // Relayed by two shared listeners instead of `pipe`, which adds and then removes seven
+    // listeners per reply. A client that goes away makes http-proxy-3 destroy the upstream request.
     (proxyRes as WithReply)[REPLY] = res;
+    proxyRes.on('data', relayChunk);
+    proxyRes.on('end', relayEnd);
     proxyRes.on('close', onUpstreamReplyClosed);
   });
   proxy.on('econnreset', (_err, _req, res) => res.destroy());
@@ -94,7 +97,19 @@ type WithState = ClientRequest & { [STATE]?: ForwardState };
 const REPLY = Symbol('tokengate.reply');
 type WithReply = IncomingMessage & { [REPLY]?: ServerResponse };
 
-/** An upstream that dies mid-body leaves the piped reply open forever: cut it instead. */
+/** Streams a chunk of the upstream's reply to the client, pausing the upstream while the client is slow. */
+function relayChunk(this: IncomingMessage, chunk: Buffer): void {
+  const res = (this as WithReply)[REPLY] as ServerResponse;
+  if (res.write(chunk) || res.destroyed) return;
+  this.pause();
+  res.once('drain', () => this.resume());
+}
+
+function relayEnd(this: IncomingMessage): void {
+  (this as WithReply)[REPLY]?.end();
+}
+
+/** An upstream that dies mid-body leaves the relayed reply open forever: cut it instead. */
 function onUpstreamReplyClosed(this: IncomingMessage): void {
   if (!this.complete) (this as WithReply)[REPLY]?.destroy();
 }

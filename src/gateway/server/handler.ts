@@ -32,8 +32,9 @@ export interface HandlerDeps {
 export function createHandler(deps: HandlerDeps) {
   const { log, metrics } = deps;
   const observe = (seconds: number) => metrics.verification.observe(seconds);
-  // One shared listener, no closure per request: a response always ends with 'close' (after
-  // 'finish' when the reply was handed to the socket, alone when it was cut short).
+  // One shared listener, no closure per request: a response always ends with exactly one 'close'
+  // (after 'finish' when the reply was handed to the socket, alone when it was cut short), so
+  // `on` suffices; `once` would wrap the listener in a new closure every request.
   function done(this: ServerResponse): void {
     const record = (this as WithRecord)[RECORD] as RequestRecord;
     leave(record.gen, deps.onIdle);
@@ -44,7 +45,7 @@ export function createHandler(deps: HandlerDeps) {
     const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now(), gen);
     enter(gen);
     (res as WithRecord)[RECORD] = record;
-    res.once('close', done);
+    res.on('close', done);
     const route = admit(gen, req, res, record);
     if (route === undefined) return;
     if (route.auth === 'none' || isKeySecretRequest(req, route)) {

@@ -1,5 +1,7 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '#test/tokens.ts';
+import { largeByte } from '../support/echo-upstream.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { rawRequest } from '../support/raw-request.ts';
 
@@ -48,6 +50,43 @@ describe('forwarding an accepted bearer request', () => {
     const body = 'x'.repeat(200_000);
     const res = await h.fetch('/public/upload', { method: 'POST', body });
     expect(((await res.json()) as { bodyBytes: number }).bodyBytes).toBe(200_000);
+  });
+
+  it('streams a large reply to the client byte for byte', async () => {
+    const res = await h.fetch('/public/large?mib=8');
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.length).toBe(8 * 2 ** 20);
+    const wrong = body.findIndex((byte, i) => byte !== largeByte(i));
+    expect(wrong).toBe(-1);
+  });
+
+  it('holds the upstream back while the client is not reading, then delivers everything', async () => {
+    const before = h.upstream.largeBytesWritten();
+    const total = 256 * 2 ** 20;
+    const { received, writtenWhilePaused } = await new Promise<{ received: number; writtenWhilePaused: number }>((resolve, reject) => {
+      const req = request(`${h.gateway.url}/public/large?mib=256`, (res) => {
+        let received = 0;
+        res.once('data', (first: Buffer) => {
+          received += first.length;
+          res.pause();
+          setTimeout(() => {
+            const writtenWhilePaused = h.upstream.largeBytesWritten() - before;
+            res.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+            });
+            res.on('end', () => resolve({ received, writtenWhilePaused }));
+            res.resume();
+          }, 500);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    // Without backpressure the gateway would read all 256 MiB into memory in those 500 ms;
+    // with it, the upstream gets no further than the socket buffers of the two hops.
+    expect(writtenWhilePaused).toBeLessThan(64 * 2 ** 20);
+    expect(received).toBe(total);
   });
 
   it('passes key/secret requests without a bearer token to the upstream untouched by auth', async () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the echo upstream saw of one request. */
@@ -14,17 +14,45 @@ export interface EchoUpstream {
   readonly seen: SeenRequest[];
   /** Every answer waits this long before its headers (a slow upstream). */
   setDelay(ms: number): void;
+  /** Bytes of `/public/large` bodies written so far (the upstream honours its own backpressure). */
+  largeBytesWritten(): number;
   close(): Promise<void>;
 }
 
 /**
  * A real loopback upstream that answers every request with JSON describing it, so tests assert
- * exactly which headers the gateway forwarded or stripped. `/stream` answers in two chunks with a
- * pause, `/half` sends headers then drops the connection.
+ * exactly which headers the gateway forwarded or stripped. `/api/half` sends headers then drops
+ * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
+ * as the gateway takes it.
  */
+/** The byte at offset i of a large body. */
+export const largeByte = (i: number): number => i % 251;
+
+function streamLarge(res: ServerResponse, total: number, wrote: (n: number) => void): void {
+  const CHUNK = 64 * 1024;
+  let sent = 0;
+  res.writeHead(200, { 'content-type': 'application/octet-stream' });
+  const more = () => {
+    while (sent < total) {
+      const n = Math.min(CHUNK, total - sent);
+      const chunk = Buffer.alloc(n);
+      for (let i = 0; i < n; i++) chunk[i] = largeByte(sent + i);
+      sent += n;
+      wrote(n);
+      if (!res.write(chunk)) {
+        res.once('drain', more);
+        return;
+      }
+    }
+    res.end();
+  };
+  more();
+}
+
 export async function startEchoUpstream(): Promise<EchoUpstream> {
   const seen: SeenRequest[] = [];
   let delayMs = 0;
+  let largeBytes = 0;
   const server: Server = createServer((req, res) => {
     let bodyBytes = 0;
     req.on('data', (chunk: Buffer) => {
@@ -34,6 +62,12 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
       const record = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes };
       seen.push(record);
       const answer = () => {
+        if (req.url?.startsWith('/public/large')) {
+          streamLarge(res, Number(new URL(req.url, 'http://x').searchParams.get('mib') ?? 1) * 2 ** 20, (n) => {
+            largeBytes += n;
+          });
+          return;
+        }
         if (req.url?.startsWith('/api/half')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"partial":');
@@ -55,6 +89,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     setDelay(ms) {
       delayMs = ms;
     },
+    largeBytesWritten: () => largeBytes,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
