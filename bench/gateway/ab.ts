@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { runToJson, startChild } from './children.ts';
+import { startChild, startLoadGenerator } from './children.ts';
 import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './mint.ts';
 
 const [other = '', mode = 'one', roundsText = '7'] = process.argv.slice(2);
@@ -16,8 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'tg-ab-'));
 const PATH = '/api/au/address/autocomplete';
 const key = benchKey();
 const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
-const perRound = 8_000;
-const tokens = mintTokens(key, mode === 'one' ? 1 : mode === 'cycle' ? 10_000 : perRound * rounds * 2 + 10_000);
+const tokens = mintTokens(key, mode === 'fresh' ? 10_000 + rounds * 2 * 20_000 : 10_000);
 const file = (name: string, list: string[]) => {
   const path = join(dir, name);
   writeFileSync(path, list.join('\n'));
@@ -32,19 +31,27 @@ const servers = {
   B: await startChild(relative(here, join(other, 'bench/gateway/gateway-server.ts')), [config], 1),
 };
 const warm = file('warm.txt', tokens.slice(0, 10_000));
+const fresh = file('fresh.txt', tokens.slice(10_000));
+const one = file('one.txt', tokens.slice(0, 1));
+const load = await startLoadGenerator(0);
+const url = (s: { info: Record<string, string> }) => `${s.info.url}${PATH}`;
+for (const [name, s] of Object.entries(servers)) await load.run({ label: `warm ${name}`, url: url(s), connections: 16, durationMs: 60_000, mode: 'cycle', tokensFile: warm, limit: 20_000 });
 const cpu: Record<string, number[]> = { A: [], B: [] };
-for (const s of [...Object.values(servers), ...Object.values(servers)]) await runToJson('loadgen.ts', [JSON.stringify({ url: `${s.info.url}${PATH}`, connections: 16, durationMs: 4_000, mode: 'fresh', tokensFile: warm })], 0);
-let next = 10_000;
 for (let r = 0; r < rounds; r++) {
   for (const [name, s] of Object.entries(servers)) {
-    const tokensFile = mode === 'fresh' ? file(`f-${r}-${name}.txt`, tokens.slice(next, next + perRound)) : mode === 'one' ? file('one.txt', tokens.slice(0, 1)) : warm;
-    if (mode === 'fresh') next += perRound;
     const before = await s.usage();
-    const res = await runToJson<{ requests: number }>('loadgen.ts', [JSON.stringify({ url: `${s.info.url}${PATH}`, connections: 16, durationMs: 2_000, mode: mode === 'fresh' ? 'fresh' : 'cycle', tokensFile })], 0);
+    const res = await load.run({
+      label: name,
+      url: url(s),
+      connections: 16,
+      durationMs: 2_000,
+      mode: mode === 'fresh' ? 'fresh' : 'cycle',
+      tokensFile: mode === 'fresh' ? fresh : mode === 'one' ? one : warm,
+    });
     const after = await s.usage();
     cpu[name]?.push((after.cpuUs - before.cpuUs) / res.requests);
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 for (const [name, xs] of Object.entries(cpu)) console.log(`${name} ${name === 'A' ? 'this tree' : other}: median ${median(xs).toFixed(1)}, min ${Math.min(...xs).toFixed(1)} µs/req; rounds ${xs.map((x) => x.toFixed(0)).join(' ')}`);
-for (const s of [upstream, ...Object.values(servers)]) s.stop();
+for (const s of [upstream, ...Object.values(servers), load]) s.stop();

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { LoadJob, LoadResult } from './loadgen.ts';
 
 const dir = import.meta.dirname;
 const hasTaskset = (() => {
@@ -71,4 +72,29 @@ export async function runToJson<T>(script: string, args: string[], core: number,
   const last = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !last.startsWith('{')) throw new Error(`${script} failed (${code}): ${out.slice(-500)}`);
   return JSON.parse(last) as T;
+}
+
+export interface LoadGenerator {
+  run(job: LoadJob): Promise<LoadResult>;
+  stop(): void;
+}
+
+/** Starts the long-lived load generator (loadgen.ts) on a core. */
+export async function startLoadGenerator(core: number): Promise<LoadGenerator> {
+  const child = await startChild('loadgen.ts', [], core);
+  let nextId = 0;
+  return {
+    run: (job) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        const onMessage = (m: { type?: string; id?: number } & LoadResult) => {
+          if (m.type !== 'result' || m.id !== id) return;
+          child.process.off('message', onMessage);
+          resolve(m);
+        };
+        child.process.on('message', onMessage);
+        child.process.send({ type: 'run', id, job });
+      }),
+    stop: () => child.stop(),
+  };
 }

@@ -1,8 +1,11 @@
 /**
- * The load generator (its own process, so it never shares a core's time with what it measures):
- * `connections` keep-alive connections each send a request, wait for the whole reply, and send
- * the next, for `durationMs` or until the tokens run out (mode "fresh"). Prints one JSON line:
- * requests, errors, non-2xx, elapsed, p50, p99.
+ * The load generator, a long-lived child (its own process, pinned to the core it shares with the
+ * upstream, never the measured server's). The orchestrator sends it slices over IPC:
+ * `{type:'run', id, job}` → `connections` keep-alive connections each send a request, wait for
+ * the whole reply and send the next, for `durationMs` or until the tokens run out (mode
+ * "fresh"); it answers `{type:'result', id, requests, errors, non2xx, elapsedMs, p50, p99}`,
+ * where p50/p99 cover every slice run so far under the job's `label`. Connections and token
+ * cursors persist across slices, so slices can be short and finely interleaved.
  *
  * Raw sockets with pre-encoded requests, not node:http: the client's own HTTP work cost about
  * 60 µs a request, so on a two-core machine the load generator (sharing core 0 with the
@@ -10,106 +13,184 @@
  * Here a request costs the client a write and a header scan. Replies must carry a
  * Content-Length (the bench upstream's and every gateway reply do); anything else is an error.
  */
-import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 
-interface Job {
+export interface LoadJob {
+  /** Groups slices for the latency percentiles. */
+  label: string;
   url: string;
   connections: number;
   durationMs: number;
-  /** none: no Authorization; cycle: tokens round-robin; fresh: each token once. */
+  /** none: no Authorization; cycle: tokens round-robin; fresh: each token once, ever. */
   mode: 'none' | 'cycle' | 'fresh';
   tokensFile?: string;
+  /** Stop after this many requests (default: none). */
+  limit?: number;
 }
 
-const job = JSON.parse(process.argv[2] ?? '{}') as Job;
-const target = new URL(job.url);
-const head = `GET ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\naccept: application/json\r\n`;
-const tokens: string[] = job.tokensFile ? readFileSync(job.tokensFile, 'utf8').split('\n').filter(Boolean) : [];
-const requests: Buffer[] = job.mode === 'none' || tokens.length === 0 ? [Buffer.from(`${head}\r\n`, 'latin1')] : tokens.map((t) => Buffer.from(`${head}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
-
-const latencies: number[] = [];
-let next = 0;
-let errors = 0;
-let non2xx = 0;
-const started = performance.now();
-const deadline = started + job.durationMs;
-
-function more(): boolean {
-  return performance.now() < deadline && (job.mode !== 'fresh' || next < requests.length);
-}
-
-function nextRequest(): Buffer {
-  return requests[job.mode === 'fresh' ? next++ : next++ % requests.length] as Buffer;
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  non2xx: number;
+  elapsedMs: number;
+  /** Over every slice of this label so far (ms). */
+  p50: number;
+  p99: number;
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-/** Content-Length of a header block (latin1), or -1. */
-function contentLength(headers: string): number {
-  const at = headers.search(/\r\ncontent-length:/i);
-  if (at === -1) return -1;
-  return Number.parseInt(headers.slice(at + 17, headers.indexOf('\r\n', at + 2)).trim(), 10);
+/** Pre-encoded requests of one tokens file and URL, with a cursor that persists across slices. */
+interface RequestSet {
+  readonly buffers: Buffer[];
+  next: number;
 }
 
-function connection(): Promise<void> {
-  return new Promise((resolve) => {
-    let socket: Socket;
-    let pending: Buffer = Buffer.alloc(0);
-    let sentAt = 0;
-    let bodyLeft = -1;
+const requestSets = new Map<string, RequestSet>();
 
-    const send = () => {
-      if (!more()) {
-        socket.removeAllListeners('close');
-        socket.destroy();
-        resolve();
+function requestsFor(job: LoadJob): RequestSet {
+  const key = `${job.url} ${job.mode} ${job.tokensFile ?? ''}`;
+  let set = requestSets.get(key);
+  if (set === undefined) {
+    const target = new URL(job.url);
+    const head = `GET ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\naccept: application/json\r\n`;
+    const tokens = job.tokensFile ? readFileSync(job.tokensFile, 'utf8').split('\n').filter(Boolean) : [];
+    const buffers =
+      job.mode === 'none' || tokens.length === 0 ? [Buffer.from(`${head}\r\n`, 'latin1')] : tokens.map((t) => Buffer.from(`${head}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
+    set = { buffers, next: 0 };
+    requestSets.set(key, set);
+  }
+  return set;
+}
+
+/** One keep-alive connection; `exchange` sends a request and resolves with the reply's status. */
+class Connection {
+  private socket: Socket | undefined;
+  private pending: Buffer = Buffer.alloc(0);
+  private bodyLeft = -1;
+  private status = 0;
+  private waiter: ((status: number) => void) | undefined;
+
+  private readonly target: URL;
+
+  constructor(target: URL) {
+    this.target = target;
+  }
+
+  exchange(request: Buffer): Promise<number> {
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+      this.pending = Buffer.alloc(0);
+      this.bodyLeft = -1;
+      const socket = this.socket ?? this.open();
+      socket.write(request);
+    });
+  }
+
+  close(): void {
+    this.socket?.destroy();
+  }
+
+  private open(): Socket {
+    const socket = connect({ host: this.target.hostname, port: Number(this.target.port), noDelay: true });
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = undefined;
+      this.settle(-1);
+    });
+    this.socket = socket;
+    return socket;
+  }
+
+  private settle(status: number): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.(status);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (this.bodyLeft === -1) {
+      const end = this.pending.indexOf(CRLF2);
+      if (end === -1) return;
+      const headers = this.pending.toString('latin1', 0, end);
+      const at = headers.search(/\r\ncontent-length:/i);
+      if (at === -1) {
+        this.fail();
         return;
       }
-      sentAt = performance.now();
-      bodyLeft = -1;
-      socket.write(nextRequest());
-    };
-    // An error or a close by the server mid-request: count it and carry on with a new connection.
-    const fail = () => {
-      errors++;
-      socket.removeAllListeners('close');
-      socket.destroy();
-      if (more()) open();
-      else resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      if (bodyLeft === -1) {
-        const end = pending.indexOf(CRLF2);
-        if (end === -1) return;
-        const headers = pending.toString('latin1', 0, end);
-        const length = contentLength(headers);
-        if (length < 0) return fail();
-        const status = Number(headers.slice(9, 12));
-        if (status >= 300) non2xx++;
-        bodyLeft = length;
-        pending = pending.subarray(end + 4);
-      }
-      if (pending.length < bodyLeft) return;
-      if (pending.length > bodyLeft) return fail(); // no pipelining: nothing may follow the body
-      pending = Buffer.alloc(0);
-      latencies.push(performance.now() - sentAt);
-      send();
-    };
-    const open = () => {
-      socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true });
-      socket.on('connect', send);
-      socket.on('data', onData);
-      socket.on('error', () => undefined);
-      socket.on('close', fail);
-    };
-    open();
-  });
+      this.bodyLeft = Number.parseInt(headers.slice(at + 17, headers.indexOf('\r\n', at + 2)).trim(), 10);
+      this.status = Number(headers.slice(9, 12));
+      this.pending = this.pending.subarray(end + 4);
+    }
+    if (this.pending.length < this.bodyLeft) return;
+    // No pipelining: nothing may follow the body.
+    if (this.pending.length > this.bodyLeft) {
+      this.fail();
+      return;
+    }
+    this.pending = Buffer.alloc(0);
+    this.bodyLeft = -1;
+    this.settle(this.status);
+  }
+
+  private fail(): void {
+    this.socket?.destroy();
+  }
 }
 
-await Promise.all(Array.from({ length: job.connections }, connection));
-const elapsedMs = performance.now() - started;
-latencies.sort((a, b) => a - b);
-const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-process.stdout.write(`${JSON.stringify({ requests: latencies.length, errors, non2xx, elapsedMs, p50: at(0.5), p99: at(0.99) })}\n`);
+const pools = new Map<string, Connection[]>();
+const latencies = new Map<string, number[]>();
+
+async function run(job: LoadJob): Promise<LoadResult> {
+  const target = new URL(job.url);
+  let pool = pools.get(job.url);
+  if (pool === undefined) {
+    pool = [];
+    pools.set(job.url, pool);
+  }
+  while (pool.length < job.connections) pool.push(new Connection(target));
+  const set = requestsFor(job);
+  const seen = latencies.get(job.label) ?? [];
+  latencies.set(job.label, seen);
+  let sent = 0;
+  let requests = 0;
+  let errors = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  const deadline = started + job.durationMs;
+  const limit = job.limit ?? Number.POSITIVE_INFINITY;
+  const more = () => sent < limit && performance.now() < deadline && (job.mode !== 'fresh' || set.next < set.buffers.length);
+  const worker = async (connection: Connection) => {
+    while (more()) {
+      const request = set.buffers[job.mode === 'fresh' ? set.next++ : set.next++ % set.buffers.length] as Buffer;
+      sent++;
+      const sentAt = performance.now();
+      const status = await connection.exchange(request);
+      if (status === -1) {
+        errors++;
+        continue;
+      }
+      requests++;
+      if (status >= 300) non2xx++;
+      seen.push(performance.now() - sentAt);
+    }
+  };
+  await Promise.all(pool.slice(0, job.connections).map(worker));
+  const elapsedMs = performance.now() - started;
+  const sorted = seen.toSorted((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { requests, errors, non2xx, elapsedMs, p50: at(0.5), p99: at(0.99) };
+}
+
+process.on('message', (message: { type?: string; id?: number; job?: LoadJob }) => {
+  if (message.type === 'run' && message.job) {
+    void run(message.job).then((result) => process.send?.({ type: 'result', id: message.id, ...result }));
+  } else if (message.type === 'close') {
+    for (const pool of pools.values()) for (const connection of pool) connection.close();
+    process.disconnect();
+  }
+});
+process.send?.({ type: 'ready' });

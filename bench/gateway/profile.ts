@@ -6,7 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runToJson, startChild } from './children.ts';
+import { startChild, startLoadGenerator } from './children.ts';
+import type { LoadJob } from './loadgen.ts';
 import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './mint.ts';
 
 const [which = 'gateway', mode = 'one', seconds = '5'] = process.argv.slice(2);
@@ -27,13 +28,14 @@ const profiling = process.env.PROFILE !== '0';
 const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${outDir}`, '--cpu-prof-interval=100'] : [];
 const args = which === 'plain' ? [upstream.info.url ?? ''] : [config];
 const server = await startChild(which === 'plain' ? 'plain-proxy.ts' : 'gateway-server.ts', args, 1, process.env, flags);
-const job = (ms: number, m: string) => JSON.stringify({ url: `${server.info.url}${PATH}`, connections: 16, durationMs: ms, mode: m, tokensFile: tokens });
+const load = await startLoadGenerator(0);
+const job = (ms: number, m: LoadJob['mode'], limit?: number): LoadJob => ({ label: m, url: `${server.info.url}${PATH}`, connections: 16, durationMs: ms, mode: m, tokensFile: tokens, ...(limit ? { limit } : {}) });
 // Warm-up: in cycle mode every token twice (the token cache admits on the second sighting,
 // src/auth/admission.ts), else the window would profile admissions instead of cache hits.
-await runToJson('loadgen.ts', [job(1_000, 'cycle')], 0);
-if (mode === 'cycle') for (let pass = 0; pass < 2; pass++) await runToJson('loadgen.ts', [job(60_000, 'fresh')], 0);
+await load.run(job(1_000, 'cycle', mode === 'fresh' ? 1 : undefined));
+if (mode === 'cycle') await load.run(job(60_000, 'cycle', 2 * count));
 const before = await server.usage();
-const result = await runToJson<{ requests: number }>('loadgen.ts', [job(Number(seconds) * 1000, mode === 'one' ? 'cycle' : mode)], 0);
+const result = await load.run(job(Number(seconds) * 1000, mode === 'fresh' ? 'fresh' : 'cycle'));
 const after = await server.usage();
 console.log(JSON.stringify(result), `CPU µs/req ${((after.cpuUs - before.cpuUs) / result.requests).toFixed(1)}`);
 await new Promise<void>((resolve) => {
@@ -41,6 +43,7 @@ await new Promise<void>((resolve) => {
   server.process.kill('SIGINT');
 });
 upstream.stop();
+load.stop();
 if (!profiling) process.exit(0);
 
 interface Node {
