@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { type Harness, startHarnessWithClient } from './harness.ts';
 
 const clock = createFakeClock(Date.now());
 let h: Harness;
@@ -8,11 +8,7 @@ let id: string;
 let secret: string;
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  ({
-    client: { clientId: id },
-    secret,
-  } = await h.client(['email']));
+  ({ h, id, secret } = await startHarnessWithClient(clock, ['email']));
 });
 afterAll(() => h.close());
 

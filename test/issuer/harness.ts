@@ -85,6 +85,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** POSTs a form body (`Record` or raw string) to the token endpoint or another issuer path. */
+/** A harness on the given clock with one client holding `scopes`: the setup several issuer test files share. */
+export async function startHarnessWithClient(clock: Clock, scopes: Scope[]): Promise<{ h: Harness; id: string; secret: string }> {
+  const h = await startHarness({ clock });
+  const { client, secret } = await h.client(scopes);
+  return { h, id: client.clientId, secret };
+}
+
 export async function postForm(
   url: string,
   body: Record<string, string> | string,

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { decodeJwt, type Harness, postForm, startHarness } from './harness.ts';
+import { decodeJwt, type Harness, postForm, startHarness, startHarnessWithClient } from './harness.ts';
 
 const clock = createFakeClock(Date.now());
 let h: Harness;
@@ -10,11 +10,7 @@ let id: string;
 let secret: string;
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  ({
-    client: { clientId: id },
-    secret,
-  } = await h.client(['address']));
+  ({ h, id, secret } = await startHarnessWithClient(clock, ['address']));
 });
 afterAll(() => h.close());
 

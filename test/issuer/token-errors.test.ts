@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { type Harness, postForm, startHarness } from './harness.ts';
+import { type Harness, postForm, startHarness, startHarnessWithClient } from './harness.ts';
 
 const clock = createFakeClock(Date.now());
 let h: Harness;
@@ -8,11 +8,7 @@ let id: string;
 let secret: string;
 
 beforeAll(async () => {
-  h = await startHarness({ clock });
-  ({
-    client: { clientId: id },
-    secret,
-  } = await h.client(['address', 'email']));
+  ({ h, id, secret } = await startHarnessWithClient(clock, ['address', 'email']));
 });
 afterAll(() => h.close());
 // Each test starts with fresh brute-force windows (they are per minute on the injected clock).
