@@ -13,11 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, type LoadGenerator, pinningNote, runToJson, startChild, startLoadGenerator } from './gateway/children.ts';
 import type { LoadJob } from './gateway/loadgen.ts';
-import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './gateway/mint.ts';
+import { BEARER_PATH as PATH, gatewayYaml, PUBLIC_PATH } from './gateway/config.ts';
+import { benchKey, mintTokens } from './gateway/mint.ts';
 
-const PATH = '/api/au/address/autocomplete';
-/** A route with `auth: none`: what the gateway's own forwarding costs before any bearer work. */
-const PUBLIC_PATH = '/public/ping';
 const CONNECTIONS = 16;
 const SLICES = Number(process.env.BENCH_SLICES ?? 16);
 const SLICE_MS = 500;
@@ -54,20 +52,6 @@ interface Scenario {
   readonly mode: LoadJob['mode'];
   readonly tokensFile: string;
   readonly path?: string;
-}
-
-function gatewayYaml(upstream: string, feedToken: string): string {
-  return `listen: { port: 0 }
-upstream: { url: "${upstream}" }
-issuer:
-  issuer: ${BENCH_ISSUER}
-  audience: ${BENCH_AUDIENCE}
-  revocationFeed: { token: ${feedToken} }
-metrics: { port: 0 }
-routes:
-  - { path: ${PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }
-  - { path: ${PUBLIC_PATH}, auth: none }
-`;
 }
 
 function job(scenario: Scenario, durationMs: number): LoadJob {

@@ -8,12 +8,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { startChild, startLoadGenerator } from './children.ts';
-import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './mint.ts';
+import { BEARER_PATH as PATH, gatewayYaml } from './config.ts';
+import { benchKey, mintTokens } from './mint.ts';
 
 const [other = '', mode = 'one', roundsText = '7'] = process.argv.slice(2);
 const rounds = Number(roundsText);
 const dir = mkdtempSync(join(tmpdir(), 'tg-ab-'));
-const PATH = '/api/au/address/autocomplete';
 const key = benchKey();
 const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
 const tokens = mintTokens(key, mode === 'fresh' ? 10_000 + rounds * 2 * 20_000 : 10_000);
@@ -23,7 +23,7 @@ const file = (name: string, list: string[]) => {
   return path;
 };
 const config = file('gateway.yaml', [
-  `listen: { port: 0 }\nupstream: { url: "${upstream.info.url}" }\nissuer:\n  issuer: ${BENCH_ISSUER}\n  audience: ${BENCH_AUDIENCE}\n  revocationFeed: { token: ${upstream.info.feedToken} }\nmetrics: { port: 0 }\nroutes:\n  - { path: ${PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }\n`,
+  gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''),
 ]);
 const here = import.meta.dirname;
 const servers = {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, startLoadGenerator } from './children.ts';
 import type { LoadJob } from './loadgen.ts';
-import { BENCH_AUDIENCE, BENCH_ISSUER, benchKey, mintTokens } from './mint.ts';
+import { BEARER_PATH as PATH, gatewayYaml } from './config.ts';
+import { benchKey, mintTokens } from './mint.ts';
 
 const [which = 'gateway', mode = 'one', seconds = '5'] = process.argv.slice(2);
 const outDir = mkdtempSync(join(tmpdir(), `tg-prof-${which}-`));
-const PATH = '/api/au/address/autocomplete';
 const key = benchKey();
 const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
 const count = mode === 'one' ? 1 : mode === 'cycle' ? 10_000 : 40_000;
@@ -21,7 +21,7 @@ writeFileSync(tokens, mintTokens(key, count).join('\n'));
 const config = join(outDir, 'gateway.yaml');
 writeFileSync(
   config,
-  `listen: { port: 0 }\nupstream: { url: "${upstream.info.url}" }\nissuer:\n  issuer: ${BENCH_ISSUER}\n  audience: ${BENCH_AUDIENCE}\n  revocationFeed: { token: ${upstream.info.feedToken} }\nmetrics: { port: 0 }\nroutes:\n  - { path: ${PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }\n`,
+  gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''),
 );
 // PROFILE=0: no profiler, only the CPU per request (and whatever the server prints).
 const profiling = process.env.PROFILE !== '0';
