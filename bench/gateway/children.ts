@@ -29,9 +29,12 @@ export interface Child {
   stop(): void;
 }
 
-/** Starts `bench/gateway/<script>` on a core and waits for its `ready` message. */
-export async function startChild(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = []): Promise<Child> {
-  const [cmd, argv] = pinned(core, [process.execPath, ...nodeFlags, join(dir, script), ...args]);
+/**
+ * Starts `bench/gateway/<script>` on a core and waits for its `ready` message. `wrapper` runs
+ * node under another program (valgrind, for instructions.ts).
+ */
+export async function startChild(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = [], wrapper: string[] = []): Promise<Child> {
+  const [cmd, argv] = pinned(core, [...wrapper, process.execPath, ...nodeFlags, join(dir, script), ...args]);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
   const info = await new Promise<Record<string, string>>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
