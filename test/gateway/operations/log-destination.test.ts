@@ -1,0 +1,47 @@
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bufferedStdout } from '#gateway';
+
+// A real file stands in for stdout: the destination only ever sees a file descriptor.
+const opened: number[] = [];
+afterEach(() => {
+  for (const fd of opened.splice(0)) closeSync(fd);
+});
+
+function target(): { fd: number; read(): string } {
+  const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'out.log');
+  const fd = openSync(path, 'w');
+  opened.push(fd);
+  return { fd, read: () => readFileSync(path, 'utf8') };
+}
+
+describe('buffered stdout for the access log', () => {
+  it('writes every line once, in order, across many chunks, multi-byte text and a line larger than a chunk', () => {
+    const out = target();
+    const { destination, flush } = bufferedStdout(out.fd);
+    const lines: string[] = [];
+    for (let i = 0; i < 5_000; i++) lines.push(`{"n":${i},"client":"${i % 7 === 0 ? 'Zoë · 東京' : 'plain'}"}\n`);
+    lines.splice(2_500, 0, `{"big":"${'x'.repeat(100_000)}"}\n`);
+    for (const line of lines) destination.write(line);
+    flush();
+    expect(out.read()).toBe(lines.join(''));
+  });
+
+  it('holds a quiet line no longer than about a second', async () => {
+    const out = target();
+    const { destination } = bufferedStdout(out.fd);
+    destination.write('{"msg":"one line"}\n');
+    expect(out.read()).toBe('');
+    await expect.poll(() => out.read(), { timeout: 2_500, interval: 100 }).toBe('{"msg":"one line"}\n');
+  });
+
+  it('writes a busy stream as it fills, without waiting for the timer or an exit', async () => {
+    const out = target();
+    const { destination } = bufferedStdout(out.fd);
+    const line = `{"msg":"${'y'.repeat(200)}"}\n`;
+    for (let i = 0; i < 1_000; i++) destination.write(line);
+    await expect.poll(() => out.read().length, { timeout: 500, interval: 20 }).toBeGreaterThanOrEqual(64 * 1024 - 3 * line.length);
+  });
+});
