@@ -28,7 +28,7 @@ const scenarios = chosen.length > 0 ? chosen : ALL;
 const WARMUP = Number(process.env.CG_WARMUP ?? 8_000);
 const MEASURED = Number(process.env.CG_MEASURED ?? 2_000);
 const CYCLED = 2_000;
-const NODE_FLAGS = process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : [];
+const NODE_FLAGS = [...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []), ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-cg-'));
 const key = benchKey();
@@ -45,7 +45,7 @@ const file = (name: string, list: string[]) => {
 const files = { one: file('one.txt', tokens.slice(0, 1)), cycle: file('cycle.txt', tokens.slice(1, 1 + CYCLED)), fresh: file('fresh.txt', tokens.slice(1 + CYCLED)) };
 const load = await startLoadGenerator(0);
 
-console.log(`node ${process.version}; callgrind${NODE_FLAGS.length ? " (V8 --predictable)" : ""}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
+console.log(`node ${process.version}; callgrind${process.env.CG_PREDICTABLE === "1" ? " (V8 --predictable)" : ""}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
 for (const scenario of scenarios) {
   const out = mkdtempSync(join(dir, `${scenario}-`));
   const valgrind = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${join(out, 'cg.%p')}`];
