@@ -2,15 +2,18 @@
  * Instructions per request, counted by valgrind's callgrind (not part of `npm run bench`):
  * `npx node bench/gateway/instructions.ts [plain|public|one|cycle|fresh ...]`.
  *
- * Time on this shared machine drifts by ±5 % from run to run, more than the margins the
- * gateway's goals leave, so changes to the hot path are judged here instead: callgrind counts
- * the instructions the measured server executes, the same for the same code and inputs whatever
- * else the machine does. V8 runs with `--predictable` (no concurrent compiler or GC threads, so
- * the count repeats to a few per cent). Each scenario gets its own server under callgrind with
- * instrumentation off; after CG_WARMUP requests (default 8,000) it is switched on for
- * CG_MEASURED requests (default 2,000) and the dump's total is divided by them. The upstream
- * and the load generator run natively on core 0. Scenarios as in gateway.bench.ts; "cycle"
- * cycles 2,000 tokens, each seen twice in the warm-up so all are cached.
+ * Time on this shared machine drifts by ±5 % and more from run to run, so the split of a
+ * request's cost is read here: callgrind counts the instructions each thread of the measured
+ * server executes, whatever else the machine does. Each scenario gets its own server under
+ * callgrind with instrumentation off; after CG_WARMUP requests (default 24,000: V8 still tiers
+ * the proxy path up after 16,000) it is switched on for CG_MEASURED requests (default 4,000)
+ * and each thread's total is divided by them. The main thread is the JavaScript; the others
+ * are V8's compiler and GC helpers. Counts still move by up to ~4 % between runs of the same
+ * code (JIT and GC decisions depend on timing; V8's `--predictable`, CG_PREDICTABLE=1, made
+ * it worse), so compare several runs. CG_NODE_FLAGS adds node flags (`--perf-basic-prof`
+ * writes /tmp/perf-<pid>.map, which names the JIT frames callgrind shows as addresses).
+ * The upstream and the load generator run natively on core 0. Scenarios as in
+ * gateway.bench.ts; "cycle" cycles 2,000 tokens, each seen twice in the warm-up.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,9 +28,9 @@ type Scenario = 'plain' | 'public' | 'one' | 'cycle' | 'fresh';
 const ALL: Scenario[] = ['plain', 'public', 'one', 'cycle', 'fresh'];
 const chosen = (process.argv.slice(2) as Scenario[]).filter((s) => ALL.includes(s));
 const scenarios = chosen.length > 0 ? chosen : ALL;
-const WARMUP = Number(process.env.CG_WARMUP ?? 8_000);
-const MEASURED = Number(process.env.CG_MEASURED ?? 2_000);
+const MEASURED = Number(process.env.CG_MEASURED ?? 4_000);
 const CYCLED = 2_000;
+const WARMUP = Math.max(Number(process.env.CG_WARMUP ?? 24_000), 2 * CYCLED);
 const NODE_FLAGS = [...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []), ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-cg-'));
