@@ -5,8 +5,10 @@
  * core 0, so the measured server is the one that runs out of CPU. This machine is shared and its
  * speed drifts from second to second, so the scenarios take turns in short slices (half a second
  * each, order reversed every other pass) and each figure sums all of a scenario's slices: drift
- * falls on every scenario alike. BENCH_SLICES sets the passes (default 16); BENCH_SKIP_MEMORY=1
- * leaves out the (slow) 1,000,000-token memory run.
+ * falls on every scenario alike. BENCH_PROCESSES (default 1) serves each scenario by that many
+ * processes in turn: identical processes here can differ by ±15 %, but each then sits idle
+ * longer between its slices, which costs it too. BENCH_SLICES sets the passes (default 16);
+ * BENCH_SKIP_MEMORY=1 leaves out the (slow) 1,000,000-token memory run.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,8 @@ import { benchKey, mintTokens } from './gateway/mint.ts';
 
 const CONNECTIONS = 16;
 const SLICES = Number(process.env.BENCH_SLICES ?? 16);
+/** Processes per measured scenario (BENCH_PROCESSES); the direct upstream is the one shared upstream. */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const SLICE_MS = 500;
 const DISTINCT = 10_000;
 /** Enough never-seen tokens for every slice of (c) at up to 9,000 requests/s. */
@@ -56,20 +60,21 @@ interface Row {
 
 interface Scenario {
   readonly name: string;
-  readonly server: Child;
+  /** The processes that serve it, taking turns slice by slice. */
+  readonly servers: readonly Child[];
   readonly mode: LoadJob['mode'];
   readonly tokensFile: string;
   readonly path?: string;
 }
 
-function job(scenario: Scenario, durationMs: number): LoadJob {
-  return { label: scenario.name, url: `${scenario.server.info.url}${scenario.path ?? PATH}`, connections: CONNECTIONS, durationMs, mode: scenario.mode, tokensFile: scenario.tokensFile };
+function job(scenario: Scenario, server: Child, durationMs: number): LoadJob {
+  return { label: scenario.name, url: `${server.info.url}${scenario.path ?? PATH}`, connections: CONNECTIONS, durationMs, mode: scenario.mode, tokensFile: scenario.tokensFile };
 }
 
-async function slice(load: LoadGenerator, scenario: Scenario, totals: Totals): Promise<void> {
-  const before = await scenario.server.usage();
-  const result = await load.run(job(scenario, SLICE_MS));
-  const after = await scenario.server.usage();
+async function slice(load: LoadGenerator, scenario: Scenario, server: Child, totals: Totals): Promise<void> {
+  const before = await server.usage();
+  const result = await load.run(job(scenario, server, SLICE_MS));
+  const after = await server.usage();
   totals.requests += result.requests;
   totals.errors += result.errors;
   totals.non2xx += result.non2xx;
@@ -147,43 +152,54 @@ export default async function gatewayBench(): Promise<void> {
     const fresh = file('fresh.txt', tokens.slice(1 + DISTINCT));
     const config = join(dir, 'gateway.yaml');
     writeFileSync(config, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
-    const plain = await startChild('plain-proxy.ts', [upstream.info.url ?? ''], 1);
-    children.push(plain);
-    // One gateway process per scenario, same configuration: a scenario pays for its own garbage
-    // and cache state (sharing one process, (b) paid for the collections (c)'s garbage caused).
-    const gateway = async () => {
-      const child = await startChild('gateway-server.ts', [config], 1);
-      children.push(child);
-      return child;
+    // PROCESSES processes per scenario, same configuration, taking turns slice by slice: a
+    // scenario pays for its own garbage and cache state (sharing one process, (b) paid for the
+    // collections (c)'s garbage caused), and no scenario rests on one process's luck (three
+    // identical gateway processes in one run here measured 0.89x, 1.05x and 1.21x plain).
+    const processes = async (script: string, args: string[]) => {
+      const started: Child[] = [];
+      for (let i = 0; i < PROCESSES; i++) started.push(await startChild(script, args, 1));
+      children.push(...started);
+      return started;
     };
+    const plain = await processes('plain-proxy.ts', [upstream.info.url ?? '']);
+    const gateway = () => processes('gateway-server.ts', [config]);
     const [publicGateway, gatewayA, gatewayB, gatewayC] = [await gateway(), await gateway(), await gateway(), await gateway()];
     const load = await startLoadGenerator(0);
     console.log(
-      `node ${process.version}; ${CONNECTIONS} connections; ${WARMUP} warm-up requests per server; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted`,
+      `node ${process.version}; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted`,
     );
     // Every scenario sends the same request (one bearer token) except where its tokens differ,
     // so the proxies parse the same bytes; the plain proxy, the upstream and the auth: none
     // route ignore the header.
     const scenarios: Scenario[] = [
-      { name: 'direct upstream', server: upstream, mode: 'cycle', tokensFile: one },
-      { name: 'plain http-proxy-3 (no auth)', server: plain, mode: 'cycle', tokensFile: one },
-      { name: 'gateway, auth: none route', server: publicGateway, mode: 'cycle', path: PUBLIC_PATH, tokensFile: one },
-      { name: 'gateway (a) one token reused', server: gatewayA, mode: 'cycle', tokensFile: one },
-      { name: 'gateway (b) 10,000 tokens cycled', server: gatewayB, mode: 'cycle', tokensFile: cycle },
-      { name: 'gateway (c) every token new', server: gatewayC, mode: 'fresh', tokensFile: fresh },
+      { name: 'direct upstream', servers: [upstream], mode: 'cycle', tokensFile: one },
+      { name: 'plain http-proxy-3 (no auth)', servers: plain, mode: 'cycle', tokensFile: one },
+      { name: 'gateway, auth: none route', servers: publicGateway, mode: 'cycle', path: PUBLIC_PATH, tokensFile: one },
+      { name: 'gateway (a) one token reused', servers: gatewayA, mode: 'cycle', tokensFile: one },
+      { name: 'gateway (b) 10,000 tokens cycled', servers: gatewayB, mode: 'cycle', tokensFile: cycle },
+      { name: 'gateway (c) every token new', servers: gatewayC, mode: 'fresh', tokensFile: fresh },
     ];
-    // Warm-up: WARMUP requests each, as its slices will send them ((c) uses up its first WARMUP
-    // fresh tokens; cursors persist), so every server is as warm and (b)'s tokens are all cached.
-    for (const s of scenarios) await load.run({ ...job(s, 600_000), label: 'warm-up', limit: WARMUP });
+    // Warm-up: WARMUP requests each, as its slices will send them ((c)'s processes use up the
+    // first WARMUP fresh tokens; cursors persist per process), so every server is as warm and
+    // (b)'s tokens are all cached. In rounds, so no server has sat idle for minutes when the
+    // slices begin (after 3 s idle, a gateway's next 500 ms here cost 1.3-1.7x hot CPU/request).
+    const WARMUP_ROUNDS = 6;
+    for (let round = 0; round < WARMUP_ROUNDS; round++) {
+      for (const s of scenarios) for (const server of s.servers) await load.run({ ...job(s, server, 600_000), label: 'warm-up', limit: Math.ceil(WARMUP / WARMUP_ROUNDS) });
+    }
     const totals = new Map(scenarios.map((s) => [s.name, { requests: 0, errors: 0, non2xx: 0, elapsedMs: 0, cpuUs: 0, userUs: 0, p50: 0, p99: 0 }]));
     for (let pass = 0; pass < SLICES; pass++) {
-      for (const s of pass % 2 === 0 ? scenarios : scenarios.toReversed()) await slice(load, s, totals.get(s.name) as Totals);
+      for (const s of pass % 2 === 0 ? scenarios : scenarios.toReversed()) {
+        await slice(load, s, s.servers[pass % s.servers.length] as Child, totals.get(s.name) as Totals);
+      }
     }
     load.stop();
     const table = rows(scenarios, totals);
     print(table);
     goals(table);
-    console.log(`RSS of gateway (c) after all its slices (${totals.get(scenarios[5]?.name ?? '')?.requests} distinct tokens): ${Math.round((await gatewayC.usage()).rss / 2 ** 20)} MiB`);
+    const rss = Math.max(...(await Promise.all(gatewayC.map((c) => c.usage()))).map((u) => u.rss));
+    console.log(`RSS of gateway (c), largest of its processes after all slices (${totals.get(scenarios[5]?.name ?? '')?.requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`);
     for (const child of children.splice(0)) child.stop();
 
     if (process.env.BENCH_SKIP_MEMORY) return;
