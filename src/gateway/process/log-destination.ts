@@ -62,15 +62,17 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
       return;
     }
     // A UTF-8 byte per char for ASCII, at most three per UTF-16 unit otherwise.
-    if (line.length * 3 > CHUNK_BYTES - used) {
+    const worstBytes = line.length * 3;
+    if (worstBytes > CHUNK_BYTES - used) {
       seal();
-      if (line.length * 3 > CHUNK_BYTES) {
+      if (worstBytes > CHUNK_BYTES) {
         const data = Buffer.from(line, 'utf8');
         queue.push({ data, length: data.length });
         queuedBytes += data.length;
+        writeNext();
+        return;
       }
       writeNext();
-      if (line.length * 3 > CHUNK_BYTES) return;
     }
     used += chunk.write(line, used, 'utf8');
   }
