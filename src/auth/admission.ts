@@ -1,5 +1,3 @@
-import { fingerprint } from './fingerprint.ts';
-
 /**
  * Verified-token cache admission (TinyLFU's "doorkeeper"): a token is cached on its second
  * sighting, not its first. A flood of tokens that are each used once (the cache cannot help
@@ -11,8 +9,8 @@ import { fingerprint } from './fingerprint.ts';
  * Admission only ever follows a full verification, so a forged fingerprint gains nothing.
  */
 export interface Doorkeeper {
-  /** True when `raw` was (probably) seen since the last clearing; otherwise remembers it. */
-  seenBefore(raw: string): boolean;
+  /** True when a token with fingerprint `fp` (fingerprint.ts) was (probably) seen since the last clearing; otherwise remembers it. */
+  seenBefore(fp: number): boolean;
 }
 
 export function createDoorkeeper(bits = 1 << 20): Doorkeeper {
@@ -20,8 +18,8 @@ export function createDoorkeeper(bits = 1 << 20): Doorkeeper {
   const limit = bits >>> 3;
   let inserted = 0;
   return {
-    seenBefore(raw) {
-      const at = fingerprint(raw) & (bits - 1);
+    seenBefore(fp) {
+      const at = fp & (bits - 1);
       const word = at >>> 5;
       const mask = 1 << (at & 31);
       if (((words[word] as number) & mask) !== 0) return true;

@@ -14,7 +14,7 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  */
 export function extractBearer(authorization: string | undefined, maxLength = 8192, checkAlphabet = true): string | AuthFailure {
   if (authorization === undefined || authorization === '') return fail('credentials_missing', 'no Authorization header');
-  if (authorization.length < 6 || authorization.slice(0, 6).toLowerCase() !== 'bearer') {
+  if (!startsWithBearer(authorization)) {
     return fail('credentials_missing', 'Authorization scheme is not Bearer');
   }
   if (authorization.length === 6 || authorization.charCodeAt(6) !== 32) {
@@ -24,4 +24,14 @@ export function extractBearer(authorization: string | undefined, maxLength = 819
   const token = authorization.slice(7);
   if (checkAlphabet && !B64TOKEN.test(token)) return fail('invalid_token', 'bearer token has characters outside b64token');
   return token;
+}
+
+const SCHEME = 'bearer';
+
+/** The scheme, case-insensitively (RFC 9110 §11.1), without a lower-cased copy per request. */
+function startsWithBearer(value: string): boolean {
+  if (value.length < SCHEME.length) return false;
+  // For the letters of "bearer", setting bit 0x20 maps exactly the upper- and lower-case letter to the lower-case one.
+  for (let i = 0; i < SCHEME.length; i++) if ((value.charCodeAt(i) | 0x20) !== SCHEME.charCodeAt(i)) return false;
+  return true;
 }

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '#common';
-import { fingerprint } from './fingerprint.ts';
 import type { AuthFailure } from './types.ts';
 
+/** `fp` is the token's fingerprint (fingerprint.ts), computed once per request by the verifier. */
 export interface NegativeCache {
-  get(raw: string): AuthFailure | undefined;
-  set(raw: string, failure: AuthFailure): void;
+  get(raw: string, fp: number): AuthFailure | undefined;
+  set(raw: string, fp: number, failure: AuthFailure): void;
 }
 
 /**
@@ -26,10 +26,10 @@ export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: nu
     ttlResolution: 0,
   });
   return {
-    get(raw) {
-      const slot = cache.get(fingerprint(raw));
+    get(raw, fp) {
+      const slot = cache.get(fp);
       return slot !== undefined && slot.raw === raw ? slot.failure : undefined;
     },
-    set: (raw, failure) => void cache.set(fingerprint(raw), { raw, failure }),
+    set: (raw, fp, failure) => void cache.set(fp, { raw, failure }),
   };
 }

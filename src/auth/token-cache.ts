@@ -1,7 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '#common';
-import { fingerprint } from './fingerprint.ts';
 import type { VerifiedToken } from './types.ts';
 
 /** A token whose signature and claims passed, with the key that verified it. */
@@ -16,10 +15,11 @@ export interface CachedToken {
 // claims object, scopes array, LRU bookkeeping (measured: ~1.1 KB of heap per 600-char token).
 const ENTRY_OVERHEAD_BYTES = 500;
 
+/** `fp` is the token's fingerprint (fingerprint.ts), computed once per request by the verifier. */
 export interface TokenCache {
-  get(raw: string): CachedToken | undefined;
+  get(raw: string, fp: number): CachedToken | undefined;
   /** Keeps the entry no later than `untilMs` (the token's exp plus tolerance). */
-  set(raw: string, entry: CachedToken, untilMs: number): void;
+  set(raw: string, fp: number, entry: CachedToken, untilMs: number): void;
 }
 
 interface Slot {
@@ -47,13 +47,13 @@ export function createTokenCache(clock: Clock, maxEntries: number, maxBytes: num
     ttlResolution: 0,
   });
   return {
-    get(raw) {
-      const slot = cache.get(fingerprint(raw));
+    get(raw, fp) {
+      const slot = cache.get(fp);
       return slot !== undefined && slot.raw === raw ? slot.entry : undefined;
     },
-    set(raw, entry, untilMs) {
+    set(raw, fp, entry, untilMs) {
       const ttl = untilMs - clock.now();
-      if (ttl > 0) cache.set(fingerprint(raw), { raw, entry }, { ttl });
+      if (ttl > 0) cache.set(fp, { raw, entry }, { ttl });
     },
   };
 }

@@ -7,6 +7,7 @@ import { checkClaims, checkHeader, type ClaimRules } from './claims.ts';
 import { type CompactJws, parseCompact } from './compact.ts';
 import { extractBearer } from './extractor.ts';
 import { fail } from './failure.ts';
+import { fingerprint } from './fingerprint.ts';
 import { perKeyMemo } from './key-memo.ts';
 import { createNegativeCache } from './negative-cache.ts';
 import { scopesSatisfy } from './scope-check.ts';
@@ -16,9 +17,8 @@ import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, Verifi
 import { checkVerifierOptions } from './verifier-options.ts';
 
 /**
- * The verification pipeline, in this order: extract → negative cache → verified-token cache (a
- * token is admitted on its second sighting) →
- * header (typ, pinned alg, kid) → key by kid (unknown → one refetch) → signature → iss/aud/claims
+ * The verification pipeline, in this order: extract → verified-token cache (a token is admitted
+ * on its second sighting) → negative cache → header (typ, pinned alg, kid) → key by kid (unknown → one refetch) → signature → iss/aud/claims
  * → expiry → revocation → scope. Synchronous except when an unknown kid needs the refetch, or,
  * with `batchSignatureChecks`, when a signature must be checked (batch.ts).
  */
@@ -42,8 +42,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const headers = new Map<string, Record<string, unknown>>();
   const stats = { tokenCacheHits: 0, negativeCacheHits: 0, signaturesChecked: 0 };
 
-  function remember(raw: string, failure: AuthFailure): AuthFailure {
-    rejected.set(raw, failure);
+  function remember(raw: string, fp: number, failure: AuthFailure): AuthFailure {
+    rejected.set(raw, fp, failure);
     return failure;
   }
 
@@ -54,9 +54,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   /** Expiry, then revocation, then scope: the checks a cached token still has to pass. */
-  function decide(token: VerifiedToken, requirement: RouteRequirement, raw: string): AuthDecision {
+  function decide(token: VerifiedToken, requirement: RouteRequirement, raw: string, fp: number): AuthDecision {
     if (clock.now() >= token.exp * 1000 + toleranceMs) {
-      return remember(raw, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
+      return remember(raw, fp, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
     }
     if (!revocations.usable()) return fail('revocations_stale', 'revocation set is stale (fail-closed)');
     if (revocations.isRevoked(token)) return fail('token_revoked', 'jti or client revoked');
@@ -66,20 +66,20 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return { ok: true, token };
   }
 
-  function finish(raw: string, jws: CompactJws, kid: string, alg: SupportedAlgorithm, key: KeyObject, requirement: RouteRequirement): AuthDecision {
-    if (!keyAccepts(key, kid, alg)) return remember(raw, fail('invalid_token', `key ${kid} does not fit ${alg}`));
+  function finish(raw: string, fp: number, jws: CompactJws, kid: string, alg: SupportedAlgorithm, key: KeyObject, requirement: RouteRequirement): AuthDecision {
+    if (!keyAccepts(key, kid, alg)) return remember(raw, fp, fail('invalid_token', `key ${kid} does not fit ${alg}`));
     stats.signaturesChecked += 1;
-    if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fail('invalid_token', 'bad signature'));
+    if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fp, fail('invalid_token', 'bad signature'));
     const token = checkClaims(jws.payload, rules, Math.floor(clock.now() / 1000));
-    if ('ok' in token) return remember(raw, token);
+    if ('ok' in token) return remember(raw, fp, token);
     // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
-    if (doorkeeper.seenBefore(raw)) tokens.set(raw, { token, kid, key }, token.exp * 1000 + toleranceMs);
-    return decide(token, requirement, raw);
+    if (doorkeeper.seenBefore(fp)) tokens.set(raw, fp, { token, kid, key }, token.exp * 1000 + toleranceMs);
+    return decide(token, requirement, raw, fp);
   }
 
-  async function afterRefetch(raw: string, jws: CompactJws, kid: string, alg: SupportedAlgorithm, requirement: RouteRequirement): Promise<AuthDecision> {
+  async function afterRefetch(raw: string, fp: number, jws: CompactJws, kid: string, alg: SupportedAlgorithm, requirement: RouteRequirement): Promise<AuthDecision> {
     const key = await keys.refreshFor?.(kid).catch(() => undefined);
-    if (key !== undefined) return finish(raw, jws, kid, alg, key, requirement);
+    if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement);
     return keys.ready() ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`) : fail('keys_unavailable', 'no usable key set');
   }
 
@@ -87,33 +87,36 @@ export function createVerifier(options: VerifierOptions): Verifier {
     // parseCompact enforces base64url (a subset of b64token), so the extractor need not scan too.
     const raw = extractBearer(authorization, config.maxTokenLength, false);
     if (typeof raw !== 'string') return raw;
-    const known = rejected.get(raw);
+    const fp = fingerprint(authorization as string);
+    // The verified cache first: a token is in both caches only if its key has changed since
+    // (a hit needs kid to map to the very key that verified it), and then the failure wins.
+    const hit = tokens.get(raw, fp);
+    if (hit !== undefined && keys.get(hit.kid) === hit.key) {
+      stats.tokenCacheHits += 1;
+      return decide(hit.token, requirement, raw, fp);
+    }
+    const known = rejected.get(raw, fp);
     if (known !== undefined) {
       stats.negativeCacheHits += 1;
       return known;
     }
-    const hit = tokens.get(raw);
-    if (hit !== undefined && keys.get(hit.kid) === hit.key) {
-      stats.tokenCacheHits += 1;
-      return decide(hit.token, requirement, raw);
-    }
     const jws = parseCompact(raw, headers);
-    if ('ok' in jws) return remember(raw, jws);
+    if ('ok' in jws) return remember(raw, fp, jws);
     const { alg, kid } = jws.header;
     if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
-      return remember(raw, fail('invalid_token', `alg ${String(alg).slice(0, 20)} not pinned`));
+      return remember(raw, fp, fail('invalid_token', `alg ${String(alg).slice(0, 20)} not pinned`));
     }
-    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return remember(raw, fail('invalid_token', 'kid missing'));
+    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return remember(raw, fp, fail('invalid_token', 'kid missing'));
     const headerFailure = checkHeader(jws.header);
-    if (headerFailure !== undefined) return remember(raw, headerFailure);
+    if (headerFailure !== undefined) return remember(raw, fp, headerFailure);
     const key = keys.get(kid);
     if (key !== undefined) {
       // Decided with the key as it is now; only the signature check waits for the batch.
-      return batch === undefined ? finish(raw, jws, kid, alg, key, requirement) : batch.run(() => finish(raw, jws, kid, alg, key, requirement));
+      return batch === undefined ? finish(raw, fp, jws, kid, alg, key, requirement) : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement));
     }
     if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
     if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);
-    return afterRefetch(raw, jws, kid, alg, requirement);
+    return afterRefetch(raw, fp, jws, kid, alg, requirement);
   }
 
   return { authorize, stats: () => ({ ...stats }) };

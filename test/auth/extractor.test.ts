@@ -8,6 +8,7 @@ describe('extractBearer (RFC 6750 §2.1, header only)', () => {
     expect(extractBearer(`Bearer ${token}`)).toBe(token);
     expect(extractBearer(`bearer ${token}`)).toBe(token);
     expect(extractBearer(`BEARER ${token}`)).toBe(token);
+    expect(extractBearer(`bEaReR ${token}`)).toBe(token);
   });
 
   it('accepts every b64token character including trailing padding', () => {
@@ -21,6 +22,10 @@ describe('extractBearer (RFC 6750 §2.1, header only)', () => {
 
   it('treats another scheme as no bearer credentials (RFC 6750 §3.1)', () => {
     expect(extractBearer('Basic dXNlcjpwYXNz')).toMatchObject({ kind: 'credentials_missing' });
+    // Schemes one character away from "bearer", control and Latin-1 characters included (the check ignores case only).
+    for (const scheme of ['Bearez', 'Beare', 'Bearer'.replace('a', '\u0001'), 'B\u0005arer', 'Bear\u00d2r', 'BEAR\u0012R']) {
+      expect(extractBearer(`${scheme} ${token}`)).toMatchObject({ kind: 'credentials_missing' });
+    }
   });
 
   it.each([

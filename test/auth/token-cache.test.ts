@@ -99,6 +99,18 @@ describe('verified-token cache', () => {
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
   });
 
+  it('refuses a cached token once its kid names another key, and remembers the refusal', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken());
+    admit(f, token);
+    f.keys.put(await createTestKey(f.kit.key.alg, f.kit.key.kid));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
+    const before = f.verifier.stats?.();
+    // Now in both caches: the verified entry is not honoured, the refusal is, with no signature check.
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'invalid_token' });
+    expect(f.verifier.stats?.()).toEqual({ ...before, negativeCacheHits: (before?.negativeCacheHits ?? 0) + 1 });
+  });
+
   it('is bounded by entries: the least recently used token is verified again', async () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
     const [a, b, c] = [bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken())];

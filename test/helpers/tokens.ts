@@ -136,13 +136,14 @@ export async function createTokenKit(clock: Clock, key?: TestKey): Promise<Token
 }
 
 /** A fixed in-memory KeyResolver (what the issuer's local resolver looks like to the verifier). */
-export function staticKeys(...keys: TestKey[]): KeyResolver & { remove(kid: string): void } {
+export function staticKeys(...keys: TestKey[]): KeyResolver & { remove(kid: string): void; put(key: TestKey): void } {
   const byKid = new Map(keys.map((k) => [k.kid, k]));
   return {
     get: (kid) => byKid.get(kid)?.publicKey,
     alg: (kid) => byKid.get(kid)?.alg,
     ready: () => true,
     remove: (kid) => void byKid.delete(kid),
+    put: (key) => void byKid.set(key.kid, key),
   };
 }
 
