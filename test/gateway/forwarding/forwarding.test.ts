@@ -17,22 +17,23 @@ async function echoed(res: Response): Promise<{ url: string; headers: Record<str
 }
 
 describe('forwarding an accepted bearer request', () => {
-  it('injects identity headers after stripping forged ones and keeps Authorization for the upstream', async () => {
+  it('injects the identity header after stripping forged ones and keeps Authorization for the upstream', async () => {
     const token = await h.kit.tokenWithScopes(['address']);
     const res = await h.fetch('/api/au/address/autocomplete?q=1+George+St', {
-      headers: { authorization: bearer(token), 'x-tokengate-client-id': 'forged', 'x-tokengate-scopes': 'address phone email' },
+      headers: { authorization: bearer(token), 'x-tokengate-identity': 'client_id="forged"', 'x-tokengate-scopes': 'address phone email' },
     });
     const seen = await echoed(res);
     expect(seen.url).toBe('/api/au/address/autocomplete?q=1+George+St');
-    expect(seen.headers).toMatchObject({
-      authorization: bearer(token),
-      'x-tokengate-client-id': 'client-1',
-      'x-tokengate-project-id': 'project-1',
-      'x-tokengate-scopes': 'address',
-      'x-forwarded-proto': 'http',
-      'x-forwarded-for': '127.0.0.1',
-    });
-    expect(seen.headers['x-tokengate-jti']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen.headers).toMatchObject({ authorization: bearer(token), 'x-forwarded-proto': 'http', 'x-forwarded-for': '127.0.0.1' });
+    expect(seen.headers['x-tokengate-identity']).toMatch(/^client_id="client-1", project_id="project-1", scope="address", jti="[0-9a-f-]{36}"$/);
+    expect(seen.headers['x-tokengate-scopes']).toBeUndefined();
+  });
+
+  it('forwards claims that are not printable ASCII as a display string instead of failing the request', async () => {
+    const token = await h.kit.tokenWithScopes(['address'], { claims: { client_id: 'café\r\nx-evil: 1', jti: 'j-"1"' } });
+    const seen = await echoed(await h.fetch('/api/au/address/autocomplete?q=x', { headers: { authorization: bearer(token) } }));
+    expect(seen.headers['x-tokengate-identity']).toBe('client_id=%"caf%c3%a9%0d%0ax-evil: 1", project_id="project-1", scope="address", jti="j-\\"1\\""');
+    expect(seen.headers['x-evil']).toBeUndefined();
   });
 
   it('strips hop-by-hop headers both ways and answers with the request id', async () => {
@@ -90,10 +91,10 @@ describe('forwarding an accepted bearer request', () => {
   });
 
   it('passes key/secret requests without a bearer token to the upstream untouched by auth', async () => {
-    const res = await h.fetch('/api/au/address/autocomplete?key=k1&secret=s1&q=x', { headers: { 'x-tokengate-client-id': 'forged' } });
+    const res = await h.fetch('/api/au/address/autocomplete?key=k1&secret=s1&q=x', { headers: { 'x-tokengate-identity': 'client_id="forged"' } });
     const seen = await echoed(res);
     expect(seen.url).toBe('/api/au/address/autocomplete?key=k1&secret=s1&q=x');
-    expect(seen.headers['x-tokengate-client-id']).toBeUndefined();
+    expect(seen.headers['x-tokengate-identity']).toBeUndefined();
   });
 
   it('does not let key/secret pass on a route that does not allow it', async () => {

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { VerifiedToken } from '#auth';
 import { setForwarded } from '../../../src/gateway/proxy/passes/forwarded.ts';
-import { injectIdentity, isInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
+import { IDENTITY_HEADER, identityValue, injectIdentity, isInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
 import { copyWithout, type ForwardContext, forwardHeaders, isHopByHop, requestIdFrom, SET_PASSES, STRIP_PASSES } from '../../../src/gateway/proxy/passes/index.ts';
 import { setRequestId } from '../../../src/gateway/proxy/passes/request-id.ts';
 
@@ -48,15 +48,17 @@ describe('isInboundIdentity', () => {
 });
 
 describe('injectIdentity', () => {
-  it('sets client id, project id, scopes and jti from the verified token', () => {
+  it('sets client id, project id, scopes and jti from the verified token as one structured field', () => {
     const headers: IncomingHttpHeaders = {};
     injectIdentity(headers, context({ token }));
-    expect(headers).toEqual({
-      'x-tokengate-client-id': 'client-1',
-      'x-tokengate-project-id': 'project-9',
-      'x-tokengate-scopes': 'address phone',
-      'x-tokengate-jti': 'jti-42',
-    });
+    expect(headers).toEqual({ 'x-tokengate-identity': 'client_id="client-1", project_id="project-9", scope="address phone", jti="jti-42"' });
+  });
+
+  it('builds the value once per token object', () => {
+    expect(identityValue(token)).toBe(identityValue(token));
+    const other = { ...token, clientId: 'client-2' };
+    expect(identityValue(other)).toMatch(/^client_id="client-2", /);
+    expect(identityValue(token)).toMatch(/^client_id="client-1", /);
   });
 
   it('sets nothing without a verified token', () => {
@@ -102,18 +104,18 @@ describe('the ordered request passes', () => {
   it('strips before setting, so forged identity copies never survive', () => {
     expect(STRIP_PASSES).toContain(isInboundIdentity);
     expect(SET_PASSES).toContain(injectIdentity);
-    const inbound: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', 'x-tokengate-jti': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    const inbound: IncomingHttpHeaders = { 'x-tokengate-identity': 'client_id="forged"', 'x-tokengate-jti': 'forged', authorization: 'Bearer abc', connection: 'close' };
     const out = forwardHeaders(inbound, context());
-    expect(out['x-tokengate-client-id']).toBeUndefined();
+    expect(out[IDENTITY_HEADER]).toBeUndefined();
     expect(out['x-tokengate-jti']).toBeUndefined();
   });
 
   it('builds a new header object with identity, request id and Authorization kept for the upstream', () => {
-    const inbound: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    const inbound: IncomingHttpHeaders = { 'x-tokengate-identity': 'client_id="forged"', authorization: 'Bearer abc', connection: 'close' };
     const out = forwardHeaders(inbound, context({ token }));
     expect(out).not.toBe(inbound);
-    expect(inbound['x-tokengate-client-id']).toBe('forged');
-    expect(out['x-tokengate-client-id']).toBe('client-1');
+    expect(inbound[IDENTITY_HEADER]).toBe('client_id="forged"');
+    expect(out[IDENTITY_HEADER]).toMatch(/^client_id="client-1", /);
     expect(out.authorization).toBe('Bearer abc');
     expect(out.connection).toBeUndefined();
     expect(out['x-request-id']).toBe('req-1');
