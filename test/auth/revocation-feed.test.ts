@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '#common';
 import { createRevocationFeedClient, createRevocationSet, type RevocationFeedEvent, type VerifiedToken } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { startFeedServer } from './feed-server.ts';
+import { startFeedServer } from '#test/feed-server.ts';
 
 const FEED_TOKEN = 'feed-secret-token';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -37,7 +37,7 @@ async function fixture(waitSec = 5) {
 describe('revocation feed client', () => {
   it('resolves start() after a first sync that asks for no hold, with the feed token and cursor 0', async () => {
     const f = await fixture();
-    f.server.add({ kind: 'jti', value: 'early', issuedBefore: null, expiresAt: f.expiresAt });
+    f.server.revoke({ kind: 'jti', value: 'early', issuedBefore: null, expiresAt: f.expiresAt });
     await f.client.start();
     expect(f.set.isRevoked(token('early'))).toBe(true);
     expect(f.set.usable()).toBe(true);
@@ -50,7 +50,7 @@ describe('revocation feed client', () => {
     await f.client.start();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
-    f.server.add({ kind: 'jti', value: 'late', issuedBefore: null, expiresAt: f.expiresAt });
+    f.server.revoke({ kind: 'jti', value: 'late', issuedBefore: null, expiresAt: f.expiresAt });
     while (!f.set.isRevoked(token('late'))) {
       if (performance.now() - started > 1000) throw new Error('revocation not enforced within 1 s');
       await new Promise((resolve) => setImmediate(resolve));
@@ -61,10 +61,10 @@ describe('revocation feed client', () => {
 
   it('keeps the last set and retries when the feed fails, reporting the error', async () => {
     const f = await fixture();
-    f.server.add({ kind: 'jti', value: 'kept', issuedBefore: null, expiresAt: f.expiresAt });
+    f.server.revoke({ kind: 'jti', value: 'kept', issuedBefore: null, expiresAt: f.expiresAt });
     await f.client.start();
     f.server.failNext(3);
-    f.server.add({ kind: 'jti', value: 'after-outage', issuedBefore: null, expiresAt: f.expiresAt });
+    f.server.revoke({ kind: 'jti', value: 'after-outage', issuedBefore: null, expiresAt: f.expiresAt });
     while (!f.set.isRevoked(token('after-outage'))) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(f.set.isRevoked(token('kept'))).toBe(true);
     expect(f.events.filter((e) => e.type === 'sync_failed')).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFeedServer, type FeedServer } from '../support/feed-server.ts';
+import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
 import { startEchoUpstream, type EchoUpstream } from '../support/echo-upstream.ts';
 import { startJwksServer, type JwksServer } from '#test/jwks-server.ts';
 import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
@@ -12,7 +12,7 @@ let feed: FeedServer;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer()]);
+  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
 });
 afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
 afterEach(() => {

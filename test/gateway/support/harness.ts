@@ -4,7 +4,7 @@ import type { FakeClock } from '#test/fake-clock.ts';
 import { startJwksServer, type JwksServer } from '#test/jwks-server.ts';
 import { createTestKey, createTokenKit, TEST_AUDIENCE, TEST_ISSUER, type TokenKit } from '#test/tokens.ts';
 import { type EchoUpstream, startEchoUpstream } from './echo-upstream.ts';
-import { type FeedServer, startFeedServer } from './feed-server.ts';
+import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
 import { createLogSink, type LogSink } from './log-sink.ts';
 
 /**
@@ -39,7 +39,7 @@ export interface HarnessOptions {
 export async function startHarness(dir: string, options: HarnessOptions = {}): Promise<Harness> {
   const key = await createTestKey('RS256');
   const kit = await createTokenKit(options.clock ?? { now: () => Date.now() }, key);
-  const [jwks, feed, upstream] = await Promise.all([startJwksServer([key]), startFeedServer(), startEchoUpstream()]);
+  const [jwks, feed, upstream] = await Promise.all([startJwksServer([key]), startFeedServer(undefined, 2), startEchoUpstream()]);
   const env = {
     UPSTREAM_URL: upstream.url,
     JWKS_URL: jwks.url,
