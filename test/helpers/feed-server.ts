@@ -53,7 +53,7 @@ export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = 
     if (down) return void res.writeHead(503).end();
     const cursor = Number(params.get('cursor') ?? 0);
     const reply = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cursor: Math.max(log.length, cursor), entries: log.slice(cursor) }));
-    if (log.length > cursor) return reply();
+    if (log.length > cursor) return void reply();
     const wake = (): void => {
       clearTimeout(timer);
       waiting.delete(wake);
