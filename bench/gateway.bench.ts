@@ -7,8 +7,9 @@
  * each, order reversed every other pass) and each figure sums all of a scenario's slices: drift
  * falls on every scenario alike. BENCH_PROCESSES (default 1) serves each scenario by that many
  * processes in turn: identical processes here can differ by ±15 %, but each then sits idle
- * longer between its slices, which costs it too. BENCH_SLICES sets the passes (default 16);
- * BENCH_SKIP_MEMORY=1 leaves out the (slow) 1,000,000-token memory run.
+ * longer between its slices, which costs it too. BENCH_SLICES sets the passes (default 16),
+ * BENCH_SLICE_MS their length (default 500); BENCH_SKIP_MEMORY=1 leaves out the (slow)
+ * 1,000,000-token memory run.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const CONNECTIONS = 16;
 const SLICES = Number(process.env.BENCH_SLICES ?? 16);
 /** Processes per measured scenario (BENCH_PROCESSES); the direct upstream is the one shared upstream. */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
-const SLICE_MS = 500;
+const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 500);
 const DISTINCT = 10_000;
 /** Enough never-seen tokens for every slice of (c) at up to 9,000 requests/s. */
 /**

@@ -10,7 +10,9 @@
  * and each thread's total is divided by them. The main thread is the JavaScript; the others
  * are V8's compiler and GC helpers. Counts still move by up to ~4 % between runs of the same
  * code (JIT and GC decisions depend on timing; V8's `--predictable`, CG_PREDICTABLE=1, made
- * it worse), so compare several runs. CG_NODE_FLAGS adds node flags (`--perf-basic-prof`
+ * it worse), so compare several runs. CG_VALGRIND_FLAGS adds callgrind flags (`--cache-sim=yes
+ * --branch-sim=yes`: simulated cache misses; slow, so timer-driven work weighs more per request).
+ * CG_NODE_FLAGS adds node flags (`--perf-basic-prof`
  * writes /tmp/perf-<pid>.map, which names the JIT frames callgrind shows as addresses).
  * The upstream and the load generator run natively on core 0. Scenarios as in
  * gateway.bench.ts; "cycle" cycles 2,000 tokens, each seen twice in the warm-up.
@@ -31,6 +33,8 @@ const scenarios = chosen.length > 0 ? chosen : ALL;
 const MEASURED = Number(process.env.CG_MEASURED ?? 4_000);
 const CYCLED = 2_000;
 const WARMUP = Math.max(Number(process.env.CG_WARMUP ?? 24_000), 2 * CYCLED);
+/** Extra callgrind flags (CG_VALGRIND_FLAGS), e.g. `--cache-sim=yes --branch-sim=yes` for simulated cache misses and mispredictions. */
+const VALGRIND_FLAGS = (process.env.CG_VALGRIND_FLAGS ?? '').split(' ').filter(Boolean);
 const NODE_FLAGS = [...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []), ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-cg-'));
@@ -51,7 +55,7 @@ const load = await startLoadGenerator(0);
 console.log(`node ${process.version}; callgrind${process.env.CG_PREDICTABLE === "1" ? " (V8 --predictable)" : ""}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
 for (const scenario of scenarios) {
   const out = mkdtempSync(join(dir, `${scenario}-`));
-  const valgrind = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${join(out, 'cg.%p')}`];
+  const valgrind = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', ...VALGRIND_FLAGS, `--callgrind-out-file=${join(out, 'cg.%p')}`];
   const server: Child =
     scenario === 'plain'
       ? await startChild('plain-proxy.ts', [upstreamUrl], 1, process.env, NODE_FLAGS, valgrind)
