@@ -28,7 +28,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   const agent: Agent = createUpstreamAgent(upstream);
   // selfHandleResponse: the reply is written with one writeHead from the upstream's raw header
   // list (response-passes.ts) instead of http-proxy-3's per-header setHeader passes.
-  const proxy = new ProxyServer({ target: upstream.url, agent, xfwd: false, selfHandleResponse: true });
+  // The target parsed once: http-proxy-3 parses a string target again on every request.
+  const proxy = new ProxyServer({ target: new URL(upstream.url), agent, xfwd: false, selfHandleResponse: true });
 
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
     const state = forwardState(req);
