@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { pino } from 'pino';
+import type { VerifiedToken } from '#auth';
 import type { Logger } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { RequestRecord } from './record.ts';
@@ -17,6 +18,51 @@ function quotedRoute(route: string): string {
   return value;
 }
 
+/** `,"clientId":…,"jti":…` per verified token, escaped once: the verified-token cache hands out the same object. */
+const tokenFields = new WeakMap<VerifiedToken, string>();
+
+function tokenJson(token: VerifiedToken): string {
+  let fields = tokenFields.get(token);
+  if (fields === undefined) {
+    fields = `,"clientId":${JSON.stringify(token.clientId)},"jti":${JSON.stringify(token.jti)}`;
+    tokenFields.set(token, fields);
+  }
+  return fields;
+}
+
+/** pino's own symbols for a logger's bindings and stream, looked up once. */
+const BINDINGS = pino.symbols.chindingsSym;
+const STREAM = pino.symbols.streamSym;
+
+/** `Date.now()` as text, redone when the millisecond changes: the epoch-ms double is past the small-integer range, so each conversion takes V8's double-to-string path, and a busy gateway logs many lines per millisecond. */
+let lastTime = 0;
+let lastTimeText = '0';
+
+function timeText(): string {
+  const now = Date.now();
+  if (now !== lastTime) {
+    lastTime = now;
+    lastTimeText = `${now}`;
+  }
+  return lastTimeText;
+}
+
+/**
+ * Milliseconds with two decimals as a JSON number, from small integers: formatting the float
+ * itself (`Math.round(x * 100) / 100`) went through V8's double-to-string path on every line,
+ * while small integers are turned into text from V8's number-string cache.
+ */
+export function millisJson(ms: number): string {
+  const hundredths = Math.round(ms * 100);
+  // Past ~6 hours the count leaves the small-integer range: format the float, as before.
+  if (!(hundredths >= 0 && hundredths < 0x3fffffff)) return `${hundredths / 100}`;
+  const whole = (hundredths / 100) | 0;
+  const fraction = hundredths - whole * 100;
+  if (fraction === 0) return `${whole}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
+}
+
 /**
  * One line per request when the response is done: id, route, status, decision, error code and
  * latency; the client id and jti for accepted tokens. Never a header value, token or query
@@ -32,12 +78,11 @@ export function finishRequest(res: ServerResponse, record: RequestRecord, log: L
   metrics.countRequest(record.route, status, record.errorCode);
   if (log.levelVal > INFO) return;
   const fields = log as unknown as Record<symbol, unknown>;
-  const bindings = fields[pino.symbols.chindingsSym] as string;
-  const stream = fields[pino.symbols.streamSym] as pino.DestinationStream;
-  let line = `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":"${record.requestId}","method":"${record.method}","route":${quotedRoute(record.route)},"status":${status},"decision":"${record.decision}"`;
+  const stream = fields[STREAM] as pino.DestinationStream;
+  let line = `{"level":${INFO},"time":${timeText()}${fields[BINDINGS] as string},"reqId":"${record.requestId}","method":"${record.method}","route":${quotedRoute(record.route)},"status":${status},"decision":"${record.decision}"`;
   if (record.errorCode !== '') line += `,"errorCode":"${record.errorCode}"`;
-  if (record.token !== undefined) line += `,"clientId":${JSON.stringify(record.token.clientId)},"jti":${JSON.stringify(record.token.jti)}`;
+  if (record.token !== undefined) line += tokenJson(record.token);
   if (!res.writableFinished) line += ',"aborted":true';
-  line += `,"ms":${Math.round((performance.now() - record.startedAt) * 100) / 100},"msg":"request"}\n`;
+  line += `,"ms":${millisJson(performance.now() - record.startedAt)},"msg":"request"}\n`;
   stream.write(line);
 }

@@ -50,14 +50,18 @@ describe('metrics on their own port', () => {
 describe('the access log', () => {
   it('writes one line per request with id, route, status, decision and latency, and never a token or secret', async () => {
     const token = await h.kit.tokenWithScopes(['phone']);
+    const before = Date.now();
     await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: bearer(token), 'x-request-id': 'log-test-1' } })).text();
     await (await h.fetch('/api/phone/v1/verification?key=K-123&secret=S-very-secret', { headers: { 'x-request-id': 'log-test-2' } })).text();
     const forged = await h.kit.forgedToken();
     await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: bearer(forged), 'x-request-id': 'log-test-3' } })).text();
     await new Promise((resolve) => setImmediate(resolve));
     const lines = h.logs.entries().filter((e) => e['msg'] === 'request');
-    expect(lines.find((e) => e['reqId'] === 'log-test-1')).toMatchObject({ route: '/api/phone/v1/verification', status: 200, decision: 'allowed', clientId: 'client-1' });
+    expect(lines.find((e) => e['reqId'] === 'log-test-1')).toMatchObject({ route: '/api/phone/v1/verification', status: 200, decision: 'allowed', clientId: 'client-1', jti: JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).jti });
     expect(lines.find((e) => e['reqId'] === 'log-test-1')?.['ms']).toEqual(expect.any(Number));
+    const time = lines.find((e) => e['reqId'] === 'log-test-1')?.['time'];
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
     expect(lines.find((e) => e['reqId'] === 'log-test-2')).toMatchObject({ status: 200, decision: 'key_secret' });
     expect(lines.find((e) => e['reqId'] === 'log-test-3')).toMatchObject({ status: 401, decision: 'denied', errorCode: '1024' });
     const text = h.logs.text();
