@@ -19,17 +19,42 @@ const KEEP = 0;
 const DROP = 1;
 const CONNECTION = 2;
 const TRANSFER_ENCODING = 3;
-/** What to do with a header name as the upstream spelled it: a few names repeat on every reply. */
-const kinds = new Map<string, number>();
 
+/**
+ * The names that are not simply kept, by length: most reply headers (`Content-Type`, `Date`)
+ * are told apart by their length alone, and the rest by a case-insensitive compare, without
+ * hashing the fresh name string the parser made (a Map keyed by name did, on every header).
+ */
+const kinds = new Map<string, number>([
+  ...[...HOP_BY_HOP].map((name) => [name, DROP] as const),
+  ['x-request-id', DROP],
+  // Also hop-by-hop, but its value names more headers to drop: the later entry wins.
+  ['connection', CONNECTION],
+  ['transfer-encoding', TRANSFER_ENCODING],
+]);
+const SPECIAL: [string, number][][] = [];
+for (const [name, kind] of kinds) {
+  const sameLength = SPECIAL[name.length] ?? [];
+  sameLength.push([name, kind]);
+  SPECIAL[name.length] = sameLength;
+}
+
+/** `name` equals `lower` (lower-case letters, digits, `-`) ignoring ASCII case. */
+function sameIgnoringCase(name: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = name.charCodeAt(i);
+    const k = lower.charCodeAt(i);
+    if (c !== k && !(k >= 0x61 && k <= 0x7a && c === k - 0x20)) return false;
+  }
+  return true;
+}
+
+/** What to do with a header name as the upstream spelled it. */
 function kindOf(name: string): number {
-  const known = kinds.get(name);
-  if (known !== undefined) return known;
-  const lower = name.toLowerCase();
-  const kind = lower === 'connection' ? CONNECTION : lower === 'transfer-encoding' ? TRANSFER_ENCODING : HOP_BY_HOP.has(lower) || lower === 'x-request-id' ? DROP : KEEP;
-  if (kinds.size >= 1_024) kinds.clear();
-  kinds.set(name, kind);
-  return kind;
+  const candidates = SPECIAL[name.length];
+  if (candidates === undefined) return KEEP;
+  for (const [lower, kind] of candidates) if (sameIgnoringCase(name, lower)) return kind;
+  return KEEP;
 }
 
 /**

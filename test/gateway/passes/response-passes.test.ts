@@ -46,3 +46,28 @@ describe('responseHeaders', () => {
     expect(http10).toEqual(['connection', 'close', 'x-request-id', 'req-7']);
   });
 });
+
+describe('responseHeaders, header names in any case', () => {
+  const hopByHop = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'x-request-id'];
+  const spellings = (name: string) => [name, name.toUpperCase(), name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())];
+
+  it('drops every hop-by-hop name and the upstream request id however the upstream spells them', () => {
+    for (const name of hopByHop) {
+      for (const spelled of spellings(name)) {
+        const out = responseHeaders(upstreamReply([spelled, 'x', 'Content-Type', 'text/plain']), state(), false);
+        expect(out, spelled).toEqual(['Content-Type', 'text/plain', 'connection', 'keep-alive', 'x-request-id', 'req-7']);
+      }
+    }
+  });
+
+  it('keeps transfer-encoding in any case for HTTP/1.1 clients', () => {
+    for (const spelled of spellings('transfer-encoding')) expect(responseHeaders(upstreamReply([spelled, 'chunked']), state(), false)[0]).toBe(spelled);
+  });
+
+  it('keeps names of the same length that only look alike', () => {
+    const lookalikes = ['Content-Type', 'x-request-ie', 'connectiom', 'Keep-Alivf', 'tf', 'TRAILEs', 'upgradf', 'proxy-connectiom', 'x_request-id', 'x-request-\u0109d'];
+    const raw = lookalikes.flatMap((name) => [name, 'v']);
+    const out = responseHeaders(upstreamReply(raw), state(), false);
+    expect(out.filter((_, i) => i % 2 === 0)).toEqual([...lookalikes, 'connection', 'x-request-id']);
+  });
+});
