@@ -31,6 +31,11 @@ async function fixture(options: Partial<RemoteKeySetOptions> = {}, keys: TestKey
   return { server, clock, keySet, events };
 }
 
+/** A verifier that takes its keys from the fixture's remote key set. */
+function verifierOn(f: Fixture) {
+  return createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256'], keys: f.keySet, revocations: simpleRevocations(), clock: f.clock });
+}
+
 describe('remote key set: loading and refresh', () => {
   it('is not ready until start() has loaded the set', async () => {
     const f = await fixture();
@@ -91,14 +96,7 @@ describe('remote key set: loading and refresh', () => {
   it('stops verifying with a key once a refresh no longer lists it', async () => {
     const f = await fixture();
     await f.keySet.start();
-    const verifier = createVerifier({
-      issuer: TEST_ISSUER,
-      audience: TEST_AUDIENCE,
-      algorithms: ['RS256'],
-      keys: f.keySet,
-      revocations: simpleRevocations(),
-      clock: f.clock,
-    });
+    const verifier = verifierOn(f);
     const token = bearer(await (await createTokenKit(f.clock, k1)).goodToken());
     expect(verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: true });
     f.server.rotate(k2, 'k1');
@@ -136,14 +134,7 @@ describe('remote key set: unknown kids', () => {
     const f = await fixture();
     await f.keySet.start();
     const kit = await createTokenKit(f.clock, k1);
-    const verifier = createVerifier({
-      issuer: TEST_ISSUER,
-      audience: TEST_AUDIENCE,
-      algorithms: ['RS256'],
-      keys: f.keySet,
-      revocations: simpleRevocations(),
-      clock: f.clock,
-    });
+    const verifier = verifierOn(f);
     const tokens = await Promise.all(Array.from({ length: 1000 }, () => kit.unknownKidToken()));
     const decisions = await Promise.all(tokens.map((t) => verifier.authorize(bearer(t), { scopes: [], match: 'any' })));
     expect(decisions.every((d) => !d.ok && d.kind === 'invalid_token')).toBe(true);
@@ -183,14 +174,7 @@ describe('remote key set: an unreachable issuer', () => {
     f.server.setCacheControl('max-age=60');
     await f.keySet.start();
     const kit = await createTokenKit(f.clock, k1);
-    const verifier = createVerifier({
-      issuer: TEST_ISSUER,
-      audience: TEST_AUDIENCE,
-      algorithms: ['RS256'],
-      keys: f.keySet,
-      revocations: simpleRevocations(),
-      clock: f.clock,
-    });
+    const verifier = verifierOn(f);
     const token = bearer(await kit.goodToken());
     expect(verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: true });
     f.server.failNext(1000, 0);
