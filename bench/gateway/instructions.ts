@@ -18,61 +18,27 @@
  * gateway.bench.ts; "cycle" cycles 2,000 tokens, each seen twice in the warm-up.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Child, startChild, startLoadGenerator } from './children.ts';
-import { BEARER_PATH, gatewayYaml, PUBLIC_PATH } from './config.ts';
-import type { LoadJob } from './loadgen.ts';
-import { benchKey, mintTokens } from './mint.ts';
+import { CYCLED, chosenScenarios, setUpBench } from './one-server.ts';
 
-type Scenario = 'plain' | 'public' | 'one' | 'cycle' | 'fresh';
-const ALL: Scenario[] = ['plain', 'public', 'one', 'cycle', 'fresh'];
-const chosen = (process.argv.slice(2) as Scenario[]).filter((s) => ALL.includes(s));
-const scenarios = chosen.length > 0 ? chosen : ALL;
+const scenarios = chosenScenarios(process.argv.slice(2));
 const MEASURED = Number(process.env.CG_MEASURED ?? 4_000);
-const CYCLED = 2_000;
 const WARMUP = Math.max(Number(process.env.CG_WARMUP ?? 24_000), 2 * CYCLED);
 /** Extra callgrind flags (CG_VALGRIND_FLAGS), e.g. `--cache-sim=yes --branch-sim=yes` for simulated cache misses and mispredictions. */
 const VALGRIND_FLAGS = (process.env.CG_VALGRIND_FLAGS ?? '').split(' ').filter(Boolean);
 const NODE_FLAGS = [...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []), ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-cg-'));
-const key = benchKey();
-const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
-const upstreamUrl = upstream.info.url ?? '';
-const config = join(dir, 'gateway.yaml');
-writeFileSync(config, gatewayYaml(upstreamUrl, upstream.info.feedToken ?? ''));
-const tokens = mintTokens(key, 1 + CYCLED + WARMUP + MEASURED);
-const file = (name: string, list: string[]) => {
-  const path = join(dir, name);
-  writeFileSync(path, list.join('\n'));
-  return path;
-};
-const files = { one: file('one.txt', tokens.slice(0, 1)), cycle: file('cycle.txt', tokens.slice(1, 1 + CYCLED)), fresh: file('fresh.txt', tokens.slice(1 + CYCLED)) };
-const load = await startLoadGenerator(0);
-
+const bench = await setUpBench('tg-cg-', WARMUP + MEASURED);
 console.log(`node ${process.version}; callgrind${process.env.CG_PREDICTABLE === "1" ? " (V8 --predictable)" : ""}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
 for (const scenario of scenarios) {
-  const out = mkdtempSync(join(dir, `${scenario}-`));
+  const out = mkdtempSync(join(bench.dir, `${scenario}-`));
   const valgrind = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', ...VALGRIND_FLAGS, `--callgrind-out-file=${join(out, 'cg.%p')}`];
-  const server: Child =
-    scenario === 'plain'
-      ? await startChild('plain-proxy.ts', [upstreamUrl], 1, process.env, NODE_FLAGS, valgrind)
-      : await startChild('gateway-server.ts', [config], 1, process.env, NODE_FLAGS, valgrind);
-  const job = (limit: number, fresh: boolean): LoadJob => ({
-    label: scenario,
-    url: `${server.info.url}${scenario === 'public' ? PUBLIC_PATH : BEARER_PATH}`,
-    connections: 4,
-    durationMs: 3_600_000,
-    mode: fresh ? 'fresh' : 'cycle',
-    tokensFile: scenario === 'cycle' ? files.cycle : scenario === 'fresh' ? files.fresh : files.one,
-    limit,
-  });
-  const warm = await load.run(job(WARMUP, scenario === 'fresh'));
+  const server = await bench.start(scenario, NODE_FLAGS, valgrind);
+  const warm = await bench.load.run(bench.job(scenario, server, WARMUP));
   const pid = String(server.process.pid);
   execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
-  const measured = await load.run(job(MEASURED, scenario === 'fresh'));
+  const measured = await bench.load.run(bench.job(scenario, server, MEASURED));
   execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' });
   server.stop();
   // One dump per thread ('cg.<pid>.1-<thread>'); thread 01 is the main (JavaScript) thread.
@@ -85,5 +51,4 @@ for (const scenario of scenarios) {
   const k = (ir: number) => `${(ir / measured.requests / 1000).toFixed(1)}k`;
   console.log(`${scenario.padEnd(7)} main thread ${k(main)}, all threads ${k(all)} instructions/request (${measured.requests} requests${failures ? `, ${failures} FAILED` : ''})  ${out}`);
 }
-load.stop();
-upstream.stop();
+bench.stop();

@@ -1,0 +1,72 @@
+/**
+ * Set-up shared by the scripts that measure one server at a time under a tool (instructions.ts:
+ * callgrind; syscalls.ts: strace): the loopback upstream, the gateway's YAML, pre-minted tokens
+ * per scenario, the load generator on core 0, and each scenario's server on core 1.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, type LoadGenerator, startChild, startLoadGenerator } from './children.ts';
+import { BEARER_PATH, gatewayYaml, PUBLIC_PATH } from './config.ts';
+import type { LoadJob } from './loadgen.ts';
+import { benchKey, mintTokens } from './mint.ts';
+
+export type Scenario = 'plain' | 'public' | 'one' | 'cycle' | 'fresh';
+const ALL: Scenario[] = ['plain', 'public', 'one', 'cycle', 'fresh'];
+/** Tokens "cycle" goes round (each seen twice in a warm-up of at least 2 × CYCLED). */
+export const CYCLED = 2_000;
+
+/** The scenarios named on the command line, or all of them. */
+export function chosenScenarios(argv: string[]): Scenario[] {
+  const chosen = argv.filter((s): s is Scenario => (ALL as string[]).includes(s));
+  return chosen.length > 0 ? chosen : ALL;
+}
+
+export interface Bench {
+  readonly dir: string;
+  readonly load: LoadGenerator;
+  /** Starts the scenario's server on core 1 (`wrapper` runs node under a tool). */
+  start(scenario: Scenario, nodeFlags?: string[], wrapper?: string[]): Promise<Child>;
+  /** `limit` requests of the scenario's kind on 4 connections. */
+  job(scenario: Scenario, server: Child, limit: number): LoadJob;
+  stop(): void;
+}
+
+/** `freshTokens`: never-seen tokens needed by the "fresh" scenario (warm-up and measured). */
+export async function setUpBench(prefix: string, freshTokens: number): Promise<Bench> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const key = benchKey();
+  const upstream = await startChild('upstream-server.ts', [key.jwks], 0);
+  const upstreamUrl = upstream.info.url ?? '';
+  const config = join(dir, 'gateway.yaml');
+  writeFileSync(config, gatewayYaml(upstreamUrl, upstream.info.feedToken ?? ''));
+  const tokens = mintTokens(key, 1 + CYCLED + freshTokens);
+  const file = (name: string, list: string[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, list.join('\n'));
+    return path;
+  };
+  const files = { one: file('one.txt', tokens.slice(0, 1)), cycle: file('cycle.txt', tokens.slice(1, 1 + CYCLED)), fresh: file('fresh.txt', tokens.slice(1 + CYCLED)) };
+  const load = await startLoadGenerator(0);
+  return {
+    dir,
+    load,
+    start: (scenario, nodeFlags = [], wrapper = []) =>
+      scenario === 'plain'
+        ? startChild('plain-proxy.ts', [upstreamUrl], 1, process.env, nodeFlags, wrapper)
+        : startChild('gateway-server.ts', [config], 1, process.env, nodeFlags, wrapper),
+    job: (scenario, server, limit) => ({
+      label: scenario,
+      url: `${server.info.url}${scenario === 'public' ? PUBLIC_PATH : BEARER_PATH}`,
+      connections: 4,
+      durationMs: 3_600_000,
+      mode: scenario === 'fresh' ? 'fresh' : 'cycle',
+      tokensFile: scenario === 'cycle' ? files.cycle : scenario === 'fresh' ? files.fresh : files.one,
+      limit,
+    }),
+    stop: () => {
+      load.stop();
+      upstream.stop();
+    },
+  };
+}
