@@ -25,7 +25,6 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 16);
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 500);
 const DISTINCT = 10_000;
-/** Enough never-seen tokens for every slice of (c) at up to 9,000 requests/s. */
 /**
  * Requests every measured server gets before its first slice (BENCH_WARMUP), of its own kind:
  * V8 keeps tiering the proxy path up for tens of thousands of requests (a gateway warmed with
@@ -45,6 +44,11 @@ interface Totals {
   userUs: number;
   p50: number;
   p99: number;
+  /** Requests/s of each pass's slice, in pass order. */
+  passRates: number[];
+  gcMinor: number;
+  gcMajor: number;
+  gcMs: number;
 }
 
 interface Row {
@@ -56,6 +60,8 @@ interface Row {
   userUsPerReq: number;
   /** Requests/s over plain http-proxy-3's, both summed over all their slices. */
   ratio: number;
+  /** Each pass's ratio to plain http-proxy-3's slice of the same pass, sorted. */
+  passRatios: number[];
   failures: number;
 }
 
@@ -84,6 +90,10 @@ async function slice(load: LoadGenerator, scenario: Scenario, server: Child, tot
   totals.userUs += after.userUs - before.userUs;
   totals.p50 = result.p50;
   totals.p99 = result.p99;
+  totals.passRates.push((result.requests / result.elapsedMs) * 1000);
+  totals.gcMinor += after.gc.minor - before.gc.minor;
+  totals.gcMajor += after.gc.major - before.gc.major;
+  totals.gcMs += after.gc.ms - before.gc.ms;
 }
 
 function rows(scenarios: Scenario[], totals: Map<string, Totals>): Row[] {
@@ -100,20 +110,37 @@ function rows(scenarios: Scenario[], totals: Map<string, Totals>): Row[] {
       cpuUsPerReq: t.cpuUs / requests,
       userUsPerReq: t.userUs / requests,
       ratio: rate(t) / rate(plain),
+      passRatios: t.passRates.map((r, pass) => r / (plain.passRates[pass] ?? Number.NaN)).sort((x, y) => x - y),
       failures: t.errors + t.non2xx,
     };
   });
 }
 
+/** Quartiles of sorted per-pass ratios: how far one pass's pair of slices strays from the sum. */
+function spread(sorted: number[]): string {
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return `${at(0.25).toFixed(2)}  ${at(0.5).toFixed(2)}  ${at(0.75).toFixed(2)}`.padStart(22);
+}
+
 function print(rows: Row[]): void {
   console.log(
-    `${'scenario'.padEnd(36)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(10)} ${'(user)'.padStart(6)} ${'vs plain'.padStart(8)}  errors`,
+    `${'scenario'.padEnd(36)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(10)} ${'(user)'.padStart(6)} ${'vs plain'.padStart(8)}  ${'per pass: p25 median p75'.padEnd(25)} errors`,
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(7)} ${r.cpuUsPerReq.toFixed(0).padStart(10)} ${r.userUsPerReq.toFixed(0).padStart(6)} ${r.ratio.toFixed(2).padStart(8)}  ${r.failures}`,
+      `${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(7)} ${r.cpuUsPerReq.toFixed(0).padStart(10)} ${r.userUsPerReq.toFixed(0).padStart(6)} ${r.ratio.toFixed(2).padStart(8)}  ${spread(r.passRatios).padEnd(25)} ${r.failures}`,
     );
   }
+}
+
+/** Garbage collection in each measured server, per 1,000 requests: what its allocation costs. */
+function printGc(scenarios: Scenario[], totals: Map<string, Totals>): void {
+  const per = (n: number, t: Totals) => ((n / Math.max(1, t.requests)) * 1000).toFixed(2);
+  const parts = scenarios.slice(1).map(({ name }) => {
+    const t = totals.get(name) as Totals;
+    return `${name.replace(/ \(.*\)$/, '')}: ${per(t.gcMinor, t)} / ${per(t.gcMajor, t)} / ${per(t.gcMs, t)}`;
+  });
+  console.log(`GC per 1,000 requests (minor / major collections / ms paused): ${parts.join('; ')}`);
 }
 
 function goals(rows: Row[]): void {
@@ -122,7 +149,10 @@ function goals(rows: Row[]): void {
   if (!plain) return;
   const check = (label: string, row: Row | undefined, min: number) => {
     if (!row) return;
-    console.log(`goal ${label}: ${row.ratio.toFixed(3)}x plain proxy (want >= ${min}) ${row.ratio >= min ? 'MET' : 'NOT MET'}`);
+    const met = row.passRatios.filter((r) => r >= min).length;
+    console.log(
+      `goal ${label}: ${row.ratio.toFixed(3)}x plain proxy (want >= ${min}) ${row.ratio >= min ? 'MET' : 'NOT MET'}; met in ${met} of ${row.passRatios.length} passes`,
+    );
   };
   check('(a) one token', by('gateway (a)'), 0.95);
   check('(b) 10,000 tokens', by('gateway (b)'), 0.95);
@@ -189,7 +219,7 @@ export default async function gatewayBench(): Promise<void> {
     for (let round = 0; round < WARMUP_ROUNDS; round++) {
       for (const s of scenarios) for (const server of s.servers) await load.run({ ...job(s, server, 600_000), label: 'warm-up', limit: Math.ceil(WARMUP / WARMUP_ROUNDS) });
     }
-    const totals = new Map(scenarios.map((s) => [s.name, { requests: 0, errors: 0, non2xx: 0, elapsedMs: 0, cpuUs: 0, userUs: 0, p50: 0, p99: 0 }]));
+    const totals = new Map(scenarios.map((s) => [s.name, { requests: 0, errors: 0, non2xx: 0, elapsedMs: 0, cpuUs: 0, userUs: 0, p50: 0, p99: 0, passRates: [] as number[], gcMinor: 0, gcMajor: 0, gcMs: 0 }]));
     for (let pass = 0; pass < SLICES; pass++) {
       for (const s of pass % 2 === 0 ? scenarios : scenarios.toReversed()) {
         await slice(load, s, s.servers[pass % s.servers.length] as Child, totals.get(s.name) as Totals);
@@ -198,6 +228,7 @@ export default async function gatewayBench(): Promise<void> {
     load.stop();
     const table = rows(scenarios, totals);
     print(table);
+    printGc(scenarios, totals);
     goals(table);
     const rss = Math.max(...(await Promise.all(gatewayC.map((c) => c.usage()))).map((u) => u.rss));
     console.log(`RSS of gateway (c), largest of its processes after all slices (${totals.get(scenarios[5]?.name ?? '')?.requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`);

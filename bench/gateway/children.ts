@@ -22,10 +22,18 @@ export function pinned(core: number, args: string[]): [string, string[]] {
 
 export const pinningNote = hasTaskset && availableParallelism() > 1 ? 'pinned with taskset' : 'NOT pinned (no taskset or one core)';
 
+/** A measured server's totals so far (probe.ts). */
+export interface Usage {
+  cpuUs: number;
+  userUs: number;
+  rss: number;
+  gc: { minor: number; major: number; ms: number };
+}
+
 export interface Child {
   readonly process: ChildProcess;
   readonly info: Record<string, string>;
-  usage(): Promise<{ cpuUs: number; userUs: number; rss: number }>;
+  usage(): Promise<Usage>;
   stop(): void;
 }
 
@@ -47,10 +55,10 @@ export async function startChild(script: string, args: string[], core: number, e
     info,
     usage: () =>
       new Promise((resolve) => {
-        const onMessage = (m: { type?: string; cpuUs?: number; userUs?: number; rss?: number }) => {
+        const onMessage = (m: { type?: string } & Partial<Usage>) => {
           if (m.type !== 'usage') return;
           child.off('message', onMessage);
-          resolve({ cpuUs: m.cpuUs ?? 0, userUs: m.userUs ?? 0, rss: m.rss ?? 0 });
+          resolve({ cpuUs: m.cpuUs ?? 0, userUs: m.userUs ?? 0, rss: m.rss ?? 0, gc: m.gc ?? { minor: 0, major: 0, ms: 0 } });
         };
         child.on('message', onMessage);
         child.send({ type: 'usage' });

@@ -39,7 +39,11 @@ await load.run(job(600_000, mode === 'fresh' ? 'fresh' : 'cycle', Math.max(WARMU
 const before = await server.usage();
 const result = await load.run(job(Number(seconds) * 1000, mode === 'fresh' ? 'fresh' : 'cycle'));
 const after = await server.usage();
-console.log(JSON.stringify(result), `CPU µs/req ${((after.cpuUs - before.cpuUs) / result.requests).toFixed(1)}`);
+const perThousand = (n: number) => ((n / result.requests) * 1000).toFixed(2);
+console.log(
+  JSON.stringify(result),
+  `CPU µs/req ${((after.cpuUs - before.cpuUs) / result.requests).toFixed(1)}; per 1,000 requests: ${perThousand(after.gc.minor - before.gc.minor)} minor and ${perThousand(after.gc.major - before.gc.major)} major GCs, ${perThousand(after.gc.ms - before.gc.ms)} ms paused`,
+);
 await new Promise<void>((resolve) => {
   server.process.once('exit', () => resolve());
   server.process.kill('SIGINT');
