@@ -17,8 +17,12 @@ const SPARE_CHUNKS = 4;
  * Kept as strings until the flush (~300 lines), they outlived a scavenge or two and were
  * promoted, and the old generation's collector, running on helper threads of the same core,
  * then spent ~10k instructions a request on them (bench/gateway/instructions.ts).
+ *
+ * `flush` (at exit) first waits for the chunk whose write is in flight on the thread pool:
+ * writing the rest synchronously around it would put later lines before it, or exit before
+ * it lands.
  */
-export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(): void } {
+export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(): Promise<void> } {
   let chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   /** Filled chunks waiting for the write in flight, oldest first, with their byte counts. */
@@ -26,6 +30,10 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
   let queuedBytes = 0;
   const spare: Buffer[] = [];
   let writing = false;
+  /** While set, `flush` owns the queue: no new asynchronous write starts. */
+  let flushing = false;
+  /** `flush` calls waiting for the write in flight to land. */
+  const waiting: (() => void)[] = [];
   let dropped = 0;
 
   function seal(): void {
@@ -38,7 +46,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
 
   function writeNext(): void {
     const next = queue[0];
-    if (writing || next === undefined) return;
+    if (writing || flushing || next === undefined) return;
     writing = true;
     let at = 0;
     const onWritten = (error: NodeJS.ErrnoException | null, written: number) => {
@@ -51,6 +59,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
       queuedBytes -= next.length;
       if (next.data.length === CHUNK_BYTES && spare.length < SPARE_CHUNKS) spare.push(next.data);
       writing = false;
+      for (const resume of waiting.splice(0)) resume();
       writeNext();
     };
     write(fd, next.data, 0, next.length, null, onWritten);
@@ -85,18 +94,21 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
 
   return {
     destination: { write: append },
-    flush() {
+    async flush() {
+      flushing = true;
+      if (writing) await new Promise<void>((resolve) => waiting.push(resolve));
       if (dropped > 0) append(`{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`);
       dropped = 0;
       seal();
-      // A write still in flight finishes on its own; everything queued behind it goes now.
+      queuedBytes = 0;
       try {
-        for (const { data, length } of queue.splice(writing ? 1 : 0)) {
+        for (const { data, length } of queue.splice(0)) {
           for (let at = 0; at < length; ) at += writeSync(fd, data, at, length - at);
         }
       } catch {
         // stdout closed: nothing left to write to
       }
+      flushing = false;
     },
   };
 }

@@ -26,7 +26,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   await serve(config, file, env, log, out.flush);
 }
 
-async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => void): Promise<void> {
+async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<void>): Promise<void> {
   const gateway = await startGateway(config, { log, configFile: file, env });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
@@ -35,7 +35,7 @@ async function serve(config: GatewayConfig, file: string, env: Env, log: Logger,
   log.info('draining');
   await gateway.close();
   log.info('stopped');
-  flush();
+  await flush();
   // Drained: exit now rather than wait for idle keep-alive sockets of the key-set and feed
   // clients to time out (the primary counts worker exits).
   process.exit(0);

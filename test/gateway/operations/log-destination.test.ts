@@ -1,3 +1,4 @@
+import { pbkdf2 } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,16 +18,52 @@ function target(): { fd: number; read(): string } {
   return { fd, read: () => readFileSync(path, 'utf8') };
 }
 
+function manyLines(): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < 5_000; i++) lines.push(`{"n":${i},"client":"${i % 7 === 0 ? 'Zoë · 東京' : 'plain'}"}\n`);
+  lines.splice(2_500, 0, `{"big":"${'x'.repeat(100_000)}"}\n`);
+  return lines;
+}
+
+/** Keeps every thread of libuv's pool (where asynchronous file writes run) busy for a while. */
+function busyThreadPool(): Promise<unknown> {
+  const jobs = Array.from({ length: 16 }, () => new Promise((resolve) => pbkdf2('x', 'salt', 200_000, 32, 'sha256', resolve)));
+  return Promise.all(jobs);
+}
+
 describe('buffered stdout for the access log', () => {
-  it('writes every line once, in order, across many chunks, multi-byte text and a line larger than a chunk', () => {
+  it('writes every line once, in order, across many chunks, multi-byte text and a line larger than a chunk', async () => {
     const out = target();
     const { destination, flush } = bufferedStdout(out.fd);
-    const lines: string[] = [];
-    for (let i = 0; i < 5_000; i++) lines.push(`{"n":${i},"client":"${i % 7 === 0 ? 'Zoë · 東京' : 'plain'}"}\n`);
-    lines.splice(2_500, 0, `{"big":"${'x'.repeat(100_000)}"}\n`);
+    const lines = manyLines();
     for (const line of lines) destination.write(line);
-    flush();
+    await flush();
     expect(out.read()).toBe(lines.join(''));
+  });
+
+  it('flush waits for a chunk still being written, so nothing is lost or reordered at exit', async () => {
+    const out = target();
+    const { destination, flush } = bufferedStdout(out.fd);
+    const busy = busyThreadPool();
+    try {
+      // The first full chunk's write is queued behind the busy pool; the rest pile up behind it.
+      const lines = manyLines();
+      for (const line of lines) destination.write(line);
+      await flush();
+      expect(out.read()).toBe(lines.join(''));
+    } finally {
+      await busy;
+    }
+  });
+
+  it('keeps writing after a flush', async () => {
+    const out = target();
+    const { destination, flush } = bufferedStdout(out.fd);
+    destination.write('{"msg":"before"}\n');
+    await flush();
+    destination.write('{"msg":"after"}\n');
+    await flush();
+    expect(out.read()).toBe('{"msg":"before"}\n{"msg":"after"}\n');
   });
 
   it('holds a quiet line no longer than about a second', async () => {
