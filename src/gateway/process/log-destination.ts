@@ -1,4 +1,4 @@
-import { write, writeSync } from 'node:fs';
+import { write } from 'node:fs';
 import type { pino } from 'pino';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -6,11 +6,13 @@ const CHUNK_BYTES = 64 * 1024;
 const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 /** Free chunks kept for reuse; more would only hold memory a burst once needed. */
 const SPARE_CHUNKS = 4;
+/** How long `flush` waits for the queue to be written (stdout may be blocked) before letting the process exit. */
+const FLUSH_WAIT_MS = 2_000;
 
 /**
  * stdout for a busy gateway: one write per access-log line measurably costs a proxied request
  * (bench/gateway.bench.ts), so lines are collected and written 64 KiB at a time, at least every
- * second, and synchronously before exit. Not sonic-boom: its `write` measures the byte length
+ * second, and on `flush` at exit. Not sonic-boom: its `write` measures the byte length
  * of the whole pending buffer on every line (quadratic in the buffer size, ~2 µs a line here).
  *
  * Each line is encoded into a reused 64 KiB chunk as it arrives, so its string dies young.
@@ -18,11 +20,13 @@ const SPARE_CHUNKS = 4;
  * promoted, and the old generation's collector, running on helper threads of the same core,
  * then spent ~10k instructions a request on them (bench/gateway/instructions.ts).
  *
- * `flush` (at exit) first waits for the chunk whose write is in flight on the thread pool:
- * writing the rest synchronously around it would put later lines before it, or exit before
- * it lands.
+ * `flush` (at exit) hands the last chunk to the same writer and waits until everything is
+ * written: writing synchronously around a write still in flight on the thread pool would put
+ * later lines before it, or exit before it lands. A stdout that stays blocked (a stuck log
+ * reader) must not hold up the exit forever, so the wait is bounded; `flush` then resolves
+ * false and writing goes on in the background for as long as the process lives.
  */
-export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(): Promise<void> } {
+export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(maxWaitMs?: number): Promise<boolean> } {
   let chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   /** Filled chunks waiting for the write in flight, oldest first, with their byte counts. */
@@ -30,9 +34,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
   let queuedBytes = 0;
   const spare: Buffer[] = [];
   let writing = false;
-  /** While set, `flush` owns the queue: no new asynchronous write starts. */
-  let flushing = false;
-  /** `flush` calls waiting for the write in flight to land. */
+  /** `flush` calls waiting for the queue to be written. */
   const waiting: (() => void)[] = [];
   let dropped = 0;
 
@@ -46,7 +48,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
 
   function writeNext(): void {
     const next = queue[0];
-    if (writing || flushing || next === undefined) return;
+    if (writing || next === undefined) return;
     writing = true;
     let at = 0;
     const onWritten = (error: NodeJS.ErrnoException | null, written: number) => {
@@ -59,8 +61,8 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
       queuedBytes -= next.length;
       if (next.data.length === CHUNK_BYTES && spare.length < SPARE_CHUNKS) spare.push(next.data);
       writing = false;
-      for (const resume of waiting.splice(0)) resume();
       writeNext();
+      if (!writing) for (const resume of waiting.splice(0)) resume();
     };
     write(fd, next.data, 0, next.length, null, onWritten);
   }
@@ -94,21 +96,19 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
 
   return {
     destination: { write: append },
-    async flush() {
-      flushing = true;
-      if (writing) await new Promise<void>((resolve) => waiting.push(resolve));
+    flush(maxWaitMs = FLUSH_WAIT_MS) {
       if (dropped > 0) append(`{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`);
       dropped = 0;
       seal();
-      queuedBytes = 0;
-      try {
-        for (const { data, length } of queue.splice(0)) {
-          for (let at = 0; at < length; ) at += writeSync(fd, data, at, length - at);
-        }
-      } catch {
-        // stdout closed: nothing left to write to
-      }
-      flushing = false;
+      writeNext();
+      if (!writing) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timeout = setTimeout(() => resolve(false), maxWaitMs);
+        waiting.push(() => {
+          clearTimeout(timeout);
+          resolve(true);
+        });
+      });
     },
   };
 }

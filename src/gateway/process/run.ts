@@ -26,7 +26,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   await serve(config, file, env, log, out.flush);
 }
 
-async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<void>): Promise<void> {
+async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<boolean>): Promise<void> {
   const gateway = await startGateway(config, { log, configFile: file, env });
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);

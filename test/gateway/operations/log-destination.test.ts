@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,11 +50,40 @@ describe('buffered stdout for the access log', () => {
       // The first full chunk's write is queued behind the busy pool; the rest pile up behind it.
       const lines = manyLines();
       for (const line of lines) destination.write(line);
-      await flush();
+      // A bound well past the busy pool's time, however loaded the machine.
+      expect(await flush(30_000)).toBe(true);
       expect(out.read()).toBe(lines.join(''));
     } finally {
       await busy;
     }
+  });
+
+  it('gives up waiting on a blocked stdout after its bound, and still writes everything once the reader drains', async () => {
+    // A FIFO nobody reads: once its 64 KiB buffer is full, the write in flight blocks.
+    const fifo = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const fd = openSync(fifo, 'r+');
+    opened.push(fd);
+    const { destination, flush } = bufferedStdout(fd);
+    const lines = manyLines();
+    for (const line of lines) destination.write(line);
+    const started = performance.now();
+    expect(await flush(300)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    // The process lives on here: the queued chunks follow as the reader drains the pipe.
+    const expected = Buffer.from(lines.join(''));
+    const received: Buffer[] = [];
+    let length = 0;
+    const reader = createReadStream(fifo);
+    await new Promise<void>((resolve) => {
+      reader.on('data', (data) => {
+        received.push(data as Buffer);
+        length += data.length;
+        if (length >= expected.length) resolve();
+      });
+    });
+    reader.destroy();
+    expect(Buffer.concat(received).toString()).toBe(lines.join(''));
   });
 
   it('keeps writing after a flush', async () => {
