@@ -72,6 +72,18 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
       dropped++;
       return;
     }
+    if (dropped > 0) reportDropped();
+    encode(line);
+  }
+
+  /** A warning line where lines went missing (stdout blocked), ahead of the first line kept again. */
+  function reportDropped(): void {
+    const notice = `{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`;
+    dropped = 0;
+    encode(notice);
+  }
+
+  function encode(line: string): void {
     // A UTF-8 byte per char for ASCII, at most three per UTF-16 unit otherwise.
     const worstBytes = line.length * 3;
     if (worstBytes > CHUNK_BYTES - used) {
@@ -97,8 +109,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
   return {
     destination: { write: append },
     flush(maxWaitMs = FLUSH_WAIT_MS) {
-      if (dropped > 0) append(`{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`);
-      dropped = 0;
+      if (dropped > 0) reportDropped();
       seal();
       writeNext();
       if (!writing) return Promise.resolve(true);

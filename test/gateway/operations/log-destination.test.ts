@@ -32,6 +32,36 @@ function busyThreadPool(): Promise<unknown> {
   return Promise.all(jobs);
 }
 
+/**
+ * A FIFO nobody reads yet: once its 64 KiB buffer is full, writes to it block, as to a stdout
+ * whose log reader is stuck. `drain` starts reading and resolves with all text read once `done`
+ * says so, given the byte count so far and the text of the last two reads.
+ */
+function unreadPipe(): { fd: number; drain(done: (bytes: number, tail: string) => boolean): Promise<string>; bytesRead(): number } {
+  const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
+  execFileSync('mkfifo', [path]);
+  const fd = openSync(path, 'r+');
+  opened.push(fd);
+  let bytes = 0;
+  return {
+    fd,
+    bytesRead: () => bytes,
+    drain: (done) =>
+      new Promise((resolve) => {
+        const chunks: Buffer[] = [];
+        const reader = createReadStream(path);
+        reader.on('data', (data) => {
+          chunks.push(data as Buffer);
+          bytes += data.length;
+          if (done(bytes, Buffer.concat(chunks.slice(-2)).toString())) {
+            reader.destroy();
+            resolve(Buffer.concat(chunks).toString());
+          }
+        });
+      }),
+  };
+}
+
 describe('buffered stdout for the access log', () => {
   it('writes every line once, in order, across many chunks, multi-byte text and a line larger than a chunk', async () => {
     const out = target();
@@ -59,31 +89,49 @@ describe('buffered stdout for the access log', () => {
   });
 
   it('gives up waiting on a blocked stdout after its bound, and still writes everything once the reader drains', async () => {
-    // A FIFO nobody reads: once its 64 KiB buffer is full, the write in flight blocks.
-    const fifo = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const fd = openSync(fifo, 'r+');
-    opened.push(fd);
-    const { destination, flush } = bufferedStdout(fd);
+    const pipe = unreadPipe();
+    const { destination, flush } = bufferedStdout(pipe.fd);
     const lines = manyLines();
     for (const line of lines) destination.write(line);
     const started = performance.now();
     expect(await flush(300)).toBe(false);
     expect(performance.now() - started).toBeLessThan(2_000);
     // The process lives on here: the queued chunks follow as the reader drains the pipe.
-    const expected = Buffer.from(lines.join(''));
-    const received: Buffer[] = [];
-    let length = 0;
-    const reader = createReadStream(fifo);
-    await new Promise<void>((resolve) => {
-      reader.on('data', (data) => {
-        received.push(data as Buffer);
-        length += data.length;
-        if (length >= expected.length) resolve();
-      });
-    });
-    reader.destroy();
-    expect(Buffer.concat(received).toString()).toBe(lines.join(''));
+    const expected = lines.join('');
+    expect(await pipe.drain((bytes) => bytes >= Buffer.byteLength(expected))).toBe(expected);
+  });
+
+  it('past 16 MiB unwritten drops new lines, and says how many at exit', async () => {
+    const pipe = unreadPipe();
+    const { destination, flush } = bufferedStdout(pipe.fd);
+    const lines = Array.from({ length: 20_000 }, (_, i) => `{"n":${i},"pad":"${'z'.repeat(1_000)}"}\n`);
+    for (const line of lines) destination.write(line);
+    expect(await flush(200)).toBe(false);
+    const text = await pipe.drain((_, tail) => tail.endsWith('}\n') && tail.includes('"dropped":'));
+    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n$/.exec(text);
+    expect(notice).not.toBeNull();
+    const dropped = Number(notice?.[1]);
+    const kept = lines.length - dropped;
+    expect(dropped).toBeGreaterThan(2_000);
+    expect(text).toBe(lines.slice(0, kept).join('') + (notice?.[0] ?? ''));
+  });
+
+  it('puts the dropped-lines warning where lines went missing once stdout moves again', async () => {
+    const pipe = unreadPipe();
+    const { destination, flush } = bufferedStdout(pipe.fd);
+    const lines = Array.from({ length: 20_000 }, (_, i) => `{"n":${i},"pad":"${'z'.repeat(1_000)}"}\n`);
+    for (const line of lines) destination.write(line);
+    const after = '{"msg":"after the gap"}\n';
+    const drained = pipe.drain((_, tail) => tail.endsWith(after));
+    // Once the reader has taken half the backlog, lines are kept again: the next one follows the warning.
+    await expect.poll(() => pipe.bytesRead(), { timeout: 10_000, interval: 20 }).toBeGreaterThan(8 * 2 ** 20);
+    destination.write(after);
+    expect(await flush(10_000)).toBe(true);
+    const text = await drained;
+    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n/.exec(text);
+    const dropped = Number(notice?.[1]);
+    expect(dropped).toBeGreaterThan(2_000);
+    expect(text).toBe(lines.slice(0, lines.length - dropped).join('') + (notice?.[0] ?? '') + after);
   });
 
   it('keeps writing after a flush', async () => {
