@@ -78,7 +78,9 @@ export function gatewaySchema(env: Env) {
           audience: z.string().min(1).optional(),
           jwksUrl: url.optional(),
           algorithms: z.array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA'])).min(1).default(['RS256']),
-          clockToleranceSec: int(0, 300).default(5),
+          // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
+          // longer leeway would accept a revoked token again once its entry is forgotten.
+          clockToleranceSec: int(0, 60).default(5),
           keySet: z
             .strictObject({
               minRefreshSec: int(1, 86_400).default(30),

@@ -107,6 +107,10 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/hmac-algorithm.yaml')).toEqual([expect.stringMatching(/^issuer\.algorithms\[0\]: .* \(line 2\)$/)]);
   });
 
+  it('caps the clock tolerance at the 60 s the issuer keeps a revocation past exp (a longer one would re-admit revoked tokens)', () => {
+    expect(problemsOf('invalid/tolerance-too-long.yaml')).toEqual([expect.stringMatching(/^issuer\.clockToleranceSec: .*60.* \(line 2\)$/)]);
+  });
+
   it('rejects a non-http upstream URL', () => {
     expect(problemsOf('invalid/bad-url.yaml')).toEqual(['upstream.url: must be an http(s) URL (line 2)']);
   });
