@@ -110,7 +110,9 @@ export function gatewaySchema(env: Env) {
         })
         .prefault({}),
       revocation: z
-        .strictObject({ maxStalenessSec: int(1, 86_400).default(30), failOpen: z.boolean().default(false) })
+        // At least 5 s: the feed's long poll is held for half the bound (runtime.ts), so a quiet
+        // but healthy feed answers well inside it.
+        .strictObject({ maxStalenessSec: int(5, 86_400).default(30), failOpen: z.boolean().default(false) })
         .prefault({}),
       limits: z
         .strictObject({

@@ -29,6 +29,15 @@ export interface AuthRuntimeDeps {
   readonly metrics: GatewayMetrics;
 }
 
+/**
+ * How long the issuer may hold a quiet long poll: half the staleness bound (at most the usual
+ * 20 s), so a healthy feed with nothing new always answers before the set turns stale. A
+ * revocation still arrives at once: the issuer answers a held poll as soon as one is recorded.
+ */
+function feedHoldSec(maxStalenessSec: number): number {
+  return Math.min(20, Math.floor(maxStalenessSec / 2));
+}
+
 export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps): AuthRuntime {
   const { issuer, caches, revocation } = config;
   const { log, clock, metrics } = deps;
@@ -65,7 +74,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
   const keysStarted = keySet.start().catch((error: unknown) => log.warn({ err: String(error) }, 'key set: first load failed; retrying'));
   const feedStarted = resolveFeedToken(issuer.revocationFeed, abort.signal).then((token) => {
     if (abort.signal.aborted) return;
-    feed = createRevocationFeedClient({ url: issuer.revocationFeed.url, token, set: revocations, log, ...clockOption });
+    feed = createRevocationFeedClient({ url: issuer.revocationFeed.url, token, set: revocations, waitSec: feedHoldSec(revocation.maxStalenessSec), log, ...clockOption });
     return feed.start();
   });
   feedStarted.catch(() => undefined);

@@ -111,6 +111,10 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/tolerance-too-long.yaml')).toEqual([expect.stringMatching(/^issuer\.clockToleranceSec: .*60.* \(line 2\)$/)]);
   });
 
+  it('refuses a revocation staleness bound under 5 s (the feed\'s quiet long poll must answer inside it)', () => {
+    expect(problemsOf('invalid/staleness-too-short.yaml')).toEqual([expect.stringMatching(/^revocation\.maxStalenessSec: .*5.* \(line 2\)$/)]);
+  });
+
   it('rejects a non-http upstream URL', () => {
     expect(problemsOf('invalid/bad-url.yaml')).toEqual(['upstream.url: must be an http(s) URL (line 2)']);
   });

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { bearer } from '#test/tokens.ts';
@@ -43,6 +46,17 @@ describe('revocation through the feed', () => {
     expect((await msUntilRefused(h, bearer(old), 2_000)).body).toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked' });
     const later = await h.kit.goodToken({ claims: { iat: nowSec + 1 } });
     expect((await h.fetch('/api/any-token', { headers: { authorization: bearer(later) } })).status).toBe(200);
+  });
+
+  it('asks the issuer to hold a quiet poll for half of a short maxStalenessSec, so a healthy feed never turns the set stale', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'tg-staleness-')), 'gateway.yaml');
+    const source = await readFile(join(import.meta.dirname, 'gateway.yaml'), 'utf8');
+    await writeFile(file, source.replace('maxStalenessSec: 30', 'maxStalenessSec: 6'));
+    h = await startHarness(import.meta.dirname, { file });
+    const feed = h.feed;
+    await expect.poll(() => feed.requests.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    // The first sync is never held (readiness waits for it); the long polls after it are.
+    expect(feed.requests.map((r) => r.wait).slice(0, 2)).toEqual(['0', '3']);
   });
 
   it('fails closed with 503 once the feed is unreachable past maxStalenessSec, and /readyz says why', async () => {
