@@ -49,11 +49,12 @@ function parseScopes(scope: unknown): Scope[] | undefined {
 }
 
 /**
- * Checks iss, aud and the presence and types of the required claims, and iat/nbf against the
- * clock. Expiry is NOT checked here: it comes after, so a token is only "expired" once we know
- * it is ours (a forged expired token is invalid, not expired).
+ * Checks iss, aud, the presence and types of the required claims and the lifetime: what no
+ * clock can change, so a failure here may be remembered (negative cache). Neither expiry nor
+ * "not yet valid" is checked here: expiry comes after, so a token is only "expired" once we
+ * know it is ours (a forged expired token is invalid, not expired); see `notYetValid`.
  */
-export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules, nowSec: number): VerifiedToken | AuthFailure {
+export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules): VerifiedToken | AuthFailure {
   if (payload['iss'] !== rules.issuer) return fail('invalid_token', 'iss mismatch');
   if (!audienceMatches(payload['aud'], rules.audience)) return fail('invalid_token', 'aud mismatch');
   const { sub, client_id: clientId, jti, iat, exp, nbf } = payload;
@@ -62,10 +63,21 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules,
     return fail('invalid_token', 'sub, client_id, jti or project_id missing or not a string');
   }
   if (!isNumericDate(iat) || !isNumericDate(exp)) return fail('invalid_token', 'iat or exp missing or not an integer');
-  if (iat > nowSec + rules.toleranceSec) return fail('invalid_token', 'iat in the future');
   if (exp <= iat || exp - iat > rules.maxLifetimeSec) return fail('invalid_token', 'lifetime out of bounds');
-  if (nbf !== undefined && (!isNumericDate(nbf) || nbf > nowSec + rules.toleranceSec)) return fail('invalid_token', 'nbf');
+  if (nbf !== undefined && !isNumericDate(nbf)) return fail('invalid_token', 'nbf is not an integer');
   const scopes = parseScopes(payload['scope']);
   if (scopes === undefined) return fail('invalid_token', 'scope is not a string');
   return { sub, clientId, projectId, scopes, jti, iat, exp };
+}
+
+/**
+ * iat or nbf ahead of our clock by more than the tolerance (issuer's clock ahead of ours). Such
+ * a failure heals with time, so it is never remembered: the same token is accepted once valid.
+ * `payload` has passed checkClaims (iat is an integer; nbf, if present, too).
+ */
+export function notYetValid(payload: Record<string, unknown>, rules: ClaimRules, nowSec: number): AuthFailure | undefined {
+  if ((payload['iat'] as number) > nowSec + rules.toleranceSec) return fail('invalid_token', 'iat in the future');
+  const nbf = payload['nbf'];
+  if (nbf !== undefined && (nbf as number) > nowSec + rules.toleranceSec) return fail('invalid_token', 'nbf in the future');
+  return undefined;
 }

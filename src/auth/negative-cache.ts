@@ -10,8 +10,9 @@ export interface NegativeCache {
 
 /**
  * Remembers tokens that failed for good (format, signature, claims, expiry) for a short TTL so
- * replaying a bad token costs a map lookup instead of a signature check. Unknown-kid and
- * keys-unavailable failures are never stored: they can heal at the next key-set refresh.
+ * replaying a bad token costs a map lookup instead of a signature check. Failures that can heal
+ * are never stored: unknown kid and keys unavailable (the next key-set refresh), and iat or nbf
+ * ahead of our clock (time).
  * Indexed by fingerprint like the token cache (token-cache.ts): a hit needs the whole token equal.
  */
 export function createNegativeCache(clock: Clock, maxEntries: number, ttlSec: number, maxBytes: number): NegativeCache {

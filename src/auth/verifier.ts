@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '#common';
 import { createDoorkeeper } from './admission.ts';
 import { createBatch } from './batch.ts';
 import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
-import { checkClaims, checkHeader, type ClaimRules } from './claims.ts';
+import { checkClaims, checkHeader, type ClaimRules, notYetValid } from './claims.ts';
 import { type CompactJws, parseCompact } from './compact.ts';
 import { extractBearer } from './extractor.ts';
 import { fail } from './failure.ts';
@@ -70,8 +70,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (!keyAccepts(key, kid, alg)) return remember(raw, fp, fail('invalid_token', `key ${kid} does not fit ${alg}`));
     stats.signaturesChecked += 1;
     if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fp, fail('invalid_token', 'bad signature'));
-    const token = checkClaims(jws.payload, rules, Math.floor(clock.now() / 1000));
+    const token = checkClaims(jws.payload, rules);
     if ('ok' in token) return remember(raw, fp, token);
+    const early = notYetValid(jws.payload, rules, Math.floor(clock.now() / 1000));
+    if (early !== undefined) return early;
     // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
     if (doorkeeper.seenBefore(fp)) tokens.set(raw, fp, { token, kid, key }, token.exp * 1000 + toleranceMs);
     return decide(token, requirement, raw, fp);

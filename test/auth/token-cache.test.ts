@@ -181,6 +181,16 @@ describe('negative cache', () => {
     expect(f.verifier.authorize(expired, ANY)).toBe(first);
   });
 
+  it.each(['iat', 'nbf'] as const)('never remembers a token whose %s is ahead of our clock: it is accepted once the clock catches up', async (claim) => {
+    const f = await verifierFixture({ clockToleranceSec: 5, negativeCache: { ttlSec: 60 } });
+    const nowSec = Math.floor(f.clock.now() / 1000);
+    // The issuer's clock is 8 s ahead of ours: 3 s more than the tolerance.
+    const token = bearer(await f.kit.goodToken({ claims: { [claim]: nowSec + 8, exp: nowSec + 908 } }));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: false, kind: 'invalid_token', detail: `${claim} in the future` });
+    f.clock.advanceSec(4);
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+  });
+
   it('never remembers an unknown kid, which may appear at the next key-set refresh', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.unknownKidToken('later'));
