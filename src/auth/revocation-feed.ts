@@ -41,10 +41,13 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
     if (res.status !== 200) throw new Error(`revocation feed answered HTTP ${res.status}`);
     const body = parseFeedBody(res.body);
     options.set.apply(body.entries);
-    options.set.markSynced();
     cursor = body.cursor;
     lastError = null;
     emit({ type: 'sync_ok', entries: body.entries.length, cursor });
+    // The issuer pages a long backlog: at start, poll on (unheld) until a page comes back
+    // empty, so readiness never reports a set that holds only its first page.
+    if (!synced && body.entries.length > 0) return;
+    options.set.markSynced();
     synced = true;
     firstSync?.resolve();
     firstSync = null;

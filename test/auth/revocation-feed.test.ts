@@ -15,8 +15,8 @@ function token(jti: string): VerifiedToken {
   return { sub: 'c1', clientId: 'c1', projectId: 'p1', scopes: [], jti, iat: 1, exp: 2 };
 }
 
-async function fixture(waitSec = 5) {
-  const server = await startFeedServer(FEED_TOKEN);
+async function fixture(waitSec = 5, pageSize?: number) {
+  const server = await startFeedServer(FEED_TOKEN, undefined, pageSize);
   const clock = createFakeClock();
   const set = createRevocationSet({ clock, maxStalenessSec: 30 });
   const events: RevocationFeedEvent[] = [];
@@ -43,6 +43,15 @@ describe('revocation feed client', () => {
     expect(f.set.usable()).toBe(true);
     expect(f.server.requests[0]).toEqual({ cursor: '0', wait: '0', authorization: `Bearer ${FEED_TOKEN}` });
     expect(f.client.status()).toEqual({ cursor: 1, lastError: null });
+  });
+
+  it('resolves start() only once a paged backlog is applied in full, so a gateway is never ready with part of the set', async () => {
+    const f = await fixture(5, 2);
+    for (const jti of ['a', 'b', 'c', 'd', 'e']) f.server.revoke({ kind: 'jti', value: jti, issuedBefore: null, expiresAt: f.expiresAt });
+    await f.client.start();
+    expect(['a', 'b', 'c', 'd', 'e'].filter((jti) => f.set.isRevoked(token(jti)))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // Pages of two at cursors 0, 2 and 4, then an empty one: caught up. None of them held.
+    expect(f.server.requests.slice(0, 4).map((r) => [r.cursor, r.wait])).toEqual([['0', '0'], ['2', '0'], ['4', '0'], ['5', '0']]);
   });
 
   it('enforces a revocation recorded during a held long poll in under a second', async () => {

@@ -27,9 +27,9 @@ export interface FeedServer {
 /**
  * A loopback revocation feed speaking the issuer's protocol: `GET ?cursor=N&wait=S` with
  * `Authorization: Bearer <token>`; answers `{cursor, entries}` at once when entries past the
- * cursor exist, else holds the request up to `wait` seconds (at most `maxHoldSec`).
+ * cursor exist (at most `pageSize` of them), else holds the request up to `wait` seconds (at most `maxHoldSec`).
  */
-export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = Number.POSITIVE_INFINITY): Promise<FeedServer> {
+export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = Number.POSITIVE_INFINITY, pageSize = Number.POSITIVE_INFINITY): Promise<FeedServer> {
   const log: RevocationEntry[] = [];
   const requests: FeedRequest[] = [];
   const waiting = new Set<() => void>();
@@ -52,7 +52,11 @@ export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = 
     if (req.headers.authorization !== `Bearer ${token}`) return void res.writeHead(401).end();
     if (down) return void res.writeHead(503).end();
     const cursor = Number(params.get('cursor') ?? 0);
-    const reply = (): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cursor: Math.max(log.length, cursor), entries: log.slice(cursor) }));
+    const reply = (): void => {
+      // Pages of at most `pageSize` entries, as the issuer answers a long backlog.
+      const entries = log.slice(cursor, cursor + pageSize);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cursor: Math.max(cursor + entries.length, cursor), entries }));
+    };
     if (log.length > cursor) return void reply();
     const wake = (): void => {
       clearTimeout(timer);
