@@ -8,6 +8,14 @@ const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 const SPARE_CHUNKS = 4;
 /** How long `flush` waits for the queue to be written (stdout may be blocked) before letting the process exit. */
 const FLUSH_WAIT_MS = 2_000;
+/** Write errors after which the same bytes are tried again: a full non-blocking pipe, or a signal. */
+const RETRIED = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
+/** The longest pause between tries at a full non-blocking pipe; pauses double up to it from 1 ms. */
+const MAX_RETRY_PAUSE_MS = 50;
+const NEWLINE = 0x0a;
+
+/** Bytes waiting to be written; a dropped-lines warning carries the count it reports. */
+type Pending = { data: Buffer; length: number; reports?: number };
 
 /**
  * stdout for a busy gateway: one write per access-log line measurably costs a proxied request
@@ -25,18 +33,26 @@ const FLUSH_WAIT_MS = 2_000;
  * later lines before it, or exit before it lands. A stdout that stays blocked (a stuck log
  * reader) must not hold up the exit forever, so the wait is bounded; `flush` then resolves
  * false and writing goes on in the background for as long as the process lives.
+ *
+ * A non-blocking stdout pipe does not block but fails with EAGAIN when full: the same bytes are
+ * tried again after a short pause, on an unref'd timer so that it never keeps the process alive.
+ * Any other write error (EPIPE: the reader is gone) loses what was not yet written; those lines
+ * are counted as dropped, and so is every new line until a write succeeds again. The warning is
+ * what tries: about once a second while lines come, and at `flush`, one write each, never a loop.
  */
 export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(maxWaitMs?: number): Promise<boolean> } {
   let chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
-  /** Filled chunks waiting for the write in flight, oldest first, with their byte counts. */
-  const queue: { data: Buffer; length: number }[] = [];
+  /** Filled chunks and warnings waiting for the write in flight, oldest first. */
+  const queue: Pending[] = [];
   let queuedBytes = 0;
   const spare: Buffer[] = [];
   let writing = false;
-  /** `flush` calls waiting for the queue to be written. */
-  const waiting: (() => void)[] = [];
+  /** `flush` calls waiting for the queue to be written (true) or lost to a write error (false). */
+  const waiting: ((written: boolean) => void)[] = [];
   let dropped = 0;
+  /** The last write failed with an error that retrying will not cure: lines are dropped until one succeeds. */
+  let failing = false;
 
   function seal(): void {
     if (used === 0) return;
@@ -51,24 +67,46 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
     if (writing || next === undefined) return;
     writing = true;
     let at = 0;
+    let pause = 1;
+    const writeRest = () => write(fd, next.data, at, next.length - at, null, onWritten);
     const onWritten = (error: NodeJS.ErrnoException | null, written: number) => {
-      at += error ? next.length - at : written;
-      if (at < next.length) {
-        write(fd, next.data, at, next.length - at, null, onWritten);
+      if (error) {
+        if (!RETRIED.has(error.code ?? '')) return lose(at);
+        setTimeout(writeRest, pause).unref();
+        pause = Math.min(pause * 2, MAX_RETRY_PAUSE_MS);
         return;
       }
+      at += written;
+      pause = 1;
+      if (at < next.length) return writeRest();
+      failing = false;
       queue.shift();
       queuedBytes -= next.length;
       if (next.data.length === CHUNK_BYTES && spare.length < SPARE_CHUNKS) spare.push(next.data);
       writing = false;
       writeNext();
-      if (!writing) for (const resume of waiting.splice(0)) resume();
+      if (!writing) for (const resume of waiting.splice(0)) resume(true);
     };
-    write(fd, next.data, 0, next.length, null, onWritten);
+    writeRest();
+  }
+
+  /** The write of the oldest queued bytes failed for good at `at`: it and all after it are dropped. */
+  function lose(at: number): void {
+    failing = true;
+    for (const [i, lost] of queue.entries()) {
+      dropped += lost.reports ?? linesIn(lost.data.subarray(i === 0 ? at : 0, lost.length));
+      if (lost.data.length === CHUNK_BYTES && spare.length < SPARE_CHUNKS) spare.push(lost.data);
+    }
+    dropped += linesIn(chunk.subarray(0, used));
+    queue.length = 0;
+    queuedBytes = 0;
+    used = 0;
+    writing = false;
+    for (const resume of waiting.splice(0)) resume(false);
   }
 
   function append(line: string): void {
-    if (queuedBytes > MAX_PENDING_BYTES) {
+    if (failing || queuedBytes > MAX_PENDING_BYTES) {
       dropped++;
       return;
     }
@@ -76,11 +114,17 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
     encode(line);
   }
 
-  /** A warning line where lines went missing (stdout blocked), ahead of the first line kept again. */
+  /**
+   * A warning line where lines went missing (stdout blocked or failing), ahead of the first line
+   * kept again. Queued on its own, so that if it is lost too, the count it carries is not.
+   */
   function reportDropped(): void {
-    const notice = `{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`;
+    const notice = Buffer.from(`{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`);
+    seal();
+    queue.push({ data: notice, length: notice.length, reports: dropped });
+    queuedBytes += notice.length;
     dropped = 0;
-    encode(notice);
+    writeNext();
   }
 
   function encode(line: string): void {
@@ -101,6 +145,7 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
   }
 
   const timer = setInterval(() => {
+    if (failing && dropped > 0 && !writing) reportDropped();
     seal();
     writeNext();
   }, 1_000);
@@ -115,11 +160,18 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
       if (!writing) return Promise.resolve(true);
       return new Promise((resolve) => {
         const timeout = setTimeout(() => resolve(false), maxWaitMs);
-        waiting.push(() => {
+        waiting.push((written) => {
           clearTimeout(timeout);
-          resolve(true);
+          resolve(written);
         });
       });
     },
   };
+}
+
+/** Lines in whole or in part in `bytes`: every line ends with a newline, and UTF-8 puts that byte in no other character. */
+function linesIn(bytes: Buffer): number {
+  let lines = 0;
+  for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) lines++;
+  return lines;
 }

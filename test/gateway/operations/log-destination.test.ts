@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, createReadStream, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,14 +34,28 @@ function busyThreadPool(): Promise<unknown> {
 
 /**
  * A FIFO nobody reads yet: once its 64 KiB buffer is full, writes to it block, as to a stdout
- * whose log reader is stuck. `drain` starts reading and resolves with all text read once `done`
- * says so, given the byte count so far and the text of the last two reads.
+ * whose log reader is stuck, or, to a `non-blocking` write end, fail with EAGAIN. With `reader
+ * gone` its only reader has closed, so writes fail with EPIPE (Node ignores SIGPIPE). `drain`
+ * starts reading and resolves with all text read once `done` says so, given the byte count so
+ * far and the text of the last two reads.
  */
-function unreadPipe(): { fd: number; drain(done: (bytes: number, tail: string) => boolean): Promise<string>; bytesRead(): number } {
+function unreadPipe(
+  writeEnd: 'blocking' | 'non-blocking' | 'reader gone' = 'blocking',
+): { fd: number; drain(done: (bytes: number, tail: string) => boolean): Promise<string>; bytesRead(): number } {
   const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
   execFileSync('mkfifo', [path]);
-  const fd = openSync(path, 'r+');
-  opened.push(fd);
+  // Both ends, blocking; as a reader that never reads, it lets the write ends below be opened.
+  const both = openSync(path, 'r+');
+  opened.push(both);
+  let fd = both;
+  if (writeEnd === 'non-blocking') {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+    opened.push(fd);
+  } else if (writeEnd === 'reader gone') {
+    fd = openSync(path, constants.O_WRONLY);
+    opened.splice(opened.indexOf(both), 1, fd);
+    closeSync(both);
+  }
   let bytes = 0;
   return {
     fd,
@@ -132,6 +146,38 @@ describe('buffered stdout for the access log', () => {
     const dropped = Number(notice?.[1]);
     expect(dropped).toBeGreaterThan(2_000);
     expect(text).toBe(lines.slice(0, lines.length - dropped).join('') + (notice?.[0] ?? '') + after);
+  });
+
+  it('tries a full non-blocking stdout pipe again, so every line arrives once, in order, when the reader catches up', async () => {
+    const pipe = unreadPipe('non-blocking');
+    const { destination, flush } = bufferedStdout(pipe.fd);
+    const lines = manyLines();
+    for (const line of lines) destination.write(line);
+    // The pipe is full and nobody reads: writes fail with EAGAIN, which is not "written".
+    expect(await flush(300)).toBe(false);
+    const expected = lines.join('');
+    const drained = pipe.drain((bytes) => bytes >= Buffer.byteLength(expected));
+    expect(await flush(10_000)).toBe(true);
+    expect(await drained).toBe(expected);
+  });
+
+  it('counts lines lost to a failed write (the reader gone) in the dropped-lines warning, and keeps lines again once a reader is back', async () => {
+    const pipe = unreadPipe('reader gone');
+    const { destination, flush } = bufferedStdout(pipe.fd);
+    const lines = Array.from({ length: 1_000 }, (_, i) => `{"n":${i},"pad":"${'z'.repeat(100)}"}\n`);
+    for (const line of lines) destination.write(line);
+    // EPIPE: nothing was written, and flush says so as soon as the write fails, long before its bound.
+    expect(await flush(60_000)).toBe(false);
+    const after = '{"msg":"reader back"}\n';
+    const drained = pipe.drain((_, tail) => tail.endsWith(after));
+    // The warning is tried again about once a second: the first write that succeeds is the warning itself.
+    await expect.poll(() => pipe.bytesRead(), { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    expect(await flush(10_000)).toBe(true);
+    destination.write(after);
+    expect(await flush(10_000)).toBe(true);
+    expect(await drained).toMatch(
+      /^\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":1000\}\n\{"msg":"reader back"\}\n$/,
+    );
   });
 
   it('keeps writing after a flush', async () => {
