@@ -30,7 +30,10 @@ export interface RunningGateway {
   readonly metricsUrl: string;
   /** Resolves once keys are loaded and revocations synced (what /readyz reports). */
   ready(): Promise<void>;
-  /** Loads and validates the new configuration, then swaps it in; on error keeps the old one. */
+  /**
+   * Loads and validates the new configuration, then swaps it in. Never rejects: on any error it
+   * keeps the old one and resolves `ok: false` with the problems.
+   */
   reload(next?: GatewayConfig): Promise<ReloadResult>;
   /** Graceful: stops accepting, lets in-flight requests finish (bounded by drainTimeoutMs). */
   close(): Promise<void>;
@@ -43,23 +46,27 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const hooks = { onUpstreamFailure: (_req: unknown, kind: string) => metrics.upstreamFailures.inc({ kind }) };
   const newAuth = (c: GatewayConfig) => createAuthRuntime(c, { log, clock, metrics });
   const closeGeneration = (gen: Generation) => gen.forwarder.close();
-  current = createGeneration(config, newAuth(config), hooks);
-
   // Access-log lines carry only fixed, non-secret fields (access-log.ts), so they skip the
   // redaction pass every other line gets: it more than doubles the cost of the line.
   const accessLog = log.child({}, { redact: [] });
-  const server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
+
+  const firstAuth = newAuth(config);
+  let server: ReturnType<typeof createListener> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>>;
   try {
+    current = createGeneration(config, firstAuth, hooks);
+    server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
     await listen(server, config.listen.port, config.listen.host);
     metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
   } catch (error) {
-    // A port in use: stop what already started (key-set and feed loops, the public listener).
-    current.auth.close();
-    current.forwarder.close();
-    server.close();
+    // A port in use, a router or TLS listener that cannot be built: stop what already started.
+    // The key-set and feed loops would otherwise keep the process alive after the error.
+    firstAuth.close();
+    current?.forwarder.close();
+    server?.close();
     throw error;
   }
+  const listener = server;
 
   const reload = createReloader({
     log,
@@ -76,12 +83,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
 
   const stopWatching =
     options.configFile && options.watch !== false
-      ? watchConfig(options.configFile, () => void reload().catch((e: unknown) => log.error({ err: String(e) }, 'config reload failed')), {
-          files: options.watchFile !== false,
-        })
+      ? watchConfig(options.configFile, () => void reload(), { files: options.watchFile !== false })
       : () => undefined;
 
-  const url = listenerUrl(server, config.listen.host, config.tls !== undefined);
+  const url = listenerUrl(listener, config.listen.host, config.tls !== undefined);
   log.info({ url, metrics: metricsServer.url, routes: config.routes.length, pid: process.pid }, 'gateway listening');
   return {
     url,
@@ -90,7 +95,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     reload,
     async close() {
       stopWatching();
-      await drain(server, (current as Generation).config.drainTimeoutMs);
+      await drain(listener, (current as Generation).config.drainTimeoutMs);
       metricsServer.server.close();
       const gen = current as Generation;
       gen.auth.close();

@@ -29,6 +29,16 @@ describe('tokengate check-config', () => {
     expect(result.stderr).toContain('routes[0].scopes[0]: unknown scope "adress" (line 4)');
   });
 
+  it('exits 1 naming both routes when two parameter routes differ only in their parameter names', async () => {
+    const file = join(dir, 'same-shape.yaml');
+    await writeFile(file, 'routes:\n  - { path: /api/items/:id, auth: bearer }\n  - { path: /api/items/:itemId, auth: bearer }\n');
+    const result = await runCli(['check-config', file], {}, ROOT);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('routes[1].path: duplicate route GET /api/items/:itemId: the same route as routes[0] /api/items/:id');
+    expect(result.stderr).toContain('(line 3)');
+  });
+
   it('asks for exactly one file', async () => {
     const result = await runCli(['check-config'], {}, ROOT);
     expect(result.code).toBe(2);

@@ -1,5 +1,6 @@
 import { SCOPES } from '#common';
 import { z } from 'zod';
+import { routeConflicts } from '../routing/conflicts.ts';
 
 /**
  * The one schema of `gateway.yaml`: it validates the file and is the TypeScript type of the
@@ -40,15 +41,8 @@ const route = z
     path: ['scopes'],
   });
 
-function rejectDuplicateRoutes(routes: ReadonlyArray<{ path: string; methods: readonly string[] }>, ctx: z.RefinementCtx): void {
-  const seen = new Set<string>();
-  routes.forEach((r, i) => {
-    for (const method of r.methods) {
-      const key = `${method} ${r.path}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', message: `duplicate route ${key}`, path: [i, 'path'] });
-      seen.add(key);
-    }
-  });
+function rejectConflictingRoutes(routes: ReadonlyArray<{ path: string; methods: readonly string[] }>, ctx: z.RefinementCtx): void {
+  for (const { index, message } of routeConflicts(routes)) ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
 }
 
 export function gatewaySchema(env: Env) {
@@ -129,7 +123,7 @@ export function gatewaySchema(env: Env) {
         .prefault({}),
       workers: z.union([int(1, 256), z.literal('auto')]).default(1),
       drainTimeoutMs: int(0, 600_000).default(10_000),
-      routes: z.array(route).min(1).superRefine(rejectDuplicateRoutes),
+      routes: z.array(route).min(1).superRefine(rejectConflictingRoutes),
     })
     .transform((c) => {
       const upstream = c.upstream.url.replace(/\/+$/, '');

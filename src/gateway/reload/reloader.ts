@@ -55,15 +55,21 @@ export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Prom
         return refuse([`new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`]);
       }
     }
-    deps.swap(candidate, auth);
+    try {
+      deps.swap(candidate, auth);
+    } catch (error) {
+      if (auth !== old.auth) auth.close();
+      return refuse([String(error)]);
+    }
     if (auth !== old.auth) old.auth.close();
     log.info({ routes: candidate.routes.length }, 'config reloaded');
     return { ok: true, problems: [] };
   }
 
+  // Never rejects: the catch is for what reloadOnce does not expect to fail (building a verifier).
   return (next) => {
-    const run = queue.then(() => reloadOnce(next));
-    queue = run.catch(() => undefined);
+    const run = queue.then(() => reloadOnce(next)).catch((error: unknown) => refuse([String(error)]));
+    queue = run;
     return run;
   };
 }

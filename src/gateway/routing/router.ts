@@ -13,6 +13,11 @@ export interface GatewayRouter {
   match(method: string, url: string): RouteMatch;
 }
 
+/** The one tree setup: validation (conflicts.ts) must refuse exactly what this tree would. */
+export function createTree(): Router.Instance<Router.HTTPVersion.V1> {
+  return Router({ caseSensitive: true, ignoreTrailingSlash: false, maxParamLength: 200 });
+}
+
 const NOT_FOUND: RouteMatch = { kind: 'not_found' };
 const BAD_PATH: RouteMatch = { kind: 'bad_path' };
 type Method = Router.HTTPMethod;
@@ -26,7 +31,7 @@ const MEMO_PATH_LENGTH = 256;
  * another method on a known path is a 405 with `Allow`.
  */
 export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
-  const router = Router({ caseSensitive: true, ignoreTrailingSlash: false, maxParamLength: 200 });
+  const router = createTree();
   const methods = new Set<string>();
   for (const config of routes) {
     const route = compileRoute(config);

@@ -87,6 +87,16 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/duplicate-route.yaml')).toEqual(['routes[1].path: duplicate route GET /a (line 3)']);
   });
 
+  it('rejects two parameter routes of the same shape, naming both (the router cannot tell them apart)', () => {
+    expect(problemsOf('invalid/same-shape-routes.yaml')).toEqual([
+      'routes[1].path: duplicate route GET /api/items/:itemId: the same route as routes[0] /api/items/:id (parameter names do not tell routes apart) (line 3)',
+    ]);
+  });
+
+  it('rejects a route the router cannot build (a wildcard before the end)', () => {
+    expect(problemsOf('invalid/wildcard-not-last.yaml')).toEqual(['routes[0].path: cannot route /api/*/items: Wildcard must be the last character in the route (line 2)']);
+  });
+
   it('refuses to expose the upstream /internal routes', () => {
     expect(problemsOf('invalid/internal-route.yaml')).toEqual([expect.stringMatching(/^routes\[0\]\.path: .*\/internal.* \(line 2\)$/)]);
   });

@@ -2,6 +2,8 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from '#gateway';
+import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
 import { startJwksServer } from '#test/jwks-server.ts';
 import { bearer, createTestKey, createTokenKit } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -16,6 +18,8 @@ afterEach(async () => {
 
 /** The fixture's key-set line (an environment reference, replaced in the copy by some tests). */
 const JWKS_LINE = ['jwksUrl: $', '{JWKS_URL}'].join('');
+/** The fixture's feed URL (an environment reference): pointing it elsewhere builds a new verifier. */
+const FEED_URL_REF = ['"$', '{FEED_URL}"'].join('');
 
 /** A gateway on a temporary copy of this folder's gateway.yaml, which the test then edits. */
 async function startOnCopy(watch: boolean, watchFile = true): Promise<{ h: Harness; file: string }> {
@@ -45,6 +49,18 @@ async function eventually(harness: Harness, path: string, status: number): Promi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return last;
+}
+
+/** Waits (bounded, generously) for something the gateway does in the background. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!condition()) throw new Error(`timed out waiting until ${what}`);
+}
+
+/** Lets the running feed client poll `n` more times: time in which a leaked client would poll too. */
+async function pollsLater(feed: FeedServer, n: number): Promise<void> {
+  const target = feed.requests.length + n;
+  await until(() => feed.requests.length >= target, `the running feed client polled ${n} more times`);
 }
 
 describe('configuration reload', () => {
@@ -110,5 +126,47 @@ describe('configuration reload', () => {
     expect(result.ok).toBe(false);
     expect(result.problems[0]).toMatch(/not ready within 1 s/);
     expect((await h.fetch('/readyz')).status).toBe(200);
+  });
+
+  it('refuses a file whose routes differ only in parameter names, keeping the old routes and starting no second feed client', async () => {
+    const { h, file } = await startOnCopy(false);
+    const feed = await startFeedServer(h.feed.token, 1);
+    try {
+      // A new feed URL would need a new verifier: every poll on `feed` would come from it.
+      const text = (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`);
+      await writeFile(file, `${text}  - { path: /api/items/:id, auth: none }\n  - { path: /api/items/:itemId, auth: none }\n`);
+      const result = await h.gateway.reload();
+      expect(result).toEqual({
+        ok: false,
+        problems: ['routes[2].path: duplicate route GET /api/items/:itemId: the same route as routes[1] /api/items/:id (parameter names do not tell routes apart) (line 12)'],
+      });
+      expect(await statusOf(h, '/api/first')).toBe(200);
+      const polls = feed.requests.length;
+      await pollsLater(h.feed, 2);
+      expect(feed.requests.length).toBe(polls);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('refuses a configuration whose router cannot be built, closing the verifier it started for it', async () => {
+    const { h, file } = await startOnCopy(false);
+    const feed = await startFeedServer(h.feed.token, 1);
+    try {
+      await writeFile(file, (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`));
+      // Passed in directly (as an embedder may), so no validation stands between it and the router.
+      const valid = loadGatewayConfig(file, h.env);
+      const route = valid.routes[0] as (typeof valid.routes)[number];
+      const next = { ...valid, routes: [route, { ...route, path: '/api/items/:id' }, { ...route, path: '/api/items/:itemId' }] };
+      const result = await h.gateway.reload(next);
+      expect(result).toEqual({ ok: false, problems: [expect.stringContaining("already declared for route '/api/items/:'")] });
+      expect(feed.requests.length).toBeGreaterThan(0);
+      expect(await statusOf(h, '/api/first')).toBe(200);
+      const polls = feed.requests.length;
+      await pollsLater(h.feed, 2);
+      expect(feed.requests.length).toBe(polls);
+    } finally {
+      await feed.close();
+    }
   });
 });
