@@ -31,6 +31,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   // The target parsed once: http-proxy-3 parses a string target again on every request.
   const proxy = new ProxyServer({ target: new URL(upstream.url), agent, xfwd: false, selfHandleResponse: true });
 
+  // Emitted only for a request without `expect`, which the header passes strip (hop-by-hop.ts).
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
     const state = forwardState(req);
     if (!state) return;

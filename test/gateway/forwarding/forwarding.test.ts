@@ -47,6 +47,14 @@ describe('forwarding an accepted bearer request', () => {
     expect(seen.headers['x-request-id']).toBe('trace-123');
   });
 
+  it('does not forward Expect: 100-continue, which this hop has already answered', async () => {
+    const res = await rawRequest(h.gateway.url, '/public/upload', { method: 'POST', headers: { expect: '100-continue', 'content-type': 'text/plain' }, body: 'payload' });
+    expect(res.status).toBe(200);
+    const seen = JSON.parse(res.body) as { headers: Record<string, string>; bodyBytes: number };
+    expect(seen.headers['expect']).toBeUndefined();
+    expect(seen.bodyBytes).toBe(7);
+  });
+
   it('streams request bodies to the upstream', async () => {
     const body = 'x'.repeat(200_000);
     const res = await h.fetch('/public/upload', { method: 'POST', body });

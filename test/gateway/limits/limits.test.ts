@@ -1,5 +1,6 @@
+import { request } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { rawRequest } from '../support/raw-request.ts';
 
@@ -42,6 +43,26 @@ describe('request limits', () => {
     })();
     const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from(chunks), duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
+  });
+
+  it('answers 413 to a chunked body over the limit sent with Expect: 100-continue and releases the upstream request', async () => {
+    // Regression: a forwarded `expect` kept the 413 from aborting the upstream request, which then held an upstream socket.
+    const { port } = new URL(h.gateway.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/api/upload', method: 'POST', agent: false, headers: { 'transfer-encoding': 'chunked', expect: '100-continue' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      // Writes after the 413 may meet the closed connection.
+      req.on('error', () => undefined);
+      req.on('continue', () => {
+        req.write('a'.repeat(600));
+        // The upstream holds the request before the body passes the limit.
+        vi.waitFor(() => expect(h.upstream.receiving()).toBeGreaterThan(0), { timeout: 10_000 }).then(() => req.write('b'.repeat(600)), reject);
+      });
+    });
+    expect(status).toBe(413);
+    await vi.waitFor(() => expect(h.upstream.receiving()).toBe(0), { timeout: 10_000 });
   });
 
   it('forwards a chunked body under the limit', async () => {

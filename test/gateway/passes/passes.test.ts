@@ -35,6 +35,10 @@ describe('isHopByHop', () => {
     expect(copyWithout(headers, [isHopByHop])).toEqual({ 'transfer-encoding': 'chunked', accept: 'application/json' });
   });
 
+  it('drops Expect, which this hop has already answered with 100 Continue', () => {
+    expect(copyWithout({ expect: '100-continue', 'content-length': '5' }, [isHopByHop])).toEqual({ 'content-length': '5' });
+  });
+
   it('keeps transfer-encoding even when Connection names it (Node re-frames the body)', () => {
     expect(isHopByHop('transfer-encoding', { connection: 'transfer-encoding' })).toBe(false);
   });

@@ -16,6 +16,8 @@ export interface EchoUpstream {
   setDelay(ms: number): void;
   /** Bytes of `/public/large` bodies written so far (the upstream honours its own backpressure). */
   largeBytesWritten(): number;
+  /** Requests whose body is still arriving: neither complete nor cut off with their connection. */
+  receiving(): number;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,10 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   const seen: SeenRequest[] = [];
   let delayMs = 0;
   let largeBytes = 0;
+  let receiving = 0;
   const server: Server = createServer((req, res) => {
+    receiving++;
+    req.once('close', () => receiving--);
     let bodyBytes = 0;
     req.on('data', (chunk: Buffer) => {
       bodyBytes += chunk.length;
@@ -90,6 +95,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
       delayMs = ms;
     },
     largeBytesWritten: () => largeBytes,
+    receiving: () => receiving,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { rawRequest } from '../support/raw-request.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -28,6 +29,17 @@ describe('when the upstream fails', () => {
     expect(res.status).toBe(504);
     expect(await res.json()).toEqual({ message: 'Upstream service timed out', error_code: '1051', success: false });
     expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('answers 504 JSON after responseTimeoutMs for a request sent with Expect: 100-continue', async () => {
+    // Regression: a forwarded `expect` made http-proxy-3 skip the event that arms the timeout, so the request waited for the upstream.
+    h = await startHarness(import.meta.dirname);
+    h.upstream.setDelay(3_000);
+    const started = Date.now();
+    const res = await rawRequest(h.gateway.url, '/api/phone/v1/verification', { headers: { expect: '100-continue' } });
+    expect(res.status).toBe(504);
+    expect(JSON.parse(res.body)).toEqual({ message: 'Upstream service timed out', error_code: '1051', success: false });
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   it('closes the connection cleanly when the upstream dies after its headers were sent', async () => {

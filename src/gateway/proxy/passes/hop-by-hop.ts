@@ -8,7 +8,16 @@ import type { StripPass } from './context.ts';
  */
 export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
 
-export const isHopByHop: StripPass = (name, inbound) => HOP_BY_HOP.has(name) || namedByConnection(name, inbound.connection);
+/**
+ * Request side only, `expect` too: not hop-by-hop by RFC, but this hop has already answered it
+ * (Node's server sends the client `100 Continue` before the handler runs) and the body is streamed
+ * upstream at once. Forwarded, it would also make http-proxy-3 skip its `proxyReq` event, which
+ * arms the upstream timeouts and lets a 413 abort the upstream request (forward.ts): the request
+ * would hang on a stuck upstream and hold an upstream socket after its 413.
+ */
+const NOT_FORWARDED: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'expect']);
+
+export const isHopByHop: StripPass = (name, inbound) => NOT_FORWARDED.has(name) || namedByConnection(name, inbound.connection);
 
 function namedByConnection(name: string, connection: IncomingHttpHeaders['connection']): boolean {
   // The usual values name no header: answer without splitting.
