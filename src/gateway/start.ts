@@ -31,11 +31,11 @@ export interface RunningGateway {
   /** Resolves once keys are loaded and revocations synced (what /readyz reports). */
   ready(): Promise<void>;
   /**
-   * Loads and validates the new configuration, then swaps it in. Never rejects: on any error it
-   * keeps the old one and resolves `ok: false` with the problems.
+   * Loads and validates the new configuration, then swaps it in. Never rejects: on any error,
+   * or once close() has begun, it keeps the old one and resolves `ok: false` with the problems.
    */
   reload(next?: GatewayConfig): Promise<ReloadResult>;
-  /** Graceful: stops accepting, lets in-flight requests finish (bounded by drainTimeoutMs). */
+  /** Graceful: ends a reload in progress, stops accepting, lets in-flight requests finish (bounded by drainTimeoutMs). */
   close(): Promise<void>;
 }
 
@@ -68,7 +68,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   }
   const listener = server;
 
-  const reload = createReloader({
+  const reloader = createReloader({
     log,
     current: () => current as Generation,
     load: () => loadGatewayConfig(options.configFile, options.env),
@@ -83,7 +83,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
 
   const stopWatching =
     options.configFile && options.watch !== false
-      ? watchConfig(options.configFile, () => void reload(), { files: options.watchFile !== false })
+      ? watchConfig(options.configFile, () => void reloader.reload(), { files: options.watchFile !== false })
       : () => undefined;
 
   const url = listenerUrl(listener, config.listen.host, config.tls !== undefined);
@@ -92,9 +92,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     url,
     metricsUrl: metricsServer.url,
     ready: () => (current as Generation).auth.ready(),
-    reload,
+    reload: (next) => reloader.reload(next),
     async close() {
       stopWatching();
+      // A reload still waiting for its new verifier would swap it in after the close below.
+      await reloader.close();
       await drain(listener, (current as Generation).config.drainTimeoutMs);
       metricsServer.server.close();
       const gen = current as Generation;

@@ -22,13 +22,22 @@ export interface ReloadDeps {
   readonly readyTimeoutMs?: number;
 }
 
+export interface Reloader {
+  /** Never rejects: any failure keeps the running configuration and resolves `ok: false`. */
+  reload(next?: GatewayConfig): Promise<ReloadResult>;
+  /** Refuses every later reload, cuts short one waiting for its new verifier, waits until none runs. */
+  close(): Promise<void>;
+}
+
 /**
  * Load → validate → (new verifier ready, if the issuer settings changed) → swap. Any failure
- * keeps the running configuration and says why. Reloads run one at a time, in order.
+ * keeps the running configuration and says why. Reloads run one at a time, in order. Once the
+ * gateway closes, nothing is swapped in: a new verifier would be left running with no owner.
  */
-export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Promise<ReloadResult> {
+export function createReloader(deps: ReloadDeps): Reloader {
   const { log } = deps;
   const readyMs = deps.readyTimeoutMs ?? 15_000;
+  const closing = new AbortController();
   let queue: Promise<unknown> = Promise.resolve();
 
   const refuse = (problems: readonly string[]): ReloadResult => {
@@ -37,6 +46,7 @@ export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Prom
   };
 
   async function reloadOnce(next?: GatewayConfig): Promise<ReloadResult> {
+    if (closing.signal.aborted) return refuse([CLOSED]);
     const old = deps.current();
     let candidate: GatewayConfig;
     try {
@@ -50,9 +60,10 @@ export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Prom
     if (authChanged(old.config, candidate)) {
       auth = deps.newAuth(candidate);
       // Swap only to a verifier that has keys and revocations; never wait forever for one.
-      if (!(await readyWithin(auth, readyMs))) {
+      const ready = await readyWithin(auth, readyMs, closing.signal);
+      if (!ready || closing.signal.aborted) {
         auth.close();
-        return refuse([`new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`]);
+        return refuse([closing.signal.aborted ? CLOSED : `new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`]);
       }
     }
     try {
@@ -66,24 +77,36 @@ export function createReloader(deps: ReloadDeps): (next?: GatewayConfig) => Prom
     return { ok: true, problems: [] };
   }
 
-  // Never rejects: the catch is for what reloadOnce does not expect to fail (building a verifier).
-  return (next) => {
-    const run = queue.then(() => reloadOnce(next)).catch((error: unknown) => refuse([String(error)]));
-    queue = run;
-    return run;
+  return {
+    reload(next) {
+      // The catch is for what reloadOnce does not expect to fail (building a verifier).
+      const run = queue.then(() => reloadOnce(next)).catch((error: unknown) => refuse([String(error)]));
+      queue = run;
+      return run;
+    },
+    async close() {
+      closing.abort();
+      await queue;
+    },
   };
 }
 
-async function readyWithin(auth: AuthRuntime, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+const CLOSED = 'the gateway is closing';
+
+async function readyWithin(auth: AuthRuntime, ms: number, cancel: AbortSignal): Promise<boolean> {
+  let stop = (): void => undefined;
+  const stopped = new Promise<boolean>((resolve) => {
+    stop = () => resolve(false);
   });
+  const timer = setTimeout(stop, ms);
+  cancel.addEventListener('abort', stop);
+  if (cancel.aborted) stop();
   const ready = auth.ready().then(
     () => true,
     () => false,
   );
-  const result = await Promise.race([ready, timeout]);
+  const result = await Promise.race([ready, stopped]);
   clearTimeout(timer);
+  cancel.removeEventListener('abort', stop);
   return result;
 }

@@ -169,4 +169,26 @@ describe('configuration reload', () => {
       await feed.close();
     }
   });
+
+  it('refuses a reload still waiting for its new verifier when the gateway closes, leaving nothing polling', async () => {
+    const { h, file } = await startOnCopy(false);
+    const feed = await startFeedServer(h.feed.token, 1);
+    const jwks = await startJwksServer([await createTestKey()]);
+    try {
+      // The new verifier's keys take a while: the reload is still waiting when close() runs.
+      jwks.setDelay(400);
+      const text = (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`).replace(JWKS_LINE, `jwksUrl: ${jwks.url}`);
+      await writeFile(file, text);
+      const reloading = h.gateway.reload();
+      await until(() => jwks.requests > 0, 'the new verifier asked for its keys');
+      await h.gateway.close();
+      const polls = feed.requests.length;
+      // A verifier left running would poll this feed (held 1 s) at least twice in this time.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(feed.requests.length).toBe(polls);
+      expect(await reloading).toEqual({ ok: false, problems: ['the gateway is closing'] });
+    } finally {
+      await Promise.all([feed.close(), jwks.close()]);
+    }
+  });
 });
