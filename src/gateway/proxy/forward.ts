@@ -47,7 +47,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       proxyRes.resume();
       return;
     }
-    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0'));
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
     // Relayed by two shared listeners instead of `pipe`, which adds and then removes seven
     // listeners per reply. A client that goes away makes http-proxy-3 destroy the upstream request.
     (proxyRes as WithReply)[REPLY] = res;

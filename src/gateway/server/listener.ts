@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { apiError } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
+import { trackConnections } from './drain.ts';
 
 /**
  * The public listener: HTTPS when `tls` is configured, with the slow-client and size limits
@@ -24,6 +25,7 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, handler)
     : createHttpServer(options, handler);
   server.on('clientError', answerClientError);
+  trackConnections(server);
   return server;
 }
 
