@@ -4,7 +4,9 @@ export type StoreErrorCode =
   | 'plan_forbids_oauth'
   | 'signing_key_not_found'
   /** Another replica inserted the active signing key first: reload the key set. */
-  | 'active_signing_key_exists';
+  | 'active_signing_key_exists'
+  /** Another replica inserted the next signing key first: reload the key set. */
+  | 'next_signing_key_exists';
 
 export class StoreError extends Error {
   readonly code: StoreErrorCode;

@@ -35,7 +35,10 @@ export async function listSigningKeys(db: SqlRunner): Promise<SigningKey[]> {
   return rows.map(toSigningKey);
 }
 
-/** Throws StoreError `active_signing_key_exists` when inserting a second active key (a start race). */
+/**
+ * Throws StoreError `active_signing_key_exists` or `next_signing_key_exists` when inserting a
+ * second active or next key (replicas starting or rotating together).
+ */
 export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<void> {
   try {
     await db.query(
@@ -43,8 +46,9 @@ export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<
       [key.kid, key.alg, key.status, JSON.stringify(key.publicJwk), key.privateKey, key.createdAt, key.activatedAt, key.retiredAt],
     );
   } catch (error) {
-    if (!isUniqueViolation(error, 'signing_keys_one_active')) throw error;
-    throw new StoreError('active_signing_key_exists', 'another active signing key exists');
+    if (isUniqueViolation(error, 'signing_keys_one_active')) throw new StoreError('active_signing_key_exists', 'another active signing key exists');
+    if (isUniqueViolation(error, 'signing_keys_one_next')) throw new StoreError('next_signing_key_exists', 'another next signing key exists');
+    throw error;
   }
 }
 

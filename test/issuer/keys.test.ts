@@ -134,6 +134,19 @@ describe('rotation', () => {
       await replica.close();
     }
   });
+
+  it('runs two rotations requested at once on two replicas as one: one key promoted, one next key left', async () => {
+    const replica = await startHarness({ store: h.store, clock });
+    try {
+      const next = (await h.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
+      expect(await Promise.all([h.issuer.rotateKeys(), replica.issuer.rotateKeys()])).toEqual([{ kid: next }, { kid: next }]);
+      const keys = await h.issuer.listKeys();
+      expect(keys.filter((k) => k.status === 'active').map((k) => k.kid)).toEqual([next]);
+      expect(keys.filter((k) => k.status === 'next')).toHaveLength(1);
+    } finally {
+      await replica.close();
+    }
+  });
 });
 
 describe('restart', () => {

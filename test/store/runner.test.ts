@@ -70,6 +70,32 @@ function runnerSuite(open: () => Promise<RunnerFixture>): void {
     expect(tables).toEqual([{ n: 0 }]);
   });
 
+  it('keeps only the newest next signing key when upgrading a database that holds several', async () => {
+    const upgrading = await open();
+    try {
+      const { runner } = upgrading;
+      const migrations = await loadMigrations();
+      await migrate(runner, migrations.filter((m) => m.version <= 2), 0);
+      for (const [kid, createdAt] of [['older', 1000], ['newest', 3000], ['old', 2000]] as const) {
+        await runner.query(
+          `INSERT INTO signing_keys (kid, alg, status, public_jwk, private_key, created_at) VALUES ($1, 'RS256', 'next', '{}', '{}', $2)`,
+          [kid, createdAt],
+        );
+      }
+      expect(await migrate(runner, migrations, 0)).toEqual(migrations.filter((m) => m.version > 2).map((m) => m.version));
+      const keys = await runner.query<{ kid: string; status: string; retired: boolean }>(
+        'SELECT kid, status, retired_at IS NOT NULL AS retired FROM signing_keys ORDER BY kid',
+      );
+      expect(keys).toEqual([
+        { kid: 'newest', status: 'next', retired: false },
+        { kid: 'old', status: 'retired', retired: true },
+        { kid: 'older', status: 'retired', retired: true },
+      ]);
+    } finally {
+      await upgrading.dispose();
+    }
+  });
+
   it('applies pending migrations in order and then nothing on the next run', async () => {
     const { runner } = fixture;
     const migrations = await loadMigrations();

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { Clock, Logger } from '#common';
-import type { SigningKey, Store } from '#store';
+import { type SigningKey, type Store, StoreError } from '#store';
 import { createJwtSigner, type JwtSigner } from '../tokens/jwt-signer.ts';
 import type { SigningAlg } from './algorithms.ts';
 import { type KeyWrapper, parseEnvelope } from './envelope.ts';
@@ -79,8 +79,11 @@ export class Keyring {
     const keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
     const changes = rotationChanges(keys, now);
     this.#warnIfUnannounced(keys, now);
-    await this.#store.insertSigningKey(await newSigningKey(this.#alg, 'next', now, this.#wrapper));
+    // Promote first: the store holds one next key at a time. Whoever inserts the new one first
+    // (this rotation, a concurrent one, or another replica's load) provides it; if we stop in
+    // between, the next load creates it.
     await this.#store.updateSigningKeys(changes);
+    await this.#create('next', keys, now);
     await this.load();
     const kid = this.signer.kid;
     this.#log.info({ kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) }, 'signing keys rotated');
@@ -111,19 +114,28 @@ export class Keyring {
 
   /** First start: an active and a next key; afterwards: always a next key ready to promote. */
   async #ensureKeys(keys: SigningKey[], now: number): Promise<SigningKey[]> {
-    const out = [...keys];
-    if (!activeKey(out)) {
-      const created = await newSigningKey(this.#alg, 'active', now, this.#wrapper);
-      await this.#store.insertSigningKey(created);
-      out.push(created);
-      this.#log.info({ kid: created.kid, alg: this.#alg }, 'signing key created');
-    }
-    if (!nextKey(out)) {
-      const created = await newSigningKey(this.#alg, 'next', now, this.#wrapper);
-      await this.#store.insertSigningKey(created);
-      out.push(created);
-    }
+    let out = keys;
+    if (!activeKey(out)) out = await this.#create('active', out, now);
+    if (!nextKey(out)) out = await this.#create('next', out, now);
     return out;
+  }
+
+  /**
+   * Adds a new key of that status; returns the keys with it. The store refuses a second active
+   * or next key: when another replica (starting or rotating at the same time) inserted its key
+   * first, returns the keys as stored instead, with that replica's key.
+   */
+  async #create(status: 'active' | 'next', keys: SigningKey[], now: number): Promise<SigningKey[]> {
+    const created = await newSigningKey(this.#alg, status, now, this.#wrapper);
+    try {
+      await this.#store.insertSigningKey(created);
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === `${status}_signing_key_exists`)) throw error;
+      this.#log.info({ status }, 'another replica created the signing key first; using its key');
+      return this.#store.listSigningKeys();
+    }
+    if (status === 'active') this.#log.info({ kid: created.kid, alg: this.#alg }, 'signing key created');
+    return [...keys, created];
   }
 
   #build(keys: SigningKey[], now: number): KeyringState {

@@ -77,6 +77,13 @@ export function signingKeyCases(ctx: SuiteContext): void {
     expect(await ours([second])).toEqual([]);
   });
 
+  it('refuses a second next key with a code the issuer can act on', async () => {
+    await ctx.store.insertSigningKey(signingKey('next', 1000));
+    const second = signingKey('next', 2000);
+    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({ name: 'StoreError', code: 'next_signing_key_exists' });
+    expect(await ours([second])).toEqual([]);
+  });
+
   it('rejects a second key with the same kid', async () => {
     const key = signingKey('next', 1000);
     await ctx.store.insertSigningKey(key);
