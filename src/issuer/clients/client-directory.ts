@@ -9,6 +9,12 @@ export interface ClientRecord {
   readonly project: Project | null;
 }
 
+/** A store lookup in flight; `evict` marks it, since what it read may predate the eviction. */
+interface Lookup {
+  readonly clientId: string;
+  evicted: boolean;
+}
+
 /** Longer ids cannot be ours (`cli_` + 22 characters); they are refused without a store query. */
 const MAX_CLIENT_ID_LENGTH = 128;
 
@@ -18,10 +24,14 @@ const MAX_CLIENT_ID_LENGTH = 128;
  * replica and by the revocation listener for `client` entries (a disable on another replica
  * reaches us through the store's revocation notification), so a disabled client is refused at
  * once; an enable on another replica is seen within the TTL. Misses are not cached.
+ * A record whose lookup was in flight during an eviction of its client may hold the state from
+ * before a disable: it is still returned but never cached, and `isCurrent` says so.
  */
 export class ClientDirectory {
   readonly #store: Store;
   readonly #cache: LRUCache<string, ClientRecord>;
+  readonly #lookups = new Set<Lookup>();
+  readonly #stale = new WeakSet<ClientRecord>();
 
   constructor(store: Store, clock: Clock) {
     this.#store = store;
@@ -32,14 +42,29 @@ export class ClientDirectory {
     if (clientId.length > MAX_CLIENT_ID_LENGTH) return null;
     const cached = this.#cache.get(clientId);
     if (cached) return cached;
-    const client = await this.#store.getClient(clientId);
-    if (!client) return null;
-    const record = { client, project: await this.#store.getProject(client.projectId) };
-    this.#cache.set(clientId, record);
-    return record;
+    const lookup: Lookup = { clientId, evicted: false };
+    this.#lookups.add(lookup);
+    try {
+      const client = await this.#store.getClient(clientId);
+      if (!client) return null;
+      const record = { client, project: await this.#store.getProject(client.projectId) };
+      if (lookup.evicted) this.#stale.add(record);
+      else this.#cache.set(clientId, record);
+      return record;
+    } finally {
+      this.#lookups.delete(lookup);
+    }
+  }
+
+  /** False once the record's client was evicted during or after its lookup: read it again before trusting it. */
+  isCurrent(record: ClientRecord): boolean {
+    return !this.#stale.has(record);
   }
 
   evict(clientId: string): void {
+    const cached = this.#cache.peek(clientId, { allowStale: true });
+    if (cached) this.#stale.add(cached);
     this.#cache.delete(clientId);
+    for (const lookup of this.#lookups) if (lookup.clientId === clientId) lookup.evicted = true;
   }
 }

@@ -17,19 +17,24 @@ export interface TokenEndpointDeps extends ClientAuthDeps {
  * 405 method → 400 content type → 413 size → 400 malformed/repeated parameter → 429 address
  * throttled → 400 malformed Basic / two mechanisms → 401 client authentication (429 once over the
  * limit) → 400 grant_type missing / 400 unsupported_grant_type → 400 unauthorized_client (plan) →
- * 400 invalid_scope → 400 expires_in.
+ * 400 invalid_scope → 400 expires_in → 401 client disabled while the request was reading it.
  */
 export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {
   requirePost(req);
   const form = await readForm(req);
-  const { client, project } = await authenticateClient(req, form, deps);
+  const record = await authenticateClient(req, form, deps);
+  const { client, project } = record;
   checkGrantType(form);
   if (!project || !planAllowsOAuth(project.plan)) {
     throw new OAuthError('unauthorized_client', 'the project plan does not include OAuth 2.0 client credentials');
   }
   const scopes = grantScopes(form.get('scope'), client.scopes);
   const lifetime = grantLifetime(form.get('expires_in'));
-  const issued = issueToken(client, scopes, lifetime.seconds, deps.tokens);
+  const issued = await issueToken(record, deps.clients, scopes, lifetime.seconds, deps.tokens);
+  if (!issued) {
+    deps.log.warn({ clientId: client.clientId, reason: 'client disabled during the request' }, 'client authentication failed');
+    throw new OAuthError('invalid_client', 'client authentication failed');
+  }
   deps.log.info({ clientId: client.clientId, jti: issued.jti, kid: issued.kid, scope: scopes, expiresIn: lifetime.seconds }, 'token issued');
   const body = {
     access_token: issued.token,
