@@ -38,6 +38,21 @@ describe('tokengate admin (operator contract)', () => {
     return result;
   };
 
+  /** Mints tokens until one's jti starts with '-' (each does with probability 1/64). */
+  const tokenWithDashedJti = async (url: string, clientId: string, secret: string): Promise<{ token: string; jti: string }> => {
+    for (let i = 0; i < 2000; i++) {
+      const token = await clientCredentialsToken(url, clientId, secret);
+      const { jti } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { jti: string };
+      if (jti.startsWith('-')) return { token, jti };
+    }
+    throw new Error('no jti starting with "-" in 2000 tokens');
+  };
+  const phoneStatus = async (token: string): Promise<number> => {
+    const res = await fetch(`${t.upstream.url}/api/phone/v1/verification?phone_number=%2B61298765432&default_country_code=AU`, { headers: { authorization: `Bearer ${token}` } });
+    await res.body?.cancel();
+    return res.status;
+  };
+
   it('wrote the admin token on first start into a mode 0600 file that the CLI reads by default', async () => {
     expect((await stat(join(t.dataDir, 'admin-token'))).mode & 0o777).toBe(0o600);
     expect(await json(['keys', 'list'])).toEqual(expect.any(Array));
@@ -70,6 +85,21 @@ describe('tokengate admin (operator contract)', () => {
 
     expect(await json(['apikey', 'create', '--project', projectId])).toEqual({ key: expect.any(String), secret: expect.any(String) });
     expect(await json(['project', 'delete', projectId])).toEqual({ id: projectId, deleted: true });
+  });
+
+  it('revokes a token whose jti starts with "-" (one in 64), given last or after --, and the upstream refuses it', async () => {
+    const project = (await json(['project', 'create', '--name', 'Dash', '--plan', 'business'])) as Json;
+    const client = (await json(['client', 'create', '--project', String(project['id']), '--name', 'dash', '--scopes', 'phone'])) as Json;
+    const mint = () => tokenWithDashedJti(t.upstream.url, String(client['client_id']), String(client['client_secret']));
+
+    const plain = await mint();
+    expect(await phoneStatus(plain.token)).toBe(200);
+    expect(await json(['token', 'revoke', plain.jti])).toEqual({ revoked: true });
+    await expect.poll(() => phoneStatus(plain.token), { timeout: 10_000 }).toBe(401);
+
+    const separated = await mint();
+    expect(await runCli(['admin', 'token', 'revoke', '--json', '--', separated.jti], env)).toEqual({ code: 0, stdout: '{"revoked":true}\n', stderr: '' });
+    await expect.poll(() => phoneStatus(separated.token), { timeout: 10_000 }).toBe(401);
   });
 
   it('fails client create for a free project with a message naming the allowed plans', async () => {

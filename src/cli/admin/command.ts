@@ -28,5 +28,7 @@ export interface AdminCommand {
   readonly noun: string;
   readonly verb: string;
   readonly usage: string;
+  /** Its positional may start with '-' (a jti is random base64url): not refused as an unknown option. */
+  readonly dashedValues?: boolean;
   run(input: CommandInput): Promise<CommandOutput>;
 }

@@ -34,25 +34,41 @@ export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, 
   out(values.json ? JSON.stringify(output.json) : output.text);
 }
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  project: { type: 'string' },
+  scopes: { type: 'string' },
+  gnaf: { type: 'string' },
+} as const;
+
 function parseAdminArgs(argv: readonly string[]) {
   try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        name: { type: 'string' },
-        plan: { type: 'string' },
-        project: { type: 'string' },
-        scopes: { type: 'string' },
-        gnaf: { type: 'string' },
-      },
-    });
+    return parseArgs({ args: withDashedValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
     throw usageError((error as Error).message, 'tokengate admin <noun> <verb> [args] [--json] (see tokengate admin --help)');
   }
+}
+
+/**
+ * A jti is random base64url, so one in 64 starts with '-', and parseArgs takes it for an unknown
+ * option. For a command whose value may start with '-' (`token revoke`), every argument after the
+ * noun and verb that is not a known option moves behind the `--` terminator, where parseArgs
+ * takes it as a positional; `--` given by hand keeps working. Other commands still refuse an
+ * unknown option, so a mistyped `--nmae` is named as such.
+ */
+function withDashedValues(argv: readonly string[]): string[] {
+  const { tokens } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: OPTIONS, tokens: true });
+  const [noun, verb] = tokens.filter((token) => token.kind === 'positional');
+  if (!noun || !verb || !ADMIN_COMMANDS.find((c) => c.noun === noun.value && c.verb === verb.value)?.dashedValues) return [...argv];
+  // A short-option group (`-Xk3m`) yields one token per letter, all with the argument's index.
+  const values = new Set(tokens.filter((token) => token.kind === 'option' && token.index > verb.index && !Object.hasOwn(OPTIONS, token.name)).map((token) => token.index));
+  if (values.size === 0) return [...argv];
+  const end = tokens.find((token) => token.kind === 'option-terminator')?.index ?? argv.length;
+  const rest = argv.slice(0, end).filter((_, index) => !values.has(index));
+  return [...rest, '--', ...argv.filter((_, index) => values.has(index)), ...argv.slice(end + 1)];
 }
 
 /** Settings (URL, token) are resolved on the first request: `address import` may need none. */

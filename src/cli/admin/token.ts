@@ -6,6 +6,7 @@ const revoke: AdminCommand = {
   noun: 'token',
   verb: 'revoke',
   usage: 'token revoke JWT_OR_JTI [--json]',
+  dashedValues: true,
   async run(input) {
     const [token, ...extra] = input.args;
     if (!token || extra.length > 0) throw usageError('expected exactly one token (a JWT or its jti)', revoke.usage);
