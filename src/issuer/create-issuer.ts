@@ -13,7 +13,7 @@ import { Keyring } from './keys/keyring.ts';
 import { localKeyResolver } from './keys/local-key-resolver.ts';
 import { KEY_RELOAD_INTERVAL_MS, REVOCATION_PRUNE_INTERVAL_MS } from './limits.ts';
 import { BruteForceGuard } from './oauth/brute-force.ts';
-import { DEFAULT_TRUSTED_PROXIES } from './oauth/source-address.ts';
+import { DEFAULT_TRUSTED_PROXIES, trustedProxies } from './oauth/trusted-proxies.ts';
 import { adminRevoke } from './revocation/admin-revoke.ts';
 import { RevocationFeed } from './revocation/feed.ts';
 import { LiveRevocations } from './revocation/live-revocations.ts';
@@ -29,6 +29,7 @@ import type { Issuer, IssuerDeps } from './types.ts';
 export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const { store, config } = deps;
   checkIssuerConfig(config);
+  const proxies = trustedProxies(config.trustedProxies ?? DEFAULT_TRUSTED_PROXIES);
   const clock = deps.clock ?? systemClock;
   const log = deps.log.child({ module: 'issuer' });
   const wrapper = config.keyEncryptionKey ? new KeyWrapper(config.keyEncryptionKey) : null;
@@ -41,7 +42,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const revoker = new Revoker({ store, sync, clock, log });
   const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log });
   const { issuer, audience } = config;
-  const auth = { clients, guard: new BruteForceGuard(clock), trustedProxies: new Set(config.trustedProxies ?? DEFAULT_TRUSTED_PROXIES), log };
+  const auth = { clients, guard: new BruteForceGuard(clock), trustedProxies: proxies, log };
   const tokens = { keyring, revocations: live, issuer, audience, clock };
   const metadata = metadataDocument(issuer);
   const routes = new Map<string, OAuthHandler>([

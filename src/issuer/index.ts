@@ -2,3 +2,4 @@ export type { Issuer, IssuerConfig, IssuerDeps, SigningKeyInfo, CreatedClient } 
 export { createIssuer } from './create-issuer.ts';
 export { IssuerInputError } from './issuer-errors.ts';
 export { KeyEncryptionError } from './keys/key-errors.ts';
+export { invalidTrustedProxy } from './oauth/trusted-proxies.ts';

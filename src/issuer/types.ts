@@ -18,8 +18,8 @@ export interface IssuerConfig {
   /** Secret gateways present to read the revocation feed. */
   readonly feedToken: string;
   /**
-   * Socket addresses whose last `X-Forwarded-For` hop is believed when counting failed client
-   * authentications per source address (the gateway). Default: loopback.
+   * Socket addresses or CIDRs whose last `X-Forwarded-For` hop is believed when counting failed
+   * client authentications per source address (the gateway; TRUSTED_PROXIES). Default: loopback.
    */
   readonly trustedProxies?: readonly string[] | undefined;
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { invalidTrustedProxy } from '#issuer';
 import { ConfigError } from './config-error.ts';
 import { type Env, EnvReader } from './env.ts';
 
@@ -26,6 +27,8 @@ export interface UpstreamConfig {
   /** REVOCATION_FEED_TOKEN; unset means "read or generate $DATA_DIR/feed-token". */
   readonly feedToken: string | undefined;
   readonly keyEncryptionKey: string | undefined;
+  /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For the issuer believes; unset means loopback. */
+  readonly trustedProxies: readonly string[] | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -49,6 +52,7 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     adminToken: read.secret('ADMIN_TOKEN', 1),
     feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
     keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),
+    trustedProxies: trustedProxies(read),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return Object.freeze(config);
@@ -62,4 +66,17 @@ function databaseUrl(read: EnvReader): string | undefined {
     read.problems.push('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
   }
   return value;
+}
+
+/** Comma-separated addresses or CIDRs, checked here so a typo stops start-up with the variable's name. */
+function trustedProxies(read: EnvReader): readonly string[] | undefined {
+  const value = read.raw('TRUSTED_PROXIES');
+  if (value === undefined) return undefined;
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = invalidTrustedProxy(entries);
+  if (entries.length === 0 || bad !== undefined) {
+    const got = bad === undefined ? value : bad;
+    read.problems.push(`TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${got}")`);
+  }
+  return Object.freeze(entries);
 }

@@ -55,6 +55,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
         algorithm: config.signingAlg,
         keyEncryptionKey: config.keyEncryptionKey,
         feedToken: feedToken.value,
+        trustedProxies: config.trustedProxies,
       },
     });
     cleanups.push(() => issuer.close());

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadGatewayConfig } from '#gateway';
 import { loadUpstreamConfig } from '#upstream';
+import { trustedProxies } from '../../src/issuer/oauth/trusted-proxies.ts';
 
 /**
  * The compose stack must be valid and agree with the code: the compose CLI validates it when
@@ -94,6 +95,14 @@ describe('docker-compose.yml', () => {
     expect(service('postgres').healthcheck?.test).toContain('pg_isready');
     expect(service('gateway').depends_on).toEqual({ upstream: { condition: 'service_healthy' } });
     expect(service('upstream').depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('believes X-Forwarded-For from the gateway’s address on the compose network', () => {
+    const config = loadUpstreamConfig({ TRUSTED_PROXIES: service('upstream').environment?.TRUSTED_PROXIES });
+    const trusted = trustedProxies(config.trustedProxies ?? []);
+    // Addresses from Docker's default pools for bridge networks (172.17-31.x, 192.168.x) and others (10.x).
+    for (const gateway of ['172.18.0.3', '192.168.16.2', '10.0.1.5', '::ffff:172.18.0.3']) expect(trusted(gateway), gateway).toBe(true);
+    expect(trusted('203.0.113.7')).toBe(false);
   });
 
   it('mounts the gateway configuration from config/ and takes secrets only from the environment', () => {

@@ -33,17 +33,19 @@ describe('brute-force protection', () => {
     expect((await tokenFrom('198.51.100.3', id, secret)).status).toBe(200);
   });
 
-  it('refuses an address that sprays client ids, even its correct credentials, and lets other addresses through', async () => {
+  it('answers 429 to an address that sprayed client ids, yet its correct credentials still succeed (one NAT, many clients)', async () => {
     for (let i = 0; i < 20; i++) expect((await tokenFrom('198.51.100.66', `cli_spray${i}`, 'x')).status).toBe(401);
-    const refused = await tokenFrom('198.51.100.66', id, secret);
+    const refused = await tokenFrom('198.51.100.66', 'cli_spray20', 'x');
     expect(refused.status).toBe(429);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
-    expect((await tokenFrom('198.51.100.67', id, secret)).status).toBe(200);
+    expect((await tokenFrom('198.51.100.66', id, secret)).status).toBe(200);
+    expect((await tokenFrom('198.51.100.67', 'cli_spray0', 'x')).status).toBe(401);
   });
 
   it('forgets failures once the window has passed (fake clock, no sleeping)', async () => {
-    expect((await tokenFrom('198.51.100.66', id, secret)).status).toBe(429);
+    expect((await tokenFrom('198.51.100.66', 'cli_spray0', 'x')).status).toBe(429);
     clock.advanceSec(61);
+    expect((await tokenFrom('198.51.100.66', 'cli_spray0', 'x')).status).toBe(401);
     expect((await tokenFrom('198.51.100.66', id, secret)).status).toBe(200);
     expect((await tokenFrom('198.51.100.1', id, 'guess-again')).status).toBe(401);
   });

@@ -63,6 +63,25 @@ describe('upstream configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
+  it('reads TRUSTED_PROXIES as comma-separated addresses and CIDRs', () => {
+    expect(loadUpstreamConfig({}).trustedProxies).toBeUndefined();
+    expect(loadUpstreamConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 172.18.0.3 ,fd00::/8,::1,' }).trustedProxies).toEqual(['10.0.0.0/8', '172.18.0.3', 'fd00::/8', '::1']);
+  });
+
+  it('stops at start-up on a TRUSTED_PROXIES entry that is not an address or a CIDR, naming it', () => {
+    for (const [value, named] of [
+      ['10.0.0.0/8,gateway', 'gateway'],
+      ['10.0.0.0/33', '10.0.0.0/33'],
+      ['::1/129', '::1/129'],
+      ['10.0.0.0/8/8', '10.0.0.0/8/8'],
+      [' , ', ' , '],
+    ]) {
+      expect(() => loadUpstreamConfig({ TRUSTED_PROXIES: value })).toThrow(
+        new ConfigError([`TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${named?.trim()}")`]),
+      );
+    }
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadUpstreamConfig({ UPSTREAM_PORT: '', ADMIN_TOKEN: '' }).upstreamPort).toBe(3000);
     expect(loadUpstreamConfig({ ADMIN_TOKEN: '  ' }).adminToken).toBeUndefined();

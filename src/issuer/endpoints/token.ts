@@ -14,9 +14,10 @@ export interface TokenEndpointDeps extends ClientAuthDeps {
 
 /**
  * `POST /oauth/token` (client credentials). Error precedence, first match wins:
- * 405 method → 400 content type → 413 size → 400 malformed/repeated parameter → 429 address
- * throttled → 400 malformed Basic / two mechanisms → 401 client authentication (429 once over the
- * limit) → 400 grant_type missing / 400 unsupported_grant_type → 400 unauthorized_client (plan) →
+ * 405 method → 400 content type → 413 size → 400 malformed/repeated parameter → 400 malformed
+ * Basic / two mechanisms → 401 client authentication (429 once the client id or the source address
+ * is over its failure limit; correct credentials always pass) → 400 grant_type missing /
+ * 400 unsupported_grant_type → 400 unauthorized_client (plan) →
  * 400 invalid_scope → 400 expires_in → 401 client disabled while the request was reading it.
  */
 export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {

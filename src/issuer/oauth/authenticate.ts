@@ -6,11 +6,12 @@ import type { FormParams } from './form.ts';
 import { OAuthError } from './oauth-error.ts';
 import { presentedCredentials } from './credentials.ts';
 import { sourceAddress } from './source-address.ts';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 export interface ClientAuthDeps {
   readonly clients: ClientDirectory;
   readonly guard: BruteForceGuard;
-  readonly trustedProxies: ReadonlySet<string>;
+  readonly trustedProxies: TrustedProxies;
   readonly log: Logger;
 }
 
@@ -23,13 +24,13 @@ const DUMMY_HASH = hashSecret('tokengate-unknown-client');
  * goes to the log (with the client id and address, never the secret).
  */
 export async function authenticateClient(req: IncomingMessage, form: FormParams, deps: ClientAuthDeps): Promise<ClientRecord> {
-  const address = sourceAddress(req, deps.trustedProxies);
-  deps.guard.checkAddress(address);
   const credentials = presentedCredentials(req.headers.authorization, form);
   const record = await deps.clients.get(credentials.clientId);
   const secretOk = verifySecret(credentials.clientSecret, record?.client.secretHash ?? DUMMY_HASH);
   const reason = !record ? 'unknown client' : !secretOk ? 'wrong secret' : !record.client.enabled ? 'client disabled' : !record.project ? 'project deleted' : null;
+  // Correct credentials pass whatever the failure counters say (see BruteForceGuard).
   if (record && reason === null) return record;
+  const address = sourceAddress(req, deps.trustedProxies);
   const refusal = deps.guard.failed(credentials.clientId, address, new OAuthError('invalid_client', 'client authentication failed'));
   deps.log.warn(
     { clientId: credentials.clientId.slice(0, 128), address, method: credentials.method, reason, throttled: refusal.status === 429 },

@@ -21,11 +21,22 @@ function tooMany(ms: number): OAuthError {
 }
 
 /**
- * Limits failed client authentications without slowing down correct ones:
- * - an address over its limit is refused before its credentials are even checked;
- * - a client id over its limit still accepts the correct secret (its owner, calling from
- *   elsewhere, keeps working); wrong secrets for it get 429 instead of 401.
- * 256-bit secrets make guessing hopeless anyway; the limits stop noise and spraying.
+ * Limits failed client authentications without ever refusing correct ones. Credentials are
+ * checked first; only a failure consults and feeds the counters, and gets 429 instead of 401 when
+ * its client id (10 a minute) or its source address (20 a minute) had already reached its limit.
+ * Correct credentials always succeed, whatever the counters say:
+ * - a source address may be shared (a gateway that is not a trusted proxy, a NAT): one caller's
+ *   junk must not lock out every correct client behind it;
+ * - the owner of a client id under attack keeps working.
+ * What this guarantees: whether a failure gets 429 or 401 depends only on how many failures the
+ * presented client id and the source address had in the window, never on why this one failed
+ * (unknown id, wrong secret, disabled client) nor on the secret, so 429-vs-401 reveals nothing
+ * about a secret or a client's existence: each request tests one secret, answered 200 or not,
+ * as it would be with no limit at all. What it does not do is cap how fast one address may
+ * guess (the address block used to, at the price of refusing everyone behind that address):
+ * no limit can without refusing correct credentials, and none needs to, as secrets are 256
+ * random bits (a guess succeeds with probability 2^-256 at any rate). The limits tell noisy
+ * callers to back off (Retry-After) and mark them in the log (`throttled`).
  */
 export class BruteForceGuard {
   readonly #byClient: FailureWindow;
@@ -34,12 +45,6 @@ export class BruteForceGuard {
   constructor(clock: Clock, limits: BruteForceLimits = DEFAULT_BRUTE_FORCE_LIMITS) {
     this.#byClient = new FailureWindow(limits.perClient, clock);
     this.#byAddress = new FailureWindow(limits.perAddress, clock);
-  }
-
-  /** Throws 429 when the address is blocked. */
-  checkAddress(address: string): void {
-    const ms = this.#byAddress.blockedFor(address);
-    if (ms > 0) throw tooMany(ms);
   }
 
   /** Records a failure and returns the refusal to send: 429 once a limit was already reached, else `failure`. */
