@@ -12,6 +12,9 @@ import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
 import { defaultValidationRoutes } from './validation-routes.ts';
 
+/** The algorithms the issuer creates keys with (SIGNING_ALG); never HMAC or none. */
+const SIGNING_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+
 export interface UpstreamOptions {
   readonly log?: Logger;
   readonly clock?: Clock;
@@ -62,7 +65,9 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const verifier = createVerifier({
       issuer: config.publicUrl,
       audience: config.audience,
-      algorithms: [config.signingAlg],
+      // Every algorithm the issuer signs with, not only SIGNING_ALG: existing keys keep theirs
+      // after a change, and each key is pinned to its own algorithm (keyResolver.alg).
+      algorithms: SIGNING_ALGORITHMS,
       keys: issuer.keyResolver,
       revocations: issuer.revocationChecker,
       ...(clock ? { clock } : {}),

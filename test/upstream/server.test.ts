@@ -165,3 +165,37 @@ describe('upstream restart', () => {
     }
   });
 });
+
+describe('signing algorithm change', () => {
+  it('accepts the tokens its issuer signs after SIGNING_ALG changes, with the old keys and after both rotations', async () => {
+    const first = await startTestUpstream({ routes: [echoRoute] });
+    try {
+      const project = (await first.admin('POST', '/projects', { name: 'p', plan: 'business' })).body as Json;
+      const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['email'] })).body as Json;
+      const id = String(client['client_id']);
+      const secret = String(client['client_secret']);
+      await first.stop();
+
+      const second = await startTestUpstream({ dataDir: first.dataDir, env: { SIGNING_ALG: 'ES256' }, routes: [echoRoute] });
+      try {
+        const echo = async () => {
+          const token = await clientCredentialsToken(second.upstream.url, id, secret);
+          const res = await fetch(`${second.upstream.url}/api/test/echo`, { headers: { authorization: `Bearer ${token}` } });
+          const alg = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Json;
+          return { alg: alg['alg'], status: res.status, body: (await res.json()) as Json };
+        };
+        // The existing keys keep their algorithm: the active one still signs RS256, the next one is RS256 too.
+        const before = await echo();
+        expect(before).toMatchObject({ alg: 'RS256', status: 200, body: { projectId: project['id'] } });
+        expect((await second.admin('POST', '/keys/rotate')).status).toBe(200);
+        expect(await echo()).toMatchObject({ alg: 'RS256', status: 200 });
+        expect((await second.admin('POST', '/keys/rotate')).status).toBe(200);
+        expect(await echo()).toMatchObject({ alg: 'ES256', status: 200 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first.destroy();
+    }
+  });
+});
