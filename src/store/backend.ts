@@ -1,7 +1,7 @@
 import type { Logger } from '#common';
 import { openPgliteRunner } from './pglite-runner.ts';
 import { openPostgresSignal } from './postgres-signal.ts';
-import { clientConfig, openPostgresRunner } from './postgres-runner.ts';
+import { clientConfig, openPostgresRunner, type PostgresTarget } from './postgres-runner.ts';
 import { inProcessSignal, type RevocationSignal } from './revocation-signal.ts';
 import type { SqlRunner } from './sql-runner.ts';
 import type { StoreOptions } from './types.ts';
@@ -14,7 +14,8 @@ export interface Backend {
 
 /** PostgreSQL when a URL is given, else embedded PGlite under dataDir. */
 export function openBackend(options: StoreOptions, log: Logger | undefined): Promise<Backend> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.schema, log) : openEmbedded(options.dataDir, log);
+  const { databaseUrl, schema, timeoutMs } = options;
+  return databaseUrl ? openPostgres({ databaseUrl, schema, timeoutMs }, log) : openEmbedded(options.dataDir, log);
 }
 
 async function openEmbedded(dataDir: string, log: Logger | undefined): Promise<Backend> {
@@ -23,8 +24,7 @@ async function openEmbedded(dataDir: string, log: Logger | undefined): Promise<B
   return { kind: 'embedded', runner, signal };
 }
 
-async function openPostgres(databaseUrl: string, schema: string | undefined, log: Logger | undefined): Promise<Backend> {
-  const target = { databaseUrl, schema };
+async function openPostgres(target: PostgresTarget, log: Logger | undefined): Promise<Backend> {
   const runner = await openPostgresRunner(target, (error) => log?.warn({ err: error }, 'idle PostgreSQL client failed'));
   try {
     const signal = await openPostgresSignal(clientConfig(target), log);

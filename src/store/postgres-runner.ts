@@ -5,7 +5,21 @@ export interface PostgresTarget {
   databaseUrl: string;
   /** Schema to create (if missing) and use via search_path; unset = the server's default. */
   schema?: string | undefined;
+  /** Bound on connecting and on each statement (DATABASE_TIMEOUT_MS); unset = DEFAULT_TIMEOUT_MS. */
+  timeoutMs?: number | undefined;
 }
+
+/**
+ * A database that stops answering (partition, failover, a lock held for good) fails store calls
+ * after this long instead of hanging them and everything queued behind them in the pool. Our
+ * statements take milliseconds; the longest wait is a revocation writer queueing for the table
+ * lock behind the others (each holds it for one insert), far below this.
+ */
+export const DEFAULT_TIMEOUT_MS = 5000;
+/** The server cancels a statement at the bound; the client waits this much longer for that answer (a silent network gets none). */
+const CLIENT_GRACE_MS = 1000;
+/** Idle connections (the LISTEN one above all) are probed after this long, so a vanished server is noticed. */
+const KEEPALIVE_IDLE_MS = 10_000;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -14,7 +28,17 @@ export function clientConfig(target: PostgresTarget): pg.ClientConfig {
   if (target.schema !== undefined && !SCHEMA_NAME.test(target.schema)) {
     throw new TypeError(`store schema must match ${SCHEMA_NAME}: ${JSON.stringify(target.schema)}`);
   }
-  const config: pg.ClientConfig = { connectionString: target.databaseUrl };
+  const timeoutMs = target.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const config: pg.ClientConfig = {
+    connectionString: target.databaseUrl,
+    // Also the pool's bound on waiting for a free connection.
+    connectionTimeoutMillis: timeoutMs,
+    // Server side: the statement stops and releases its locks. Client side: the backstop.
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + CLIENT_GRACE_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+  };
   if (target.schema) config.options = `-c search_path=${target.schema}`;
   return config;
 }

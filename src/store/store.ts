@@ -40,6 +40,8 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
     onRevocation: (listener) => signal.subscribe(listener),
 
+    ping: async () => void (await db.query('SELECT 1')),
+
     close() {
       closed ??= signal.close().finally(() => db.close());
       return closed;

@@ -100,6 +100,9 @@ export interface Store {
   /** Called after any replica adds a revocation (PostgreSQL: LISTEN/NOTIFY). Returns unsubscribe. */
   onRevocation(listener: () => void): () => void;
 
+  /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }
 
@@ -113,6 +116,8 @@ export interface StoreOptions {
    * Unset: the connection's default search_path (normally `public`). Lowercase identifier.
    */
   schema?: string | undefined;
+  /** PostgreSQL only: bound on connecting and on each statement, in ms; a call past it rejects. Default 5000. */
+  timeoutMs?: number | undefined;
   /** Source of `createdAt` times; default: the system clock. */
   clock?: Clock | undefined;
 }

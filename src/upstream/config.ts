@@ -17,6 +17,8 @@ export interface UpstreamConfig {
   /** Absolute DATA_DIR: embedded store, admin-token and feed-token files. */
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
+  /** DATABASE_TIMEOUT_MS: PostgreSQL bound on connecting and on each statement. */
+  readonly databaseTimeoutMs: number;
   /** Token issuer identifier and metadata base URL (PUBLIC_URL). */
   readonly publicUrl: string;
   readonly audience: string;
@@ -45,6 +47,7 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     adminPort: read.port('ADMIN_PORT', 3001),
     dataDir: resolve(cwd, read.raw('DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(read),
+    databaseTimeoutMs: read.milliseconds('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     publicUrl,
     audience: read.raw('TOKEN_AUDIENCE') ?? publicUrl,
     signingAlg: read.oneOf('SIGNING_ALG', ALGORITHMS, 'RS256'),

@@ -28,6 +28,18 @@ export class EnvReader {
     return port;
   }
 
+  /** Whole milliseconds within min..max. */
+  milliseconds(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const ms = Number(value);
+    if (!/^\d+$/.test(value) || ms < min || ms > max) {
+      this.problems.push(`${name}: must be a whole number of milliseconds ${min}..${max} (got "${value}")`);
+      return fallback;
+    }
+    return ms;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.raw(name);
     if (value === undefined) return fallback;

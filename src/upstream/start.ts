@@ -10,6 +10,7 @@ import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
+import { storeHealth } from './store-health.ts';
 import { defaultValidationRoutes } from './validation-routes.ts';
 
 /** The algorithms the issuer creates keys with (SIGNING_ALG); never HMAC or none. */
@@ -42,7 +43,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   const clock = options.clock;
   const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken);
   const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken);
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, clock }, log);
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log);
   const cleanups: Array<() => Promise<void>> = [() => store.close()];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -74,7 +75,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     });
     const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });
     let draining = false;
-    const readiness = () => ({ keys: issuer.keyResolver.ready(), accepting: !draining });
+    const storeAnswers = storeHealth(store, log);
+    const readiness = () => ({ keys: issuer.keyResolver.ready(), store: storeAnswers(), accepting: !draining });
     const hosted = options.routes ? { routes: options.routes, reloadAddresses: undefined } : await defaultValidationRoutes({ dataDir: config.dataDir, log });
     const routes = hosted.routes;
     const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);

@@ -12,6 +12,7 @@ describe('upstream configuration', () => {
       adminPort: 3001,
       dataDir: '/srv/app/data',
       databaseUrl: undefined,
+      databaseTimeoutMs: 5000,
       publicUrl: 'http://127.0.0.1:8080',
       audience: 'http://127.0.0.1:8080',
       signingAlg: 'RS256',
@@ -78,6 +79,15 @@ describe('upstream configuration', () => {
     ]) {
       expect(() => loadUpstreamConfig({ TRUSTED_PROXIES: value })).toThrow(
         new ConfigError([`TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${named?.trim()}")`]),
+      );
+    }
+  });
+
+  it('reads DATABASE_TIMEOUT_MS as whole milliseconds from 100 to 600000', () => {
+    expect(loadUpstreamConfig({ DATABASE_TIMEOUT_MS: '1500' }).databaseTimeoutMs).toBe(1500);
+    for (const value of ['99', '600001', '2s', '1.5']) {
+      expect(() => loadUpstreamConfig({ DATABASE_TIMEOUT_MS: value })).toThrow(
+        new ConfigError([`DATABASE_TIMEOUT_MS: must be a whole number of milliseconds 100..600000 (got "${value}")`]),
       );
     }
   });

@@ -39,7 +39,7 @@ describe('upstream public server', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { keys: true, accepting: true } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { keys: true, store: true, accepting: true } });
   });
 
   it('routes the issuer endpoints and the authenticated revocation feed', async () => {
