@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createVerifier } from '#auth';
 import { openStore, type Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { type Harness, postForm, startHarness } from './harness.ts';
+import { type Harness, postForm, startHarness, verdictOf } from './harness.ts';
 
 /**
  * A client disabled while one of its token requests is between reading the client record and
@@ -78,20 +77,7 @@ async function newClient(): Promise<{ id: string; secret: string }> {
 const askToken = (h: Harness, c: { id: string; secret: string }) =>
   postForm(h.url, { grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret });
 
-/** The upstream's own verification, over the issuer's keys and live revocations. */
-async function verdict(h: Harness, token: string): Promise<string> {
-  const verifier = createVerifier({
-    issuer: h.config.issuer,
-    audience: h.config.audience,
-    algorithms: ['RS256'],
-    keys: h.issuer.keyResolver,
-    revocations: h.issuer.revocationChecker,
-    clock,
-    tokenCache: { maxEntries: 0 },
-  });
-  const decision = await verifier.authorize(`Bearer ${token}`, { scopes: [], match: 'any' });
-  return decision.ok ? 'ok' : decision.kind;
-}
+const verdict = (h: Harness, token: string) => verdictOf(h, token, clock);
 
 /** A token request whose client lookup is held after reading the client record, and the hold. */
 async function requestHeldInLookup(h: Harness, c: { id: string; secret: string }) {

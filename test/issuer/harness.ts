@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { createVerifier } from '#auth';
 import { type Clock, createLogger, type Logger, type Plan, type Scope, systemClock } from '#common';
 import { createIssuer, type Issuer, type IssuerConfig } from '#issuer';
 import { openStore, type OAuthClient, type Store } from '#store';
@@ -121,4 +122,22 @@ export function decodeJwt(token: string): { header: Record<string, unknown>; pay
     header: JSON.parse(Buffer.from(h ?? '', 'base64url').toString()) as Record<string, unknown>,
     payload: JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as Record<string, unknown>,
   };
+}
+
+/**
+ * The upstream's own verification of a token, over the issuer's key resolver and live
+ * revocations (no token cache, so every call sees the current set): 'ok' or the failure kind.
+ */
+export async function verdictOf(h: Harness, token: string, clock: Clock): Promise<string> {
+  const verifier = createVerifier({
+    issuer: h.config.issuer,
+    audience: h.config.audience,
+    algorithms: ['RS256'],
+    keys: h.issuer.keyResolver,
+    revocations: h.issuer.revocationChecker,
+    clock,
+    tokenCache: { maxEntries: 0 },
+  });
+  const decision = await verifier.authorize(`Bearer ${token}`, { scopes: [], match: 'any' });
+  return decision.ok ? 'ok' : decision.kind;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthDecision, createVerifier } from '#auth';
 import { IssuerInputError } from '#issuer';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { decodeJwt, type Harness, postForm, startHarness } from './harness.ts';
+import { decodeJwt, type Harness, postForm, startHarness, verdictOf } from './harness.ts';
 
 const clock = createFakeClock(Date.now() - (Date.now() % 1000));
 let h: Harness;
@@ -24,24 +23,7 @@ async function tokenFor(c: { id: string; secret: string }): Promise<string> {
   return String(res.json['access_token']);
 }
 
-/** The upstream's own verification: the plugin over the issuer's key resolver and live revocations. */
-function verify(token: string): AuthDecision | Promise<AuthDecision> {
-  const verifier = createVerifier({
-    issuer: h.config.issuer,
-    audience: h.config.audience,
-    algorithms: ['RS256'],
-    keys: h.issuer.keyResolver,
-    revocations: h.issuer.revocationChecker,
-    clock,
-    tokenCache: { maxEntries: 0 },
-  });
-  return verifier.authorize(`Bearer ${token}`, { scopes: [], match: 'any' });
-}
-
-const kindOf = async (token: string) => {
-  const decision = await verify(token);
-  return decision.ok ? 'ok' : decision.kind;
-};
+const kindOf = (token: string) => verdictOf(h, token, clock);
 
 const revoke = (c: { id: string; secret: string }, form: Record<string, string>) => postForm(h.url, form, { path: '/oauth/revoke', basic: [c.id, c.secret] });
 
