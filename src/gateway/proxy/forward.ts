@@ -35,6 +35,12 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
     const state = forwardState(req);
     if (!state) return;
+    // Answered while it waited in the agent's queue for a socket (413 mid-upload): sending it now
+    // would only hold that socket with a request that never ends.
+    if (state.answered) {
+      proxyReq.destroy();
+      return;
+    }
     state.proxyReq = proxyReq;
     (proxyReq as WithState)[STATE] = state;
     // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
