@@ -1,4 +1,4 @@
-import { TokenRequestError } from './errors.ts';
+import { TokenEndpointError, TokenRequestError } from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
 import { requestToken } from './token-request.ts';
 
@@ -36,10 +36,10 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
       current = schedule(issued.accessToken, issued.expiresIn, sentAtMs, options.refreshMarginSec);
       return issued.accessToken;
     } catch (error) {
-      // Inside the margin the old token is still valid: a transport failure should not fail the
-      // caller. An OAuth error (e.g. invalid_client after disabling) always surfaces.
+      // Inside the margin the old token is still valid: a transient failure should not fail the
+      // caller. A refusal of the request (e.g. invalid_client after disabling) always surfaces.
       const now = options.clock.now();
-      if (error instanceof TokenRequestError && current && now < current.expiresAtMs) {
+      if (isTransient(error) && current && now < current.expiresAtMs) {
         // Try again later, not on every call while the token endpoint is down.
         current = { ...current, refreshAtMs: Math.min(now + RETRY_AFTER_FAILURE_MS, current.expiresAtMs) };
         return current.token;
@@ -63,6 +63,16 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
       if (current?.token === token) current = undefined;
     },
   };
+}
+
+/**
+ * Failures that say nothing about the request itself, so the same request may succeed later: no
+ * usable answer, or an OAuth error body with 5xx (the issuer's `server_error` when its store times
+ * out) or 429 (`temporarily_unavailable`).
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof TokenRequestError) return true;
+  return error instanceof TokenEndpointError && (error.status >= 500 || error.status === 429);
 }
 
 /** The margin is capped at half the lifetime so a short-lived token is not refreshed on every call. */

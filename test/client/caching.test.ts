@@ -97,6 +97,28 @@ describe('token caching', () => {
     await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response' });
   });
 
+  it.each([
+    { status: 500, error: 'server_error' },
+    { status: 503, error: 'temporarily_unavailable' },
+    { status: 429, error: 'temporarily_unavailable' },
+  ])('keeps serving the still-valid token when the token endpoint answers $status $error, retrying every 5 s', async ({ status, error }) => {
+    const clock = createFakeClock();
+    const c = client(clock);
+    await c.getToken();
+    clock.advance(850_000);
+    server.failWith = { status, body: JSON.stringify({ error }) };
+    for (let i = 0; i < 10; i++) expect((await c.fetch(server.apiUrl)).status).toBe(200);
+    expect(server.apiCalls).toEqual(Array(10).fill('tok-1'));
+    expect(server.tokenRequests).toHaveLength(2);
+    clock.advance(5000);
+    expect(await c.getToken()).toBe('tok-1');
+    expect(server.tokenRequests).toHaveLength(3);
+    clock.advance(45_000);
+    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', status, error });
+    server.failWith = undefined;
+    expect(await c.getToken()).toBe('tok-2');
+  });
+
   it('surfaces an OAuth error during refresh even while the old token is still valid', async () => {
     const clock = createFakeClock();
     const c = client(clock);
