@@ -31,9 +31,19 @@ function validLocalPart(local: string): boolean {
   return octets(local) <= MAX_LOCAL_OCTETS && DOT_ATOM.test(local);
 }
 
+/**
+ * What a domain may hold before conversion: letters, marks and digits of any script (IDNs),
+ * hyphens, and the dots UTS #46 separates labels with. domainToASCII runs the WHATWG host
+ * parser, which percent-decodes (`exa%41mple` → `exaample`) and drops TAB, CR, LF and the
+ * default-ignorable characters (soft hyphen, zero-width space, variation selectors), so such a
+ * domain would be checked and echoed as another domain than the one sent.
+ */
+const DOMAIN_TEXT = /^[\p{L}\p{M}\p{N}\-.\u3002\uff0e\uff61]+$/u;
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+
 /** The ASCII (punycode) form of a valid mail domain, or undefined. */
 function asciiMailDomain(domain: string): string | undefined {
-  if (domain.startsWith('[') || domain.endsWith('.')) return undefined;
+  if (!DOMAIN_TEXT.test(domain) || IGNORABLE.test(domain) || domain.endsWith('.')) return undefined;
   const ascii = domainToASCII(domain);
   if (ascii === '' || ascii.length > MAX_DOMAIN_OCTETS) return undefined;
   const labels = ascii.split('.');

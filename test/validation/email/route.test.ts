@@ -77,6 +77,7 @@ describe('GET /api/email/v1/verification', () => {
 
   it('looks an internationalised domain up in its punycode form', async () => {
     expect(await body({ email: 'info@bücher.de' })).toMatchObject({ email_domain: 'bücher.de', is_verified: true });
+    expect(await body({ email: 'jörg@BÜCHER.de' })).toMatchObject({ verified_email: 'jörg@bücher.de', is_verified: true });
     expect(dns.queries).toContainEqual({ name: 'xn--bcher-kva.de', type: 'MX' });
   });
 
@@ -94,6 +95,20 @@ describe('GET /api/email/v1/verification', () => {
   it('does not query DNS for a malformed address', async () => {
     const before = dns.queries.length;
     await body({ email: 'nobody@nowhere..test' });
+    expect(dns.queries.length).toBe(before);
+  });
+
+  // Regression: domainToASCII percent-decoded the domain and dropped TAB, LF and soft hyphens,
+  // so each of these was verified as john@addressfinder.com.
+  it.each([
+    'john@addressfin%64er.com',
+    'john@addressfinder%2ecom',
+    'john@address\tfinder.com',
+    'john@address\nfinder.com',
+    'john@address\u00adfinder.com',
+  ])('answers FORMAT_INVALID without a DNS query for %j, whose domain the URL host parser would rewrite', async (email) => {
+    const before = dns.queries.length;
+    expect(await body({ email })).toMatchObject({ is_verified: false, not_verified_code: 'FORMAT_INVALID', verified_email: null });
     expect(dns.queries.length).toBe(before);
   });
 

@@ -31,6 +31,12 @@ describe('email syntax (RFC 5321/5322 dot-atom, as mail systems accept it)', () 
     ['an underscore in the domain', 'john@ex_ample.com'],
     ['an all-numeric top-level domain', 'john@example.123'],
     ['a trailing dot on the domain', 'john@example.com.'],
+    ['a percent escape in the domain', 'john@exa%41mple.com'],
+    ['an escaped dot in the domain', 'john@example%2ecom'],
+    ['a TAB in the domain', 'john@exa\tmple.com'],
+    ['a line feed in the domain', 'john@exa\nmple.com'],
+    ['a soft hyphen in the domain', 'john@exa\u00admple.com'],
+    ['a zero-width space in the domain', 'john@exa\u200bmple.com'],
   ])('rejects %s', (_what, address) => {
     expect(parseEmail(address).ok).toBe(false);
   });
@@ -58,6 +64,11 @@ describe('email syntax (RFC 5321/5322 dot-atom, as mail systems accept it)', () 
 
   it('converts an internationalised domain to punycode and keeps its Unicode form for display', () => {
     expect(parseEmail('info@Bücher.de')).toEqual({ ok: true, account: 'info', domain: 'bücher.de', asciiDomain: 'xn--bcher-kva.de' });
+  });
+
+  it('accepts the ideographic and fullwidth full stops as label separators', () => {
+    expect(parseEmail('a@例子。广告')).toMatchObject({ ok: true, asciiDomain: 'xn--fsqu00a.xn--4rr70v' });
+    expect(parseEmail('a@example．com')).toMatchObject({ ok: true, asciiDomain: 'example.com' });
   });
 
   it('echoes a punycode domain as typed', () => {
