@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressApi, datasetOf, knownAddresses } from './fixtures.ts';
+import { address, addressApi, datasetOf, knownAddresses } from './fixtures.ts';
 
 const api = addressApi(datasetOf(knownAddresses()));
 
@@ -68,6 +68,24 @@ describe('GET /api/au/address/v2/verification', () => {
   it('matches the unit named in the slash and keyword forms', async () => {
     expect((await verify({ q: '2/21 Kent Road Dapto NSW 2530' })).address?.unit_identifier).toBe('2');
     expect((await verify({ q: 'Unit 2 21 Kent Rd Dapto' })).address?.unit_type).toBe('Unit');
+  });
+
+  // Regression: with only levels at 25 Atchison Street, a query naming no level matched Level 3.
+  it('answers matched:false when the address is one of several levels and the query names none, as for units', async () => {
+    expect(await verify({ q: '25 Atchison Street, St Leonards NSW 2065' })).toEqual({ matched: false, success: true });
+    expect((await verify({ q: 'Level 4, 25 Atchison Street, St Leonards NSW 2065' })).address?.full_address).toBe(
+      'Level 4, 25 Atchison Street, ST LEONARDS NSW 2065',
+    );
+    expect((await verify({ q: 'L4 25 Atchison St St Leonards' })).address?.level_number).toBe('4');
+  });
+
+  it('verifies a unit on a level named by its unit alone', async () => {
+    const tower = addressApi(datasetOf([
+      address('Kent Street', 'SYDNEY', 'NSW', '2000', { numberFirst: '100', flatType: 'Unit', flat: '502', levelType: 'Level', level: '5' }),
+      address('Kent Street', 'SYDNEY', 'NSW', '2000', { numberFirst: '100', flatType: 'Unit', flat: '601', levelType: 'Level', level: '6' }),
+    ]));
+    const body = (await tower.verification({ q: '502/100 Kent St Sydney NSW 2000' })).body as Verified;
+    expect(body.address).toMatchObject({ unit_identifier: '502', level_number: '5' });
   });
 
   it('verifies post boxes, and leaves them out with post_box=0 or paf=0', async () => {

@@ -14,8 +14,8 @@ export const VERIFICATION_PATH = '/api/au/address/v2/verification';
  * `GET /api/au/address/v2/verification`: the best candidate for a complete address, accepted
  * only when it is the address the text names: street (or box) and locality or postcode
  * matched (a typo allowed, no unfinished word), the street or box number exact (or inside a
- * ranged number), and the unit or lot named when the address has one. Otherwise 200 with
- * `matched: false`.
+ * ranged number), the unit or lot named when the address has one, and the level named when
+ * the address has one and no unit is named. Otherwise 200 with `matched: false`.
  */
 export function verificationRoute(data: () => AddressDataset): ValidationRoute {
   return addressRoute(VERIFICATION_PATH, {}, (query) => {
@@ -44,5 +44,9 @@ function verified(dataset: AddressDataset, hit: SearchHit, parsed: ParsedQuery):
   const numbered = s.numberFirst[hit.row] !== 0 || s.boxNumber[hit.row] !== 0;
   if (numbered && hit.number !== 'exact' && hit.number !== 'range') return false;
   if (!numbered && s.lot[hit.row] !== 0 && !parsed.lot && hit.number !== 'lot') return false;
+  // Levels of one building are as ambiguous as its units: without the level (or a unit, which
+  // names the dwelling and so its level: "502/100 X St") the hit is one level picked among several.
+  const level = s.level[hit.row] !== 0 || dataset.table.rows.levelType[hit.row] !== 0;
+  if (level && parsed.unit === null && parsed.level === null && parsed.levelName === null) return false;
   return s.flat[hit.row] === 0 || parsed.unit !== null;
 }
