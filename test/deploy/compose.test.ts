@@ -1,12 +1,18 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2019 } from 'ajv/dist/2019.js';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadGatewayConfig } from '#gateway';
 import { loadUpstreamConfig } from '#upstream';
+import { freePort, waitForReady } from '#test/stack.ts';
 import { trustedProxies } from '../../src/issuer/oauth/trusted-proxies.ts';
+import { clientConfig } from '../../src/store/postgres-runner.ts';
+import { temporaryDatabase } from '../e2e/support.ts';
 
 /**
  * The compose stack must be valid and agree with the code: the compose CLI validates it when
@@ -32,6 +38,19 @@ const service = (name: string): Service => {
 };
 
 const secrets = { POSTGRES_PASSWORD: 'p', ADMIN_TOKEN: 'a'.repeat(32), REVOCATION_FEED_TOKEN: 'f'.repeat(32), KEY_ENCRYPTION_KEY: 'k'.repeat(32) };
+
+/** A password with every character that ends or escapes a URL part. */
+const HARD_PASSWORD = 'Q3x/Zk9+pW1#rT?0y@L%2Fm:8';
+
+/** Compose's variable substitution: `${NAME}`, `${NAME:-default}` and `${NAME:?message}`. */
+function interpolate(value: string, vars: Record<string, string>): string {
+  return value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, rest?: string) => {
+    const set = vars[name];
+    if (set !== undefined && set !== '') return set;
+    if (kind === '?') throw new Error(`${name}: ${rest}`);
+    return kind === '-' ? (rest ?? '') : '';
+  });
+}
 
 function composeCli(): string[] | undefined {
   if (spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0) return ['docker', 'compose'];
@@ -76,6 +95,23 @@ describe('docker-compose.yml', () => {
     expect(service('upstream').environment?.DATABASE_URL).toMatch(/^postgres:\/\/.+@postgres:5432\//);
   });
 
+  it('passes the PostgreSQL password apart from DATABASE_URL, so no character of it can break the URL', () => {
+    const environment = service('upstream').environment ?? {};
+    const url = new URL(environment.DATABASE_URL ?? '');
+    expect(url.username).toBe(service('postgres').environment?.POSTGRES_USER);
+    expect(url.password).toBe('');
+    expect(environment.PGPASSWORD).toBe(`\${POSTGRES_PASSWORD}`);
+    // node-postgres reads PGPASSWORD when the URL has no password; the store's settings must not override it.
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = HARD_PASSWORD;
+    try {
+      expect(new pg.Client(clientConfig({ databaseUrl: url.toString() })).password).toBe(HARD_PASSWORD);
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+  });
+
   it('publishes the ports the code listens on by default, the admin API on loopback only', () => {
     const upstream = loadUpstreamConfig({});
     const gateway = loadGatewayConfig(join(root, 'config', 'gateway.yaml'), {});
@@ -111,6 +147,64 @@ describe('docker-compose.yml', () => {
     for (const name of ['ADMIN_TOKEN', 'REVOCATION_FEED_TOKEN', 'KEY_ENCRYPTION_KEY']) {
       expect(service('upstream').environment?.[name]).toBe(`\${${name}:?set ${name}}`);
     }
+  });
+});
+
+const base = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABASE_URL is not set)', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('starts with the compose environment and a password full of URL characters, and its store answers', { timeout: 90_000 }, async () => {
+    const db = await temporaryDatabase(base!);
+    cleanups.push(db.drop);
+    const target = new URL(db.url);
+    const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-compose-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // Trust auth ignores the password; a server that checks it needs its own.
+    const password = decodeURIComponent(target.password) || HARD_PASSWORD;
+    const vars = { ...secrets, POSTGRES_PASSWORD: password };
+    const environment = Object.fromEntries(Object.entries(service('upstream').environment ?? {}).map(([name, value]) => [name, interpolate(value, vars)]));
+    // The compose host, user and database become the test server's; whatever else the file puts in the URL stays.
+    const databaseUrl = (environment.DATABASE_URL ?? '')
+      .replace(/^postgres:\/\/tokengate(?=[:@])/, `postgres://${target.username}`)
+      .replace(/@postgres:5432\/tokengate$/, `@${target.host}${target.pathname}`);
+    const [upstreamPort, adminPort] = await Promise.all([freePort(), freePort()]);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      ...environment,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      ADMIN_HOST: '127.0.0.1',
+      UPSTREAM_PORT: String(upstreamPort),
+      ADMIN_PORT: String(adminPort),
+    };
+    const child = spawn(process.execPath, [join(root, 'src', 'cli', 'main.ts'), ...(service('upstream').command ?? [])], { env, stdio: 'pipe' });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    cleanups.push(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+
+    await Promise.race([waitForReady(`http://127.0.0.1:${upstreamPort}`, 60_000), exited.then(() => Promise.reject(new Error(`upstream exited: ${output}`)))]);
+    const admin = (method: string, path: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${adminPort}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${secrets.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const created = await admin('POST', '/projects', { name: 'compose', plan: 'business' });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await admin('GET', `/projects/${id}`)).status).toBe(200);
   });
 });
 
