@@ -30,7 +30,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
 }
-const compose = parse(composeText) as { services: Record<string, Service> };
+const compose = parse(composeText) as { services: Record<string, Service>; volumes?: Record<string, unknown> };
 const service = (name: string): Service => {
   const found = compose.services[name];
   if (!found) throw new Error(`service ${name} missing`);
@@ -139,6 +139,17 @@ describe('docker-compose.yml', () => {
     // Addresses from Docker's default pools for bridge networks (172.17-31.x, 192.168.x) and others (10.x).
     for (const gateway of ['172.18.0.3', '192.168.16.2', '10.0.1.5', '::ffff:172.18.0.3']) expect(trusted(gateway), gateway).toBe(true);
     expect(trusted('203.0.113.7')).toBe(false);
+  });
+
+  it('keeps the upstream’s DATA_DIR (an imported address data set) in a named volume, which down and up keep', () => {
+    const dataDir = /^ENV [^\n]*\bDATA_DIR=(\S+)/m.exec(dockerfile.replace(/\\\n\s*/g, ' '))?.[1];
+    expect(dataDir).toBe('/data');
+    expect(service('upstream').environment?.DATA_DIR).toBeUndefined();
+    const mount = service('upstream').volumes?.find((volume) => volume.split(':')[1] === dataDir);
+    const name = mount?.split(':')[0] ?? '';
+    // A bare name is a named volume; a path would be a bind mount.
+    expect(name).toMatch(/^[a-z][\w-]*$/);
+    expect(Object.keys(compose.volumes ?? {})).toContain(name);
   });
 
   it('mounts the gateway configuration from config/ and takes secrets only from the environment', () => {
