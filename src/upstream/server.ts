@@ -38,7 +38,8 @@ export async function startPublicServer(deps: PublicServerDeps, host: string, po
 
 function buildRouter(deps: PublicServerDeps, log: Logger) {
   const router = Router({
-    ignoreTrailingSlash: false,
+    // The API's paths work with and without a trailing slash (its curl examples use `/x/`).
+    ignoreTrailingSlash: true,
     maxParamLength: 200,
     defaultRoute: (req, res) => guard(log, res, () => notMatched(router, deps, req, res)),
   });
@@ -79,7 +80,7 @@ async function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, deps: 
   const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as Router.HTTPMethod, path) !== null);
   if (allowed.length === 0) return sendNotFound(req, res);
   req.resume();
-  const extra = deps.routes.find((route) => route.path === path)?.errorExtra;
+  const extra = deps.routes.find((route) => route.path === path || `${route.path}/` === path)?.errorExtra;
   const { status, body } = apiError('method_not_allowed', extra ? { extra } : {});
   sendJson(res, status, body, { allow: allowed.join(', ') });
 }

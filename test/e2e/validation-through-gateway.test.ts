@@ -75,6 +75,15 @@ describe('validation endpoints through the gateway', () => {
       expect(await get(`${endpoint.path}?${endpoint.ok}${sep}key=${apiKey.key}&secret=${apiKey.secret}`)).toMatchObject({ status: 200, body: { success: true } });
     });
 
+    it('answers the path with a trailing slash as the plain path, as the API reference’s curl examples write it', async () => {
+      const plain = await get(`${endpoint.path}?${endpoint.ok}`, bearer());
+      expect(plain).toMatchObject({ status: 200, body: { success: true } });
+      expect(await get(`${endpoint.path}/?${endpoint.ok}`, bearer())).toEqual(plain);
+      const sep = endpoint.ok ? '&' : '';
+      expect(await get(`${endpoint.path}/?${endpoint.ok}${sep}key=${apiKey.key}`, { authorization: apiKey.secret })).toEqual(plain);
+      expect(await get(`${endpoint.path}/?${endpoint.missing}`, bearer())).toEqual(await get(`${endpoint.path}?${endpoint.missing}`, bearer()));
+    });
+
     it('names a missing parameter with 1000 in the route’s body shape, for both methods', async () => {
       const expected = { ...endpoint.extra, error_code: '1000', success: false };
       expect(await get(`${endpoint.path}?${endpoint.missing}`, bearer())).toMatchObject({ status: 400, body: expected });

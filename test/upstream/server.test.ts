@@ -74,6 +74,15 @@ describe('upstream public server', () => {
     expect(await bad.json()).toMatchObject({ completions: [], error_code: '1024', success: false });
   });
 
+  it('serves a validation route at its trailing-slash path too, as the API reference’s curl examples write it', async () => {
+    const res = await get('/api/test/echo/?q=hello', { authorization: `Bearer ${emailToken}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ projectId, q: 'hello', success: true });
+    const post = await fetch(`${t.upstream.url}/api/test/echo/`, { method: 'POST', body: 'x' });
+    expect(post.status).toBe(405);
+    expect(await post.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
+  });
+
   it('serves a validation route to an API key and secret', async () => {
     const apiKey = (await t.admin('POST', `/projects/${projectId}/apikeys`)).body as Json;
     const res = await get(`/api/test/echo?q=k&key=${apiKey['key']}&secret=${apiKey['secret']}`);

@@ -40,13 +40,22 @@ export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
   }
   router.compile();
 
+  // The API's paths work with and without a trailing slash (its curl examples use `/x/`). The path
+  // as sent is tried first, so `/x/` still reaches a prefix route `/x/*` (find-my-way's
+  // ignoreTrailingSlash would lose that) and the tree stays the one validation builds.
+  function find(method: Method, path: string) {
+    const found = router.find(method, path);
+    if (found !== null || path.length < 2 || !path.endsWith('/')) return found;
+    return router.find(method, path.slice(0, -1));
+  }
+
   function allowed(path: string): string[] {
-    return [...methods].filter((m) => router.find(m as Method, path) !== null);
+    return [...methods].filter((m) => find(m as Method, path) !== null);
   }
 
   function resolve(method: string, path: string): RouteMatch {
     if (!isSafePath(path)) return BAD_PATH;
-    const found = methods.has(method) ? router.find(method as Method, path) : null;
+    const found = methods.has(method) ? find(method as Method, path) : null;
     if (found) return { kind: 'route', route: found.store as CompiledRoute };
     const allow = allowed(path);
     return allow.length > 0 ? { kind: 'method_not_allowed', allow } : NOT_FOUND;

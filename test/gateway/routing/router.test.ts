@@ -42,6 +42,22 @@ describe('the gateway router', () => {
     expect(router.match('GET', '/exactly')).toEqual({ kind: 'not_found' });
   });
 
+  it('matches every route with a trailing slash too, as the API reference’s curl examples write paths', () => {
+    expect(router.match('GET', '/exact/?q=1')).toMatchObject({ kind: 'route', route: { id: '/exact' } });
+    expect(router.match('GET', '/items/42/')).toMatchObject({ kind: 'route', route: { id: '/items/:id' } });
+    expect(router.match('POST', '/prefix/a/')).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
+    expect(router.match('DELETE', '/exact/')).toEqual({ kind: 'method_not_allowed', allow: ['GET'] });
+    expect(router.match('GET', '/exact//')).toEqual({ kind: 'bad_path' });
+    expect(router.match('GET', '/exactly/')).toEqual({ kind: 'not_found' });
+  });
+
+  it('still sends /x/ to a prefix route /x/* and to a route configured with the slash', () => {
+    expect(router.match('GET', '/prefix/')).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
+    const both = createRouter([route('/a'), route('/a/', { auth: 'bearer' })]);
+    expect(both.match('GET', '/a')).toMatchObject({ kind: 'route', route: { id: '/a' } });
+    expect(both.match('GET', '/a/')).toMatchObject({ kind: 'route', route: { id: '/a/' } });
+  });
+
   it('answers a known path with another method as 405 with the allowed methods', () => {
     expect(router.match('DELETE', '/prefix/x')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
   });
