@@ -67,8 +67,21 @@ function databaseUrl(read: EnvReader): string | undefined {
   if (value === undefined) return undefined;
   if (!/^postgres(ql)?:\/\/\S+$/.test(value)) {
     read.problems.push('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
+  } else if (!isWholeUrl(value)) {
+    read.problems.push('DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)');
   }
   return value;
+}
+
+/**
+ * Parsed as pg parses it (a WHATWG URL; `user@/db`, with the socket in ?host=, counts). A
+ * reserved character in the password ends the authority early: the rest then fails to parse
+ * (pg's bare "Invalid URL"), or, when only digits precede it (read as a port), leaves the '@'
+ * in the path or fragment and pg would connect to the user name as a host.
+ */
+function isWholeUrl(value: string): boolean {
+  const url = URL.parse(value) ?? URL.parse(value.replace('@/', '@localhost/'));
+  return url !== null && !url.pathname.includes('@') && !url.hash.includes('@');
 }
 
 /** Comma-separated addresses or CIDRs, checked here so a typo stops start-up with the variable's name. */

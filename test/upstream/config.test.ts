@@ -64,6 +64,17 @@ describe('upstream configuration', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
+  it('stops at start-up on a DATABASE_URL whose password holds an unescaped / # or ?, naming the variable but not the password', () => {
+    const problem = 'DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)';
+    for (const password of ['Q3x/Zk9+pW1rT0yLm8vB2nC4dF6gH7jK', '/Zk9+pW1rT0yLm8v', '12#Zk9pW1rT0yLm8', 'Zk9?pW1rT0yLm8']) {
+      const attempt = () => loadUpstreamConfig({ DATABASE_URL: `postgres://tokengate:${password}@postgres:5432/tokengate` });
+      expect(attempt).toThrow(new ConfigError([problem]));
+    }
+    for (const url of ['postgres://tokengate:Q3x%2FZk9+pW1rT0yLm8@postgres:5432/tokengate', 'postgres://tokengate:p@ss@postgres/tokengate', 'postgres://tokengate@postgres/tokengate', 'postgres://tokengate@/tokengate?host=/run/postgresql', 'postgresql://[::1]:5432/tokengate']) {
+      expect(loadUpstreamConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    }
+  });
+
   it('reads TRUSTED_PROXIES as comma-separated addresses and CIDRs', () => {
     expect(loadUpstreamConfig({}).trustedProxies).toBeUndefined();
     expect(loadUpstreamConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 172.18.0.3 ,fd00::/8,::1,' }).trustedProxies).toEqual(['10.0.0.0/8', '172.18.0.3', 'fd00::/8', '::1']);

@@ -1,0 +1,25 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-runner.ts';
+
+describe('tokengate upstream with a misconfigured environment', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-upcfg-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a DATABASE_URL whose password holds an unescaped "/" naming DATABASE_URL, without echoing the password (was a bare "Invalid URL")', async () => {
+    const password = 'Q3x/Zk9+pW1rT0yLm8vB2nC4dF6gH7jK';
+    const result = await runCli(['upstream'], { DATA_DIR: dataDir, UPSTREAM_PORT: '0', ADMIN_PORT: '0', DATABASE_URL: `postgres://tokengate:${password}@127.0.0.1:5432/tokengate` });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('DATABASE_URL: not a valid URL (percent-encode reserved characters in the password');
+    expect(result.stderr).not.toContain('Q3x');
+    expect(result.stderr).not.toContain('Zk9');
+  });
+});
