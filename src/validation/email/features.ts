@@ -16,7 +16,8 @@ function isFeature(value: string): value is Feature {
 
 /** The parsed set, or a public 1000 message naming the parameter. */
 export function parseFeatures(raw: string | undefined): ReadonlySet<Feature> | { error: string } {
-  if (raw === undefined) return new Set(DEFAULT_FEATURES);
+  // Blank is the default, as for the address endpoints' optional lists (`state_codes`, `source`).
+  if (raw === undefined || raw.trim() === '') return new Set(DEFAULT_FEATURES);
   if (raw.length > MAX_FEATURES_LENGTH) return { error: 'Features is too long' };
   const names = raw.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
   if (names.length === 0) return { error: 'Features can not be blank' };

@@ -11,9 +11,3 @@ export function singleParam(query: URLSearchParams, name: string, label: string,
   if (value !== undefined && value.length > maxLength) return { error: `${label} is too long` };
   return { value };
 }
-
-/** `format` is accepted on every endpoint; only `json` exists. */
-export function formatError(query: URLSearchParams): string | undefined {
-  const format = query.get('format');
-  return format === null || format === 'json' ? undefined : 'Format must be json';
-}

@@ -3,7 +3,8 @@ import type { ValidationRequest, ValidationResponse, ValidationRoute } from '../
 import { parseFeatures } from './features.ts';
 import { cachedLookup } from './lookup-cache.ts';
 import { createMxLookup, type MxLookup } from './mx-lookup.ts';
-import { formatError, singleParam } from './query.ts';
+import { formatError } from '../format-param.ts';
+import { singleParam } from './query.ts';
 import { verifyEmail } from './verify.ts';
 
 export interface EmailRouteOptions {

@@ -1,5 +1,6 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
-import { formatError, singleParam } from '../email/query.ts';
+import { singleParam } from '../email/query.ts';
+import { formatError } from '../format-param.ts';
 
 export interface PhoneParams {
   readonly phoneNumber: string;
@@ -55,10 +56,13 @@ function allowedCountries(query: URLSearchParams): Parsed<ReadonlySet<CountryCod
   return { ok: codes.length === 0 ? undefined : new Set(codes.filter((code) => code !== undefined)) };
 }
 
-/** `timeout` bounds a carrier check; none runs, but a malformed value is still the caller's bug. */
+/**
+ * `timeout` bounds a carrier check; none runs, but a malformed value is still the caller's bug.
+ * Empty is the default, as for the address endpoints' optional numbers (`max`).
+ */
 function otherErrors(query: URLSearchParams): string | undefined {
   const timeout = query.get('timeout');
-  if (timeout !== null && !(Number(timeout) > 0 && Number(timeout) <= 60)) {
+  if (timeout !== null && timeout !== '' && !(Number(timeout) > 0 && Number(timeout) <= 60)) {
     return 'Timeout must be a number of seconds above 0 and at most 60';
   }
   return formatError(query);

@@ -181,13 +181,29 @@ describe('GET /api/email/v1/verification', () => {
     [{ email: '   ' }, 'Email can not be blank'],
     [{ email: 'x'.repeat(1025) }, 'Email is too long'],
     [new URLSearchParams('email=a@gmail.com&email=b@gmail.com'), 'Email must be given once'],
-    [{ email: 'a@gmail.com', features: '' }, 'Features can not be blank'],
+    [{ email: 'a@gmail.com', features: ',' }, 'Features can not be blank'],
     [{ email: 'a@gmail.com', features: 'domain,smtp' }, 'Features must be a comma-separated list of format, domain, connection, provider'],
     [{ email: 'a@gmail.com', format: 'xml' }, 'Format must be json'],
   ])('rejects %j with error 1000 "%s"', async (params, message) => {
     expect(await call(params)).toEqual({
       status: 400,
       body: { completions: [], message, error_code: '1000', success: false },
+    });
+  });
+
+  // Regression: these answered 1000 here while the address endpoints accept them.
+  it.each([
+    ['format=JSON', { format: 'JSON' }],
+    ['an empty format', { format: '' }],
+  ])('accepts %s as the address endpoints do', async (_what, params) => {
+    expect(await body({ email: 'a@gmail.com', ...params })).toMatchObject({ is_verified: true });
+  });
+
+  it('runs the default features (domain,connection) for an empty features parameter', async () => {
+    expect(await body({ email: 'a@gmail.com', features: '' })).toMatchObject({
+      is_verified: true,
+      is_public: true,
+      checks: { format: 'passed', domain: 'passed', connection: 'not_performed' },
     });
   });
 

@@ -42,4 +42,14 @@ describe('GET /api/phone/v1/verification parameters', () => {
     const query = new URLSearchParams({ ...good, format: 'json', key: 'k', secret: 's', domain: 'crm.example' });
     expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({ status: 200, body: { is_verified: true } });
   });
+
+  // Regression: these answered 1000 here while the address endpoints accept them.
+  it.each([
+    ['format=JSON', { format: 'JSON' }],
+    ['an empty format', { format: '' }],
+    ['an empty timeout', { timeout: '' }],
+  ])('accepts %s as the address endpoints do', (_what, params) => {
+    const query = new URLSearchParams({ ...good, ...params });
+    expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({ status: 200, body: { is_verified: true } });
+  });
 });

@@ -1,3 +1,4 @@
+import { formatError } from '../../format-param.ts';
 import { isStateCode, type StateCode } from '../data/vocabulary.ts';
 
 /** A request parameter broke a rule; the message names it (error 1000). */
@@ -56,8 +57,8 @@ export function stateCodes(query: URLSearchParams): ReadonlySet<StateCode> | nul
 }
 
 export function format(query: URLSearchParams): void {
-  const value = query.get('format');
-  if (value !== null && value !== '' && value.toLowerCase() !== 'json') throw new ParamError('Format must be json');
+  const error = formatError(query);
+  if (error) throw new ParamError(error);
 }
 
 /** `source`: GNAF (physical), PAF (postal, with boxes), or both (default). */
