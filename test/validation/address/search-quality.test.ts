@@ -32,6 +32,14 @@ describe('address search quality', () => {
     expect((await top('smith rd'))[0]).toBe('14 Smith Road, RYDE NSW 2112');
   });
 
+  // Regression: q was trimmed first, so "smith " still offered Smithfield as if "smith" were unfinished.
+  it('takes a trailing space, like a trailing comma, as the end of the last word', async () => {
+    const results = await top('3 smith ');
+    expect(results).not.toContain('3 Smithfield Road, RYDE NSW 2112');
+    expect(results[0]).toBe('14 Smith Street, RYDE NSW 2112');
+    expect(results).toEqual(await top('3 smith,'));
+  });
+
   it('tolerates one typo (swap, missing, extra or wrong letter)', async () => {
     expect((await top('14 smtih st ryde'))[0]).toBe('14 Smith Street, RYDE NSW 2112');
     expect((await top('7 katomba st'))[0]).toBe('7 Katoomba Street, KATOOMBA NSW 2780');

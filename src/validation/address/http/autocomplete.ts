@@ -13,12 +13,13 @@ export const AUTOCOMPLETE_PATH = '/api/au/address/autocomplete';
 export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
   return addressRoute(AUTOCOMPLETE_PATH, { completions: [] }, (query) => {
     format(query);
-    const q = requiredText(query, 'q');
+    requiredText(query, 'q');
     const max = maxResults(query);
     const withHighlight = flag(query, 'highlight', false);
     const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: flag(query, 'canonical', false), ...source(query) };
     const dataset = data();
-    const parsed = parseQuery(q, { prefix: true });
+    // Untrimmed: a trailing space ends the last word as a comma does ("hill " is not "hillcrest").
+    const parsed = parseQuery(query.get('q')!, { prefix: true });
     const hits = dataset.search.search(parsed, { max, filters, nearbyNumbers: true });
     const completions = hits.map((hit) => {
       const full = fullAddress(readParts(dataset.table, hit.row, hit.group));
