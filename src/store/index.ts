@@ -11,4 +11,5 @@ export type {
   NewRevocation,
 } from './types.ts';
 export { openStore } from './open.ts';
+export { isWellFormedId } from './ids.ts';
 export { StoreError, type StoreErrorCode } from './errors.ts';

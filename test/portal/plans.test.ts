@@ -71,6 +71,29 @@ describe('portal plans, projects and client states', () => {
     expect((await c.get('/portal/projects/prj_missing')).status).toBe(404);
   });
 
+  it('answers its 404 page to a project or client id no id can be (a NUL byte PostgreSQL refuses), logging no error', async () => {
+    const id = await createProjectViaPortal(c, 'Nul', 'business');
+    const logged = t.logs().length;
+    const paths = [
+      '/portal/projects/%00',
+      '/portal/projects/%00/keys',
+      '/portal/projects/%00/credentials',
+      '/portal/projects/%00/credentials/oauth-clients',
+      `/portal/projects/${id}/oauth-clients/%00/disable`,
+      `/portal/projects/${id}/oauth-clients/cli_%00x/disable`,
+    ];
+    for (const path of paths) {
+      const res = await c.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.text).toContain('<h1>Not found</h1>');
+    }
+    await c.get(`/portal/projects/${id}`);
+    for (const path of [`/portal/projects/${id}/oauth-clients/%00/disable`, `/portal/projects/${id}/oauth-clients/%00/enable`, '/portal/projects/%00/credentials/api-keys']) {
+      expect((await c.post(path)).status, path).toBe(404);
+    }
+    expect(t.logs().slice(logged)).not.toContain('"level":50');
+  });
+
   it('lists the signing keys with their states and rotates them', async () => {
     const before = (await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string }>;
     const page = await c.get('/portal/signing-keys');

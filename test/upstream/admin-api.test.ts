@@ -83,6 +83,27 @@ describe('admin API over HTTP', () => {
     }
   });
 
+  it('answers 404 as for an unknown id to an id no id can be (a NUL byte PostgreSQL refuses), logging no error', async () => {
+    const logged = t.logs().length;
+    for (const id of ['%00', 'prj_%00x', '%C3%A9', 'prj%20x']) {
+      const requests: Array<[string, string, unknown]> = [
+        ['GET', `/projects/${id}`, undefined],
+        ['DELETE', `/projects/${id}`, undefined],
+        ['GET', `/projects/${id}/clients`, undefined],
+        ['POST', `/projects/${id}/clients`, { name: 'c', scopes: ['address'] }],
+        ['POST', `/projects/${id}/apikeys`, undefined],
+        ['POST', `/clients/${id}/disable`, undefined],
+        ['POST', `/clients/${id}/enable`, undefined],
+      ];
+      for (const [method, path, body] of requests) {
+        const res = await t.admin(method, path, body);
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body).toEqual({ message: expect.stringMatching(/^(project|client) ".*" does not exist$/), error_code: '1011', success: false });
+      }
+    }
+    expect(t.logs().slice(logged)).not.toContain('"level":50');
+  });
+
   it('answers unknown admin paths with a JSON 404 and wrong methods with 405 and Allow', async () => {
     const missing = await t.admin('GET', '/nothing-here');
     expect(missing).toMatchObject({ status: 404, body: { error_code: '1041', success: false } });

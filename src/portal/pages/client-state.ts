@@ -1,4 +1,4 @@
-import type { OAuthClient, Project } from '#store';
+import { isWellFormedId, type OAuthClient, type Project } from '#store';
 import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -12,7 +12,7 @@ async function loadClient(r: SessionRequest): Promise<{ project: Project; client
   const project = await loadProject(r);
   if (!project) return undefined;
   const id = r.params['clientId'] ?? '';
-  const client = id.length <= 128 ? await r.app.ctx.store.getClient(id) : null;
+  const client = isWellFormedId(id) ? await r.app.ctx.store.getClient(id) : null;
   if (!client || client.projectId !== project.id) {
     notFoundPage(r, 'That OAuth 2.0 client does not exist in this project.');
     return undefined;

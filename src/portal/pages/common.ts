@@ -1,5 +1,5 @@
 import { planAllowsOAuth } from '#common';
-import type { Project } from '#store';
+import { isWellFormedId, type Project } from '#store';
 import type { Session } from '../auth/sessions.ts';
 import { type Html, html } from '../html/escape.ts';
 import { type Crumb, page } from '../html/layout.ts';
@@ -24,7 +24,7 @@ export function takeNotice(session: Session): string | undefined {
 /** The project named in the path, or a 404 page (and undefined). */
 export async function loadProject(r: SessionRequest): Promise<Project | undefined> {
   const id = r.params['id'] ?? '';
-  const project = id.length <= 128 ? await r.app.ctx.store.getProject(id) : null;
+  const project = isWellFormedId(id) ? await r.app.ctx.store.getProject(id) : null;
   if (!project) notFoundPage(r, 'That project does not exist (it may have been deleted).');
   return project ?? undefined;
 }

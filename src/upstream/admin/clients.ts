@@ -1,4 +1,5 @@
 import { planAllowsOAuth } from '#common';
+import { isWellFormedId } from '#store';
 import { conflict, notFound } from './admin-error.ts';
 import { nameField, readJsonObject, scopesField } from './input.ts';
 import { type AdminContext, type AdminRoute, ok, type Params, requireProject } from './route.ts';
@@ -37,7 +38,7 @@ export const clientRoutes: readonly AdminRoute[] = [
 /** Disabling revokes the client's outstanding tokens (the issuer does it). */
 async function setEnabled(ctx: AdminContext, params: Params, enabled: boolean) {
   const id = params['id'] ?? '';
-  const client = id.length <= 128 ? await ctx.issuer.setClientEnabled(id, enabled) : null;
+  const client = isWellFormedId(id) ? await ctx.issuer.setClientEnabled(id, enabled) : null;
   if (!client) throw notFound('client', id);
   ctx.log.info({ clientId: id, enabled }, 'admin: client enabled changed');
   return ok({ client_id: client.clientId, enabled: client.enabled });

@@ -1,3 +1,4 @@
+import { isWellFormedId } from '#store';
 import { notFound } from './admin-error.ts';
 import { nameField, planField, readJsonObject } from './input.ts';
 import { type AdminRoute, ok, requireProject } from './route.ts';
@@ -34,7 +35,7 @@ export const projectRoutes: readonly AdminRoute[] = [
     async handle(ctx, _req, params) {
       const id = params['id'] ?? '';
       // Deleting does not revoke: the project's tokens are then answered with 1025.
-      if (id.length > 128 || !(await ctx.store.deleteProject(id))) throw notFound('project', id);
+      if (!isWellFormedId(id) || !(await ctx.store.deleteProject(id))) throw notFound('project', id);
       ctx.log.info({ projectId: id }, 'admin: project deleted');
       return ok({ id, deleted: true });
     },

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '#common';
 import type { Issuer } from '#issuer';
-import type { Store } from '#store';
+import { isWellFormedId, type Store } from '#store';
 import { notFound } from './admin-error.ts';
 
 /** What every admin handler may use. */
@@ -32,7 +32,7 @@ export function ok(body: unknown, status = 200): AdminResult {
 
 /** Loads a project or answers 404 naming the id. */
 export async function requireProject(ctx: AdminContext, id: string | undefined) {
-  const project = id && id.length <= 128 ? await ctx.store.getProject(id) : null;
+  const project = id && isWellFormedId(id) ? await ctx.store.getProject(id) : null;
   if (!project) throw notFound('project', id ?? '');
   return project;
 }
