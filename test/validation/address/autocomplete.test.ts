@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '#common';
 import { autocompleteRoute } from '../../../src/validation/address/http/autocomplete.ts';
-import { addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures.ts';
+import { address, addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures.ts';
 
 const api = addressApi(datasetOf(knownAddresses()));
 
@@ -74,6 +74,13 @@ describe('GET /api/au/address/autocomplete', () => {
       "<span class='af_hl'>14</span> <span class='af_hl'>Smith</span> <span class='af_hl'>Street</span>, <span class='af_hl'>RY</span>DE NSW 2112",
     );
     expectValidationError(await api.autocomplete({ q: 'ryde', highlight: '2' }), 'Highlight must be 0 or 1');
+  });
+
+  // Regression: the apostrophe, which search ignores, took the place of the last typed letter.
+  it('highlights every typed letter of a word with an apostrophe', async () => {
+    const melton = addressApi(datasetOf([address("O'Connell Road", 'MELTON', 'VIC', '3337', { numberFirst: '2' })]));
+    const lit = completionsOf(await melton.autocomplete({ q: 'oconn', highlight: '1' }))[0]!;
+    expect(lit.highlighted_full_address).toBe("2 <span class='af_hl'>O'Conn</span>ell Road, MELTON VIC 3337");
   });
 
   it('leaves out aliases with canonical=1', async () => {

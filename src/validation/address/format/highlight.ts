@@ -29,8 +29,18 @@ export function highlight(fullAddress: string, query: ParsedQuery): string {
   });
 }
 
+/** Wraps the start of `part` that holds `length` characters of its normalised form. */
 function wrap(part: string, length: number): string {
-  return `${OPEN}${escapeHtml(part.slice(0, length))}${CLOSE}${escapeHtml(part.slice(length))}`;
+  const end = originalEnd(part, length);
+  return `${OPEN}${escapeHtml(part.slice(0, end))}${CLOSE}${escapeHtml(part.slice(end))}`;
+}
+
+/** Normalising drops characters (the apostrophe of O'Connell): count only those it keeps. */
+function originalEnd(part: string, length: number): number {
+  let kept = 0;
+  let end = 0;
+  while (end < part.length && kept < length) kept += normalizeText(part[end++]!).length;
+  return end;
 }
 
 function escapeHtml(text: string): string {
