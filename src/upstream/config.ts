@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from '#common';
 import { invalidTrustedProxy } from '#issuer';
 import { ConfigError } from './config-error.ts';
 import { type Env, EnvReader } from './env.ts';
@@ -52,13 +53,20 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     audience: read.raw('TOKEN_AUDIENCE') ?? publicUrl,
     signingAlg: read.oneOf('SIGNING_ALG', ALGORITHMS, 'RS256'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
-    adminToken: read.secret('ADMIN_TOKEN', 1),
+    adminToken: adminToken(read),
     feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
     keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),
     trustedProxies: trustedProxies(read),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return Object.freeze(config);
+}
+
+/** Any length (start-up warns below 16 characters), but one word: see ADMIN_TOKEN_UNUSABLE. */
+function adminToken(read: EnvReader): string | undefined {
+  const value = read.raw('ADMIN_TOKEN');
+  if (value !== undefined && !isUsableAdminToken(value)) read.problems.push(ADMIN_TOKEN_UNUSABLE);
+  return value;
 }
 
 /** DATABASE_URL carries a password: checked for shape only, never echoed in a message. */

@@ -15,6 +15,11 @@ import { defaultValidationRoutes } from './validation-routes.ts';
 
 /** The algorithms the issuer creates keys with (SIGNING_ALG); never HMAC or none. */
 const SIGNING_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+/**
+ * Below this an admin token is warned about, not refused: the operator contract takes any value
+ * (a test rig may set a short one), but a short token can be guessed over the admin API.
+ */
+const SHORT_ADMIN_TOKEN = 16;
 
 export interface UpstreamOptions {
   readonly log?: Logger;
@@ -43,6 +48,9 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   const clock = options.clock;
   const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken);
   const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken);
+  if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
+    log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);
+  }
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log);
   const cleanups: Array<() => Promise<void>> = [() => store.close()];
   const closeAll = async () => {

@@ -10,9 +10,10 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], env: Readonly<Record<string, string>>, cwd?: string): Promise<CliResult> {
+/** `timeoutMs`: SIGTERM after this long, for a command that should fail at once but might start a server instead. */
+export function runCli(args: readonly string[], env: Readonly<Record<string, string>>, cwd?: string, timeoutMs?: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, cwd, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, cwd, stdio: 'pipe', timeout: timeoutMs });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

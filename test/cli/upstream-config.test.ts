@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-runner.ts';
 
+/** Refusing takes well under a second; a process still running after this started instead (and is stopped). */
+const STARTED_INSTEAD_MS = 15_000;
+const UNUSABLE = 'ADMIN_TOKEN: must not contain whitespace or control characters (it is sent as "Authorization: Bearer <token>")';
+
 describe('tokengate upstream with a misconfigured environment', () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -21,5 +25,20 @@ describe('tokengate upstream with a misconfigured environment', () => {
     expect(result.stderr).toContain('DATABASE_URL: not a valid URL (percent-encode reserved characters in the password');
     expect(result.stderr).not.toContain('Q3x');
     expect(result.stderr).not.toContain('Zk9');
+  });
+
+  it('refuses an ADMIN_TOKEN with a space at start, naming ADMIN_TOKEN (the admin API and the CLI could never use it: every call a 401)', async () => {
+    const result = await runCli(['upstream'], { DATA_DIR: dataDir, UPSTREAM_PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: 'correct horse battery staple' }, undefined, STARTED_INSTEAD_MS);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(UNUSABLE);
+    expect(result.stderr).not.toContain('horse');
+  });
+
+  it('refuses such an ADMIN_TOKEN in the admin CLI too, before calling the API', async () => {
+    const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: 'http://127.0.0.1:9', ADMIN_TOKEN: 'correct horse battery staple' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`tokengate: ${UNUSABLE}\n`);
   });
 });

@@ -75,6 +75,19 @@ describe('upstream configuration', () => {
     }
   });
 
+  it('refuses an ADMIN_TOKEN the admin API could never match (whitespace or control characters inside), without echoing it', () => {
+    for (const token of ['correct horse battery staple', 'tab\tinside', 'nul\u0000inside', 'nbsp\u00a0inside', 'del\u007finside']) {
+      expect(() => loadUpstreamConfig({ ADMIN_TOKEN: token })).toThrow(
+        new ConfigError(['ADMIN_TOKEN: must not contain whitespace or control characters (it is sent as "Authorization: Bearer <token>")']),
+      );
+    }
+  });
+
+  it('accepts an ADMIN_TOKEN of any length, trimmed (start-up only warns about a short one)', () => {
+    expect(loadUpstreamConfig({ ADMIN_TOKEN: 'a' }).adminToken).toBe('a');
+    expect(loadUpstreamConfig({ ADMIN_TOKEN: ' tökén-with-latin-1 \n' }).adminToken).toBe('tökén-with-latin-1');
+  });
+
   it('reads TRUSTED_PROXIES as comma-separated addresses and CIDRs', () => {
     expect(loadUpstreamConfig({}).trustedProxies).toBeUndefined();
     expect(loadUpstreamConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 172.18.0.3 ,fd00::/8,::1,' }).trustedProxies).toEqual(['10.0.0.0/8', '172.18.0.3', 'fd00::/8', '::1']);

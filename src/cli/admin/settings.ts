@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from '#common';
 import { CliError } from '../cli-error.ts';
 
 export interface AdminSettings {
@@ -14,6 +15,7 @@ export async function adminSettings(env: Env, cwd: string): Promise<AdminSetting
   const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(/\/+$/, '');
   if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${baseUrl}`, 2);
   const fromEnv = env['ADMIN_TOKEN']?.trim();
+  if (fromEnv && !isUsableAdminToken(fromEnv)) throw new CliError(ADMIN_TOKEN_UNUSABLE, 2);
   if (fromEnv) return { baseUrl, token: fromEnv };
   const path = join(resolve(cwd, env['DATA_DIR']?.trim() || './data'), 'admin-token');
   const token = await readTokenFile(path);
