@@ -1,6 +1,6 @@
 import type { Clock } from '#common';
 
-/** Failed sign-ins allowed per source address within the window, before a lock-out. */
+/** Failed sign-ins per source address within the window answered 401; later failures get 429. */
 export const LOGIN_FAILURE_LIMIT = 5;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 /** Bounds memory under an address-spraying attacker: the oldest windows are dropped. */
@@ -11,7 +11,7 @@ interface Window {
   startedAt: number;
 }
 
-/** Counts failed sign-ins per address in a fixed window (fake-clock tested). */
+/** Counts failed sign-ins per address in a fixed window (fake-clock tested); a success clears nothing. */
 export class LoginLimiter {
   readonly #windows = new Map<string, Window>();
   readonly #clock: Clock;
@@ -19,7 +19,7 @@ export class LoginLimiter {
     this.#clock = clock;
   }
 
-  /** Milliseconds until this address may try again; 0 when it may try now. */
+  /** Milliseconds until a failure from this address is answered 401 again; 0 when it is now. */
   retryAfterMs(address: string): number {
     const window = this.#live(address);
     if (!window || window.failures < LOGIN_FAILURE_LIMIT) return 0;
@@ -35,10 +35,6 @@ export class LoginLimiter {
       const oldest = this.#windows.keys().next().value;
       if (oldest !== undefined) this.#windows.delete(oldest);
     }
-  }
-
-  recordSuccess(address: string): void {
-    this.#windows.delete(address);
   }
 
   #live(address: string): Window | undefined {

@@ -36,24 +36,13 @@ ${errorSummary(error)}
 }
 
 async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
-  const address = remoteAddress(r.req);
-  const waitMs = r.app.limiter.retryAfterMs(address);
-  if (waitMs > 0) {
-    const minutes = Math.ceil(waitMs / 60_000);
-    return loginPage(r, 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
-  }
   const nonce = readCookie(r.req, LOGIN_NONCE_COOKIE);
   const given = r.form.get(CSRF_FIELD);
   if (!sameOriginRequest(r.req) || !nonce || !given || !sameSecret(given, nonce)) {
     return loginPage(r, 403, 'The sign-in form expired or came from another site. Please sign in again.');
   }
   const token = r.form.get('admin_token') ?? '';
-  if (token.length === 0 || token.length > 512 || !sameSecret(token, r.app.adminToken)) {
-    r.app.limiter.recordFailure(address);
-    r.app.log.warn({ address }, 'portal: failed sign-in');
-    return loginPage(r, 401, 'That admin token is not correct.');
-  }
-  r.app.limiter.recordSuccess(address);
+  if (token.length === 0 || token.length > 512 || !sameSecret(token, r.app.adminToken)) return failedSignIn(r);
   // A fresh id on every sign-in: an id planted before sign-in is never promoted.
   if (r.session) r.app.sessions.delete(r.session.id);
   const session = r.app.sessions.create();
@@ -62,6 +51,29 @@ async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
   redirect(r.res, '/portal/projects', {
     'set-cookie': [portalCookie(r.req, SESSION_COOKIE, session.id, maxAge), clearedCookie(r.req, LOGIN_NONCE_COOKIE)],
   });
+}
+
+/**
+ * Only a failed sign-in consults the per-address limit, as at the token endpoint: the correct
+ * token always signs in. The address is often shared (every local user is 127.0.0.1; in compose
+ * every host connection comes from the bridge gateway), and a limit checked first let anyone
+ * there lock the operator out with five junk attempts. Whether a failure gets 429 or 401 depends
+ * only on the address's failure count, never on the token given, so it tells nothing about the
+ * token. It no longer caps how fast one address may guess, which no limit can without refusing
+ * the correct token, and the admin API on this port takes the same token without one: the token
+ * itself must be unguessable (256 random bits when generated).
+ */
+function failedSignIn(r: RouteRequest<Session | undefined>): void {
+  const address = remoteAddress(r.req);
+  const waitMs = r.app.limiter.retryAfterMs(address);
+  r.app.limiter.recordFailure(address);
+  r.app.log.warn({ address, throttled: waitMs > 0 }, 'portal: failed sign-in');
+  if (waitMs === 0) {
+    loginPage(r, 401, 'That admin token is not correct.');
+    return;
+  }
+  const minutes = Math.ceil(waitMs / 60_000);
+  loginPage(r, 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
 }
 
 export const loginRoutes: readonly PortalRoute[] = [
