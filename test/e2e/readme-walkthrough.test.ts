@@ -17,6 +17,18 @@ async function walkthroughScript(): Promise<string> {
   return block[1];
 }
 
+/** The error bodies the walk-through's comments show, in order. */
+function documentedErrors(script: string): Array<Record<string, unknown>> {
+  return script
+    .split('\n')
+    .filter((line) => line.startsWith('# {') && line.includes('"success":false'))
+    .map((line) => JSON.parse(line.slice(2)) as Record<string, unknown>);
+}
+
+function withoutExpiryTime(body: Record<string, unknown>): Record<string, unknown> {
+  return body.error_code === '1030' ? { ...body, message: 'Token expired at …' } : body;
+}
+
 describe('the README walk-through', () => {
   let stack: Stack;
   let dir: string;
@@ -53,6 +65,11 @@ describe('the README walk-through', () => {
       'deleted',
       '1025',
     ]);
+    // Each error body as the README shows it, key order included (the expiry time aside).
+    const errors = answers.filter((a) => a.success === false).map(withoutExpiryTime);
+    const shown = documentedErrors(script).map(withoutExpiryTime);
+    expect(errors).toEqual(shown);
+    expect(errors.map((e) => Object.keys(e))).toEqual(shown.map((e) => Object.keys(e)));
     const suggestions = (answers[1]?.completions ?? []) as Array<{ full_address: string }>;
     expect(suggestions[0]?.full_address).toBe('2 George Street, SYDNEY NSW 2000');
     expect(answers[6]?.message).toBe('OAuth key has been revoked');

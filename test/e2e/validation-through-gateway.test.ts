@@ -18,6 +18,7 @@ interface Endpoint {
   scope: string;
   ok: string;
   missing: string;
+  /** What the upstream's own error bodies add on this route (the gateway's add `completions: []` on every route). */
   extra: Record<string, unknown>;
 }
 
@@ -25,8 +26,8 @@ const endpoints: Endpoint[] = [
   { name: 'autocomplete', path: '/api/au/address/autocomplete', scope: 'address', ok: 'q=1+George+St+Sydney', missing: '', extra: { completions: [] } },
   { name: 'verification', path: '/api/au/address/v2/verification', scope: 'address', ok: 'q=2+George+Street+SYDNEY+NSW+2000', missing: '', extra: {} },
   { name: 'metadata', path: '/api/au/address/metadata', scope: 'address', ok: '', missing: '', extra: {} },
-  { name: 'phone', path: '/api/phone/v1/verification', scope: 'phone', ok: 'phone_number=0412345678&default_country_code=AU', missing: 'default_country_code=AU', extra: {} },
-  { name: 'email', path: '/api/email/v1/verification', scope: 'email', ok: 'email=someone@example.com&features=format', missing: 'features=format', extra: {} },
+  { name: 'phone', path: '/api/phone/v1/verification', scope: 'phone', ok: 'phone_number=0412345678&default_country_code=AU', missing: 'default_country_code=AU', extra: { completions: [] } },
+  { name: 'email', path: '/api/email/v1/verification', scope: 'email', ok: 'email=someone@example.com&features=format', missing: 'features=format', extra: { completions: [] } },
 ];
 
 describe('validation endpoints through the gateway', () => {
@@ -96,7 +97,13 @@ describe('validation endpoints through the gateway', () => {
       expect(await get(`${q}key=${apiKey.key}`)).toMatchObject({ status: 401, body: { ...endpoint.extra, error_code: '1004' } });
       expect(await get(`${q}key=key_unknown`, { authorization: apiKey.secret })).toMatchObject({ status: 401, body: { error_code: '1001' } });
       expect(await get(`${q}key=${apiKey.key}`, { authorization: 'wrong-secret' })).toMatchObject({ status: 401, body: { error_code: '1006' } });
-      expect(await get(`${endpoint.path}?${endpoint.ok}`)).toMatchObject({ status: 401, body: { ...endpoint.extra, error_code: '1040' } });
+      expect(await get(`${endpoint.path}?${endpoint.ok}`)).toMatchObject({ status: 401, body: { completions: [], error_code: '1040' } });
+    });
+
+    it('refuses a malformed bearer token at the gateway in the documented error body, completions first', async () => {
+      const refused = await get(`${endpoint.path}?${endpoint.ok}`, { authorization: 'Bearer not-a-token' });
+      expect(refused).toEqual({ status: 401, body: { completions: [], message: 'Invalid bearer token', error_code: '1024', success: false } });
+      expect(Object.keys(refused.body)).toEqual(['completions', 'message', 'error_code', 'success']);
     });
 
     it('refuses a token without the route’s scope with 1026', async () => {
@@ -108,7 +115,7 @@ describe('validation endpoints through the gateway', () => {
       const narrow = await clientCredentialsToken(gateway.url, client.client_id, client.client_secret);
       expect(await get(`${endpoint.path}?${endpoint.ok}`, { authorization: `Bearer ${narrow}` })).toMatchObject({
         status: 401,
-        body: { ...endpoint.extra, error_code: '1026' },
+        body: { completions: [], error_code: '1026' },
       });
     });
   });
