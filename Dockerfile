@@ -18,7 +18,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
 COPY config ./config
-RUN mkdir -p /data && chown node:node /data
+# Owner-only: the upstream keeps its admin token and embedded store here (and narrows a wider mode at start).
+RUN mkdir -p -m 0700 /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080 3000 3001 9464

@@ -5,3 +5,4 @@ export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './l
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
 export { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from './admin-token.ts';
+export { ensurePrivateDirectory } from './private-dir.ts';

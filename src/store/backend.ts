@@ -19,7 +19,7 @@ export function openBackend(options: StoreOptions, log: Logger | undefined): Pro
 }
 
 async function openEmbedded(dataDir: string, log: Logger | undefined): Promise<Backend> {
-  const runner = await openPgliteRunner(dataDir);
+  const runner = await openPgliteRunner(dataDir, log);
   const signal = inProcessSignal((error) => log?.error({ err: error }, 'revocation listener failed'));
   return { kind: 'embedded', runner, signal };
 }

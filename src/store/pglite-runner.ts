@@ -1,13 +1,17 @@
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { ensurePrivateDirectory, type Logger } from '#common';
 import { lockDirectory } from './dir-lock.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
-/** PGlite keeps its files under `<dataDir>/db`, locked against a second user (dir-lock.ts). */
-export async function openPgliteRunner(dataDir: string): Promise<SqlRunner> {
+/**
+ * PGlite keeps its files under `<dataDir>/db`, locked against a second user (dir-lock.ts). Both
+ * directories are kept 0700: PGlite's own files are world-readable and writable.
+ */
+export async function openPgliteRunner(dataDir: string, log?: Logger): Promise<SqlRunner> {
   const dir = resolve(dataDir, 'db');
-  await mkdir(dir, { recursive: true });
+  await ensurePrivateDirectory(dataDir, 'DATA_DIR', log);
+  await ensurePrivateDirectory(dir, 'DATA_DIR/db', log);
   const unlock = await lockDirectory(dir);
   try {
     const db = await PGlite.create(dir);

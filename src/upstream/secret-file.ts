@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDirectory, type Logger } from '#common';
 
 /** Where a shared secret came from: the environment, or a file under DATA_DIR (its path). */
 export interface ResolvedSecret {
@@ -12,12 +13,13 @@ export interface ResolvedSecret {
 /**
  * The admin token and the revocation-feed token: the environment wins; otherwise the file
  * `$DATA_DIR/<name>` is read, or created on first start with 256 random bits, mode 0600
- * (`wx` so two processes starting at once cannot both write a different token).
+ * (`wx` so two processes starting at once cannot both write a different token), in a DATA_DIR
+ * kept 0700 (private-dir.ts).
  */
-export async function resolveSecret(dataDir: string, name: string, fromEnv: string | undefined): Promise<ResolvedSecret> {
+export async function resolveSecret(dataDir: string, name: string, fromEnv: string | undefined, log?: Logger): Promise<ResolvedSecret> {
   const path = join(dataDir, name);
   if (fromEnv !== undefined) return { value: fromEnv, source: 'env', path };
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDirectory(dataDir, 'DATA_DIR', log);
   const existing = await readSecretFile(path);
   if (existing !== undefined) return { value: existing, source: 'file', path };
   const value = randomBytes(32).toString('base64url');

@@ -46,8 +46,8 @@ export interface Upstream {
 export async function startUpstream(config: UpstreamConfig, options: UpstreamOptions = {}): Promise<Upstream> {
   const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream' });
   const clock = options.clock;
-  const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken);
-  const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken);
+  const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken, log);
+  const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken, log);
   if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
     log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);
   }
