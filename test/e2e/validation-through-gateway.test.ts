@@ -24,8 +24,8 @@ interface Endpoint {
 
 const endpoints: Endpoint[] = [
   { name: 'autocomplete', path: '/api/au/address/autocomplete', scope: 'address', ok: 'q=1+George+St+Sydney', missing: '', extra: { completions: [] } },
-  { name: 'verification', path: '/api/au/address/v2/verification', scope: 'address', ok: 'q=2+George+Street+SYDNEY+NSW+2000', missing: '', extra: {} },
-  { name: 'metadata', path: '/api/au/address/metadata', scope: 'address', ok: '', missing: '', extra: {} },
+  { name: 'verification', path: '/api/au/address/v2/verification', scope: 'address', ok: 'q=2+George+Street+SYDNEY+NSW+2000', missing: '', extra: { completions: [] } },
+  { name: 'metadata', path: '/api/au/address/metadata', scope: 'address', ok: '', missing: '', extra: { completions: [] } },
   { name: 'phone', path: '/api/phone/v1/verification', scope: 'phone', ok: 'phone_number=0412345678&default_country_code=AU', missing: 'default_country_code=AU', extra: { completions: [] } },
   { name: 'email', path: '/api/email/v1/verification', scope: 'email', ok: 'email=someone@example.com&features=format', missing: 'features=format', extra: { completions: [] } },
 ];

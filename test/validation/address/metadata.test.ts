@@ -3,7 +3,7 @@ import { addressApi, completionsOf, datasetOf, knownAddresses } from './fixtures
 
 const api = addressApi(datasetOf(knownAddresses()));
 
-const NOT_FOUND = { status: 404, body: { message: 'The record you are trying to load does not exist', error_code: '1011', success: false } };
+const NOT_FOUND = { status: 404, body: { completions: [], message: 'The record you are trying to load does not exist', error_code: '1011', success: false } };
 
 async function idOf(q: string): Promise<string> {
   return completionsOf(await api.autocomplete({ q }))[0]!.id;
@@ -53,7 +53,7 @@ describe('GET /api/au/address/metadata', () => {
   });
 
   it('requires exactly one of id, gnaf_id or dpid (1000)', async () => {
-    const error = { status: 400, body: { message: 'Exactly one of id, gnaf_id or dpid must be supplied', error_code: '1000', success: false } };
+    const error = { status: 400, body: { completions: [], message: 'Exactly one of id, gnaf_id or dpid must be supplied', error_code: '1000', success: false } };
     expect(await api.metadata({})).toEqual(error);
     expect(await api.metadata({ id: 'a', gnaf_id: 'b' })).toEqual(error);
     expect(await api.metadata({ id: '', gnaf_id: '' })).toEqual(error);
@@ -61,6 +61,6 @@ describe('GET /api/au/address/metadata', () => {
 
   it('rejects a bad gps flag (1000)', async () => {
     const response = await api.metadata({ gnaf_id: 'GANSW716000001', gps: 'on' });
-    expect(response).toEqual({ status: 400, body: { message: 'Gps must be 0 or 1', error_code: '1000', success: false } });
+    expect(response).toEqual({ status: 400, body: { completions: [], message: 'Gps must be 0 or 1', error_code: '1000', success: false } });
   });
 });

@@ -122,7 +122,7 @@ describe('GET /api/au/address/v2/verification', () => {
     ];
     for (const [params, message] of cases) {
       const response = await api.verification(params);
-      expect(response).toEqual({ status: 400, body: { message, error_code: '1000', success: false } });
+      expect(response).toEqual({ status: 400, body: { completions: [], message, error_code: '1000', success: false } });
     }
   });
 });

@@ -16,8 +16,11 @@ const ID_PARAMS = ['id', 'gnaf_id', 'dpid'] as const;
  * `dpid`; answers the flat address object plus `success`. An unknown id is 1011 (404).
  * This data set holds no Australia Post DPIDs, so a `dpid` is always unknown.
  */
+/** The documented error body's extra field, on 1011 as on every other error of this route. */
+const ERROR_EXTRA = { completions: [] };
+
 export function metadataRoute(data: () => AddressDataset): ValidationRoute {
-  return addressRoute(METADATA_PATH, {}, (query) => {
+  return addressRoute(METADATA_PATH, ERROR_EXTRA, (query) => {
     format(query);
     const given = ID_PARAMS.filter((name) => (query.get(name)?.trim() ?? '') !== '');
     if (given.length !== 1) throw new ParamError('Exactly one of id, gnaf_id or dpid must be supplied');
@@ -27,7 +30,7 @@ export function metadataRoute(data: () => AddressDataset): ValidationRoute {
     const gps = flag(query, 'gps', false);
     const dataset = data();
     const row = name === 'id' ? decodeAddressId(dataset.salt, value, dataset.table.size) : name === 'gnaf_id' ? dataset.table.rowByPid(value.toUpperCase()) : -1;
-    if (row < 0) return apiError('record_not_found');
+    if (row < 0) return apiError('record_not_found', { extra: ERROR_EXTRA });
     return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true }), success: true } };
   });
 }

@@ -5,7 +5,7 @@ import { ParamError } from './params.ts';
 /**
  * Wraps an address handler as a ValidationRoute: parameter errors become 1000 with the
  * message naming the parameter, anything unexpected becomes 1099 (detail to the log only),
- * and every error body carries the route's extra fields (autocomplete: `completions: []`).
+ * and every error body carries the route's extra fields (`completions: []` on every address route, as the API documents).
  */
 export function addressRoute(
   path: string,

@@ -18,7 +18,7 @@ export const VERIFICATION_PATH = '/api/au/address/v2/verification';
  * the address has one and no unit is named. Otherwise 200 with `matched: false`.
  */
 export function verificationRoute(data: () => AddressDataset): ValidationRoute {
-  return addressRoute(VERIFICATION_PATH, {}, (query) => {
+  return addressRoute(VERIFICATION_PATH, { completions: [] }, (query) => {
     format(query);
     const q = requiredText(query, 'q');
     const physical = flag(query, 'gnaf', true);
