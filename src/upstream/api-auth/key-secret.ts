@@ -1,5 +1,5 @@
 import { type Logger, SCOPES, verifySecret } from '#common';
-import type { ApiKey, Project } from '#store';
+import { type ApiKey, isWellFormedId, type Project } from '#store';
 import type { ValidationRoute } from '#validation';
 import { readKeySecret } from './key-secret-input.ts';
 import type { Lookup } from './lookup-cache.ts';
@@ -29,7 +29,8 @@ export async function authenticateKeySecret(
     log.info({ via: 'key', code: refusal.body.error_code }, 'api auth refused');
     return refusal;
   }
-  const apiKey = await apiKeys(input.key);
+  // A key no key can be (a NUL byte, which PostgreSQL refuses outright) names none: unknown, no query.
+  const apiKey = isWellFormedId(input.key) ? await apiKeys(input.key) : null;
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
   if (!verifySecret(input.secret, apiKey.secretHash)) return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
   if ((await projects(apiKey.projectId)) === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);

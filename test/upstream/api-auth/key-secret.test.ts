@@ -52,6 +52,13 @@ describe('key and secret in the upstream', () => {
     expect(res.body).toEqual({ message: 'Key not found', error_code: '1001', success: false });
   });
 
+  it('answers 1001 (401) for a key no key can be (a NUL byte, a space, another script), as for an unknown one', async () => {
+    for (const key of ['\u0000', 'key_\u0000x', 'key with space', 'clé']) {
+      const res = await h.call(PHONE, { key, secret: cred.secret });
+      expect({ key, status: res.status, body: res.body }).toEqual({ key, status: 401, body: { message: 'Key not found', error_code: '1001', success: false } });
+    }
+  });
+
   it('answers 1006 (401) when the secret does not match the key', async () => {
     for (const secret of [cred.secret.slice(0, -1) + (cred.secret.endsWith('A') ? 'B' : 'A'), 'short', cred.secret + 'x']) {
       const res = await h.call(PHONE, { key: cred.key }, secret);
