@@ -76,6 +76,14 @@ describe('validation endpoints through the gateway', () => {
       expect(await get(`${endpoint.path}?${endpoint.ok}${sep}key=${apiKey.key}&secret=${apiKey.secret}`)).toMatchObject({ status: 200, body: { success: true } });
     });
 
+    it('answers another method 405 in the route\'s error body shape, at the gateway as at the upstream', async () => {
+      const body = { ...endpoint.extra, message: 'Method not allowed', error_code: '1042', success: false };
+      for (const base of [gateway.url, up.upstream.url]) {
+        const res = await fetch(`${base}${endpoint.path}`, { method: 'DELETE', headers: bearer() });
+        expect({ base, status: res.status, body: await res.json() }).toEqual({ base, status: 405, body });
+      }
+    });
+
     it('answers the path with a trailing slash as the plain path, as the API reference’s curl examples write it', async () => {
       const plain = await get(`${endpoint.path}?${endpoint.ok}`, bearer());
       expect(plain).toMatchObject({ status: 200, body: { success: true } });

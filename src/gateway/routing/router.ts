@@ -7,7 +7,12 @@ export type RouteMatch =
   | { readonly kind: 'route'; readonly route: CompiledRoute }
   | { readonly kind: 'not_found' }
   | { readonly kind: 'bad_path' }
-  | { readonly kind: 'method_not_allowed'; readonly allow: readonly string[] };
+  | {
+      readonly kind: 'method_not_allowed';
+      readonly allow: readonly string[];
+      /** The path's routes' extra error fields, so a 405 answers in their body shape. */
+      readonly errorFields: Readonly<Record<string, unknown>>;
+    };
 
 export interface GatewayRouter {
   match(method: string, url: string): RouteMatch;
@@ -58,7 +63,9 @@ export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
     const found = methods.has(method) ? find(method as Method, path) : null;
     if (found) return { kind: 'route', route: found.store as CompiledRoute };
     const allow = allowed(path);
-    return allow.length > 0 ? { kind: 'method_not_allowed', allow } : NOT_FOUND;
+    if (allow.length === 0) return NOT_FOUND;
+    const known = find(allow[0] as Method, path)?.store as CompiledRoute;
+    return { kind: 'method_not_allowed', allow, errorFields: known.errorFields };
   }
 
   // Most traffic repeats a few paths: their matches are remembered per method (the path guard's
