@@ -54,21 +54,43 @@ function parseAdminArgs(argv: readonly string[]) {
 
 /**
  * A jti is random base64url, so one in 64 starts with '-', and parseArgs takes it for an unknown
- * option. For a command whose value may start with '-' (`token revoke`), every argument after the
- * noun and verb that is not a known option moves behind the `--` terminator, where parseArgs
- * takes it as a positional; `--` given by hand keeps working. Other commands still refuse an
- * unknown option, so a mistyped `--nmae` is named as such.
+ * option (or, past its first letter, for a group of short options that a '-' inside turns into
+ * an option terminator: `-Zq-2g` is read as `-Z -q -- -2 -g`). For a command whose value may
+ * start with '-' (`token revoke`), every argument after the noun and verb that is not a known
+ * option moves behind the `--` terminator, where parseArgs takes it as a positional; `--` given by
+ * hand keeps working. Other commands still refuse an unknown option, so a mistyped `--nmae` is
+ * named as such. Scanned by hand: parseArgs' own tokens split such an argument apart.
  */
 function withDashedValues(argv: readonly string[]): string[] {
-  const { tokens } = parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: OPTIONS, tokens: true });
-  const [noun, verb] = tokens.filter((token) => token.kind === 'positional');
-  if (!noun || !verb || !ADMIN_COMMANDS.find((c) => c.noun === noun.value && c.verb === verb.value)?.dashedValues) return [...argv];
-  // A short-option group (`-Xk3m`) yields one token per letter, all with the argument's index.
-  const values = new Set(tokens.filter((token) => token.kind === 'option' && token.index > verb.index && !Object.hasOwn(OPTIONS, token.name)).map((token) => token.index));
-  if (values.size === 0) return [...argv];
-  const end = tokens.find((token) => token.kind === 'option-terminator')?.index ?? argv.length;
-  const rest = argv.slice(0, end).filter((_, index) => !values.has(index));
-  return [...rest, '--', ...argv.filter((_, index) => values.has(index)), ...argv.slice(end + 1)];
+  const end = argv.indexOf('--');
+  const head = end === -1 ? argv : argv.slice(0, end);
+  const kept: string[] = [];
+  const words: string[] = [];
+  const values: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i] as string;
+    const option = knownOption(arg);
+    if (option !== undefined) {
+      kept.push(arg);
+      if (option.type === 'string' && !arg.includes('=') && i + 1 < head.length) kept.push(head[++i] as string);
+    } else if (words.length < 2 && !arg.startsWith('-')) {
+      words.push(arg);
+      kept.push(arg);
+    } else {
+      values.push(arg);
+    }
+  }
+  const command = ADMIN_COMMANDS.find((c) => c.noun === words[0] && c.verb === words[1]);
+  if (!command?.dashedValues || values.length === 0) return [...argv];
+  return [...kept, '--', ...values, ...(end === -1 ? [] : argv.slice(end + 1))];
+}
+
+/** `--name`, `--name=value` or `-h`: one of OPTIONS, or undefined. */
+function knownOption(arg: string): (typeof OPTIONS)[keyof typeof OPTIONS] | undefined {
+  if (arg === '-h') return OPTIONS.help;
+  if (!arg.startsWith('--')) return undefined;
+  const name = arg.slice(2).split('=', 1)[0] as string;
+  return Object.hasOwn(OPTIONS, name) ? OPTIONS[name as keyof typeof OPTIONS] : undefined;
 }
 
 /** Settings (URL, token) are resolved on the first request: `address import` may need none. */
