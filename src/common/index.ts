@@ -4,5 +4,5 @@ export { API_ERRORS, type ApiErrorKind, type ApiErrorBody, apiError, utcTimestam
 export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
-export { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from './admin-token.ts';
+export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';

@@ -1,5 +1,5 @@
 import { createVerifier } from '#auth';
-import { type Clock, createLogger, type Logger } from '#common';
+import { adminTokenUnusable, type Clock, createLogger, isUsableAdminToken, type Logger } from '#common';
 import { createIssuer } from '#issuer';
 import { createPortal } from '#portal';
 import { openStore } from '#store';
@@ -8,6 +8,7 @@ import { asAdminError } from './admin/admin-error.ts';
 import { ADMIN_ROUTES, startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
+import { ConfigError } from './config-error.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
 import { storeHealth } from './store-health.ts';
@@ -47,6 +48,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream' });
   const clock = options.clock;
   const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken, log);
+  // ADMIN_TOKEN was checked with the rest of the environment; a token file edited by hand is checked here.
+  if (!isUsableAdminToken(adminToken.value)) throw new ConfigError([adminTokenUnusable(adminToken.path)]);
   const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken, log);
   if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
     log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);

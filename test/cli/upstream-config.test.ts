@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { runCli } from './cli-runner.ts';
 
 /** Refusing takes well under a second; a process still running after this started instead (and is stopped). */
 const STARTED_INSTEAD_MS = 15_000;
-const UNUSABLE = 'ADMIN_TOKEN: must not contain whitespace or control characters (it is sent as "Authorization: Bearer <token>")';
+const unusable = (source: string) => `${source}: the admin token must be one word of visible characters (ASCII or Latin-1), with no whitespace or control characters (it is sent as "Authorization: Bearer <token>")`;
+const UNUSABLE = unusable('ADMIN_TOKEN');
 
 describe('tokengate upstream with a misconfigured environment', () => {
   let dataDir: string;
@@ -33,6 +34,23 @@ describe('tokengate upstream with a misconfigured environment', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(UNUSABLE);
     expect(result.stderr).not.toContain('horse');
+  });
+
+  it('refuses an admin-token file edited by hand to such a token, naming the file, in the upstream and in the admin CLI', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tokengate-upcfg-file-'));
+    try {
+      const file = join(dir, 'admin-token');
+      await writeFile(file, 'correct horse battery staple\n', { mode: 0o600 });
+      const upstream = await runCli(['upstream'], { DATA_DIR: dir, UPSTREAM_PORT: '0', ADMIN_PORT: '0' }, undefined, STARTED_INSTEAD_MS);
+      expect(upstream.code).toBe(2);
+      expect(upstream.stderr).toContain(unusable(file));
+      expect(upstream.stderr).not.toContain('horse');
+      const cli = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: 'http://127.0.0.1:9', DATA_DIR: dir });
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toBe(`tokengate: ${unusable(file)}\n`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses such an ADMIN_TOKEN in the admin CLI too, before calling the API', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from '#common';
+import { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from '#common';
 import { CliError } from '../cli-error.ts';
 
 export interface AdminSettings {
@@ -22,6 +22,7 @@ export async function adminSettings(env: Env, cwd: string): Promise<AdminSetting
   if (!token) {
     throw new CliError(`no admin token: set ADMIN_TOKEN, or start the upstream once so that it writes ${path}`);
   }
+  if (!isUsableAdminToken(token)) throw new CliError(adminTokenUnusable(path), 2);
   return { baseUrl, token };
 }
 
