@@ -68,7 +68,9 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   return {
     async handle(req: IncomingMessage, res: ServerResponse) {
       const url = req.url ?? '';
-      const route = routes.get(url.includes('?') ? url.slice(0, url.indexOf('?')) : url);
+      const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
+      // With or without one trailing slash, as every route of the service answers (c623e93).
+      const route = routes.get(path) ?? (path.length > 1 && path.endsWith('/') ? routes.get(path.slice(0, -1)) : undefined);
       if (!route) return false;
       await route(req, res);
       return true;

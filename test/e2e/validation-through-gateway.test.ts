@@ -128,6 +128,18 @@ describe('validation endpoints through the gateway', () => {
     });
   });
 
+  it('serves the token endpoint and the key set at their trailing-slash paths too, like every other route', async () => {
+    const client = (await up.admin('POST', `/projects/${projectId}/clients`, { name: 'slash', scopes: ['phone'] })).body as { client_id: string; client_secret: string };
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const res = await fetch(`${gateway.url}/oauth/token/`, { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    const slashed = ((await res.json()) as { access_token: string }).access_token;
+    expect(await get(`/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, { authorization: `Bearer ${slashed}` })).toMatchObject({ status: 200 });
+    const keys = await fetch(`${gateway.url}/.well-known/jwks.json/`);
+    expect(keys.status).toBe(200);
+    expect(await keys.json()).toEqual(await (await fetch(`${gateway.url}/.well-known/jwks.json`)).json());
+  });
+
   it('answers 1011 through the gateway for an unknown address id', async () => {
     expect(await get('/api/au/address/metadata?id=00000000-0000-4000-8000-000000000000', bearer())).toMatchObject({ status: 404, body: { error_code: '1011' } });
   });
