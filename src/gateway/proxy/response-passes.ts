@@ -61,9 +61,10 @@ function kindOf(name: string): number {
  * The response header passes, run on the upstream's raw header list into the flat list the
  * reply is written with (one `writeHead`, no per-header `setHeader`, duplicates such as
  * `set-cookie` kept as sent): the upstream's connection-level headers describe its hop, not the
- * client's, so they are dropped; a client that asked to close gets its close, and so does every
- * client while the gateway drains (`keepAlive` is the reply's `shouldKeepAlive`, see drain.ts); the
- * reply carries this request's id; an HTTP/1.0 client cannot read chunked framing, so Node re-frames.
+ * client's, so they are dropped; the reply says close when it is not to keep its connection
+ * (`keepAlive` is the reply's `shouldKeepAlive`: false when the client asked to close, and while
+ * the gateway drains, see drain.ts); the reply carries this request's id; an HTTP/1.0 client
+ * cannot read chunked framing, so Node re-frames.
  */
 export function responseHeaders(proxyRes: IncomingMessage, state: ForwardState | undefined, http10: boolean, keepAlive: boolean): string[] {
   const raw = proxyRes.rawHeaders;
@@ -78,9 +79,9 @@ export function responseHeaders(proxyRes: IncomingMessage, state: ForwardState |
   if (named !== undefined) {
     for (let i = out.length - 2; i >= 0; i -= 2) if (named.has((out[i] as string).toLowerCase())) out.splice(i, 2);
   }
-  // As http-proxy-3 answers: keep-alive, unless the client asked to close or speaks HTTP/1.0;
-  // and never while draining, or this header would override Node's close.
-  const close = http10 || !keepAlive || (state?.clientConnection !== undefined && /\bclose\b/i.test(state.clientConnection));
+  // As http-proxy-3 answers: keep-alive, unless Node will close (the client asked to, or the
+  // gateway drains: this header must not contradict it) or the client speaks HTTP/1.0.
+  const close = http10 || !keepAlive;
   out.push('connection', close ? 'close' : 'keep-alive');
   if (state !== undefined) out.push('x-request-id', state.note.requestId);
   return out;

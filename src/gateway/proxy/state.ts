@@ -11,8 +11,6 @@ export interface ReplyNote {
 export interface ForwardState {
   readonly note: ReplyNote;
   readonly route: CompiledRoute;
-  /** The client's own `Connection` header (stripped before forwarding, honoured on the reply). */
-  clientConnection: string | undefined;
   timedOut: 'connect' | 'response' | undefined;
   proxyReq: ClientRequest | undefined;
   /** Set when the gateway already answered (e.g. 413 mid-stream): later proxy errors are moot. */

@@ -86,7 +86,6 @@ export function createHandler(deps: HandlerDeps) {
     const state: ForwardState = {
       note: record,
       route,
-      clientConnection: req.headers.connection,
       timedOut: undefined,
       proxyReq: undefined,
       answered: false,

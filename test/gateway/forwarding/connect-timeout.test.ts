@@ -14,7 +14,6 @@ function fakes() {
   const state: ForwardState = {
     note: { requestId: 'r', errorCode: '' },
     route: compileRoute({ path: '/x', methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {} }),
-    clientConnection: undefined,
     timedOut: undefined,
     proxyReq: undefined,
     answered: false,

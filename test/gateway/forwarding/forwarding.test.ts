@@ -47,6 +47,14 @@ describe('forwarding an accepted bearer request', () => {
     expect(seen.headers['x-request-id']).toBe('trace-123');
   });
 
+  it('answers Connection: close to a client that asked to close, in any spelling, and keep-alive otherwise', async () => {
+    for (const connection of ['close', 'Close', 'x-hop, close']) {
+      const res = await rawRequest(h.gateway.url, '/public/x', { headers: { connection } });
+      expect({ connection, status: res.status, reply: res.headers.connection }).toEqual({ connection, status: 200, reply: 'close' });
+    }
+    expect((await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive' } })).headers.connection).toBe('keep-alive');
+  });
+
   it('does not forward Expect: 100-continue, which this hop has already answered', async () => {
     const res = await rawRequest(h.gateway.url, '/public/upload', { method: 'POST', headers: { expect: '100-continue', 'content-type': 'text/plain' }, body: 'payload' });
     expect(res.status).toBe(200);
