@@ -30,6 +30,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   // list (response-passes.ts) instead of http-proxy-3's per-header setHeader passes.
   // The target parsed once: http-proxy-3 parses a string target again on every request.
   const proxy = new ProxyServer({ target: new URL(upstream.url), agent, xfwd: false, selfHandleResponse: true });
+  keepOnlyStreamPass(proxy);
 
   // Emitted only for a request without `expect`, which the header passes strip (hop-by-hop.ts).
   proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
@@ -86,6 +87,21 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       proxy.close();
     },
   };
+}
+
+/**
+ * http-proxy-3 runs four passes on every request. `deleteLength` rewrites a DELETE or OPTIONS
+ * request's framing to `content-length: 0` (dropping `transfer-encoding`) yet still streams its
+ * chunked body upstream, where that body is read as further requests that never met our checks:
+ * request smuggling (node-http-proxy #1720). `timeout` and `XHeaders` do nothing with our options.
+ * Only `stream`, which forwards, is kept; passes are known by name, as http-proxy-3's own
+ * before/after find them, and a release that renames it stops the gateway at start, not silently.
+ */
+function keepOnlyStreamPass(proxy: ProxyServer): void {
+  const passes = (proxy as unknown as { webPasses: Array<{ name: string }> }).webPasses;
+  const stream = passes.filter((pass) => pass.name === 'stream');
+  if (stream.length !== 1) throw new Error(`http-proxy-3: expected one "stream" web pass, found ${passes.map((p) => p.name).join(', ')}`);
+  passes.splice(0, passes.length, ...stream);
 }
 
 /**

@@ -55,6 +55,17 @@ describe('forwarding an accepted bearer request', () => {
     expect((await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive' } })).headers.connection).toBe('keep-alive');
   });
 
+  it.each(['DELETE', 'OPTIONS'])('forwards a chunked %s body as that request\'s body, never as a request of its own (smuggling)', async (method) => {
+    // Sent chunked, this body is one upstream request's body; framed as content-length 0 upstream, it is a request.
+    const smuggled = 'GET /internal/smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+    const res = await rawRequest(h.gateway.url, '/public-delete/x', { method, headers: { 'transfer-encoding': 'chunked' }, body: smuggled });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ method, bodyBytes: smuggled.length });
+    // Give a smuggled request time to reach the upstream, were it sent as one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(h.upstream.seen.filter((r) => r.url.startsWith('/internal'))).toEqual([]);
+  });
+
   it('does not forward Expect: 100-continue, which this hop has already answered', async () => {
     const res = await rawRequest(h.gateway.url, '/public/upload', { method: 'POST', headers: { expect: '100-continue', 'content-type': 'text/plain' }, body: 'payload' });
     expect(res.status).toBe(200);
