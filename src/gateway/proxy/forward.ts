@@ -54,7 +54,11 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       proxyRes.resume();
       return;
     }
-    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
+    const status = proxyRes.statusCode ?? 0;
+    // Node's client takes any three digits, and writeHead throws below 100: an upstream answering
+    // `099` would end the process from inside a socket callback. Its reply is unusable: 502.
+    if (status < 200) return void unusableReply(proxyRes, req, res);
+    res.writeHead(status, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
     // Relayed by two shared listeners instead of `pipe`, which adds and then removes seven
     // listeners per reply. A client that goes away makes http-proxy-3 destroy the upstream request.
     (proxyRes as WithReply)[REPLY] = res;
@@ -75,6 +79,14 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
       return;
     }
     sendUpstreamFailure(res, failure, state);
+  }
+
+  function unusableReply(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
+    proxyRes.destroy();
+    const state = forwardState(req);
+    onError(new Error(`upstream answered status ${proxyRes.statusCode}`), req, res);
+    // The request's own error, when the destroyed socket reports it, must not touch the 502 sent.
+    if (state) state.answered = true;
   }
 
   return {

@@ -23,7 +23,8 @@ export interface EchoUpstream {
 
 /**
  * A real loopback upstream that answers every request with JSON describing it, so tests assert
- * exactly which headers the gateway forwarded or stripped. `/api/half` sends headers then drops
+ * exactly which headers the gateway forwarded or stripped. `/api/raw-status/<3 digits>` answers
+ * that status however odd, written by hand. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it.
  */
@@ -71,6 +72,12 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           streamLarge(res, Number(new URL(req.url, 'http://x').searchParams.get('mib') ?? 1) * 2 ** 20, (n) => {
             largeBytes += n;
           });
+          return;
+        }
+        if (req.url?.startsWith('/api/raw-status/')) {
+          // A status node:http would refuse to send (e.g. 099), written on the socket by hand.
+          const code = req.url.slice('/api/raw-status/'.length);
+          res.socket?.end(`HTTP/1.1 ${code} Odd\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
           return;
         }
         if (req.url?.startsWith('/api/half')) {

@@ -49,6 +49,15 @@ describe('when the upstream fails', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
+  it('answers 502 JSON to an upstream status below 100 and keeps serving (it used to end the process)', async () => {
+    h = await startHarness(import.meta.dirname);
+    for (const code of ['099', '000']) {
+      const res = await h.fetch(`/api/raw-status/${code}`);
+      expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+    }
+    expect((await h.fetch('/api/x')).status).toBe(200);
+  });
+
   it('counts upstream failures by kind in the metrics', async () => {
     h = await startHarness(import.meta.dirname, { env: { UPSTREAM_URL: `http://127.0.0.1:${await deadPort()}` } });
     await (await h.fetch('/api/x')).text();
