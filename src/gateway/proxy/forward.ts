@@ -58,6 +58,9 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     // Node's client takes any three digits, and writeHead throws below 100: an upstream answering
     // `099` would end the process from inside a socket callback. Its reply is unusable: 502.
     if (status < 200) return void unusableReply(proxyRes, req, res);
+    // The upstream answered before the whole request body arrived (and may have closed): the
+    // rest of it would be read as the client's next request, so this connection ends with the reply.
+    if (!req.complete) res.shouldKeepAlive = false;
     res.writeHead(status, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
     // Relayed by two shared listeners instead of `pipe`, which adds and then removes seven
     // listeners per reply. A client that goes away makes http-proxy-3 destroy the upstream request.

@@ -24,7 +24,8 @@ export interface EchoUpstream {
 /**
  * A real loopback upstream that answers every request with JSON describing it, so tests assert
  * exactly which headers the gateway forwarded or stripped. `/api/raw-status/<3 digits>` answers
- * that status however odd, written by hand. `/api/half` sends headers then drops
+ * that status however odd, written by hand. `/api/early` answers before reading the request body.
+ * `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it.
  */
@@ -58,6 +59,11 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   let largeBytes = 0;
   let receiving = 0;
   const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/early')) {
+      // Answers and closes before reading the request body, as an upstream refusing an upload may.
+      res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('early');
+      return;
+    }
     receiving++;
     req.once('close', () => receiving--);
     let bodyBytes = 0;

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -56,6 +57,25 @@ describe('when the upstream fails', () => {
       expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
     }
     expect((await h.fetch('/api/x')).status).toBe(200);
+  });
+
+  it('ends the connection with the reply when the upstream answers before the request body is complete', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const reply = await new Promise<{ connection: string | undefined; body: string; closed: boolean }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/api/early', method: 'POST', agent: false, headers: { connection: 'keep-alive', 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        // The gateway closes the connection after the reply: the unsent rest of the body can never be read as a request.
+        res.on('end', () => req.socket?.once('close', () => resolve({ connection: res.headers.connection, body, closed: true })));
+      });
+      req.on('error', reject);
+      req.write('part of a body that never ends');
+    });
+    expect(reply).toEqual({ connection: 'close', body: 'early', closed: true });
   });
 
   it('counts upstream failures by kind in the metrics', async () => {
