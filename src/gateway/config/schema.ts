@@ -117,6 +117,8 @@ export function gatewaySchema(env: Env) {
           requestTimeoutMs: int(100, 3_600_000).default(60_000),
           keepAliveTimeoutMs: int(100, 600_000).default(5_000),
         })
+        // Node's server refuses to start with a headers timeout longer than the request timeout.
+        .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, { message: 'must not exceed limits.requestTimeoutMs', path: ['headersTimeoutMs'] })
         .prefault({}),
       metrics: z
         .strictObject({ host: z.string().default('127.0.0.1'), port: port.default(Number(env.METRICS_PORT ?? 9464)) })

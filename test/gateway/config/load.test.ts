@@ -125,6 +125,10 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/staleness-too-short.yaml')).toEqual([expect.stringMatching(/^revocation\.maxStalenessSec: .*5.* \(line 2\)$/)]);
   });
 
+  it('refuses a headers timeout longer than the request timeout (Node would refuse to start the listener)', () => {
+    expect(problemsOf('invalid/headers-timeout-over-request.yaml')).toEqual(['limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs (line 2)']);
+  });
+
   it('rejects a non-http upstream URL', () => {
     expect(problemsOf('invalid/bad-url.yaml')).toEqual(['upstream.url: must be an http(s) URL (line 2)']);
   });
