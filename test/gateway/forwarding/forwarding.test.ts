@@ -47,6 +47,14 @@ describe('forwarding an accepted bearer request', () => {
     expect(seen.headers['x-request-id']).toBe('trace-123');
   });
 
+  it("passes the client's Forwarded header on with this hop appended, and none of its X-Forwarded-Port or X-Real-IP", async () => {
+    const res = await rawRequest(h.gateway.url, '/public/x', { headers: { forwarded: 'for=198.51.100.9', 'x-forwarded-port': '443', 'x-real-ip': '198.51.100.9' } });
+    const seen = JSON.parse(res.body) as { headers: Record<string, string> };
+    expect(seen.headers.forwarded).toMatch(/^for=198\.51\.100\.9, for=127\.0\.0\.1;host="127\.0\.0\.1:\d+";proto=http$/);
+    expect(seen.headers['x-forwarded-port']).toBeUndefined();
+    expect(seen.headers['x-real-ip']).toBeUndefined();
+  });
+
   it('answers Connection: close to a client that asked to close, in any spelling, and keep-alive otherwise', async () => {
     for (const connection of ['close', 'Close', 'x-hop, close']) {
       const res = await rawRequest(h.gateway.url, '/public/x', { headers: { connection } });

@@ -84,6 +84,21 @@ describe('setForwarded', () => {
     setForwarded(headers, context({ encrypted: true }));
     expect(headers).toMatchObject({ 'x-forwarded-for': '192.0.2.7', 'x-forwarded-proto': 'https' });
   });
+
+  it('appends this hop to an inbound Forwarded header, quoting IPv6 and the host (RFC 7239)', () => {
+    const headers: IncomingHttpHeaders = { host: 'api.example:8080', forwarded: 'for=203.0.113.1;proto=https' };
+    setForwarded(headers, context());
+    expect(headers.forwarded).toBe('for=203.0.113.1;proto=https, for=192.0.2.7;host="api.example:8080";proto=http');
+    const v6: IncomingHttpHeaders = { host: 'h"\\x', forwarded: 'for=unknown' };
+    setForwarded(v6, context({ remoteAddress: '::1', encrypted: true }));
+    expect(v6.forwarded).toBe('for=unknown, for="[::1]";host="h\\"\\\\x";proto=https');
+  });
+
+  it('adds no Forwarded header when the client sent none', () => {
+    const headers: IncomingHttpHeaders = { host: 'h' };
+    setForwarded(headers, context());
+    expect(headers.forwarded).toBeUndefined();
+  });
 });
 
 describe('request ids', () => {
@@ -123,5 +138,12 @@ describe('the ordered request passes', () => {
     expect(out.authorization).toBe('Bearer abc');
     expect(out.connection).toBeUndefined();
     expect(out['x-request-id']).toBe('req-1');
+  });
+
+  it("drops the client's X-Forwarded-Port and X-Real-IP, which would read as this hop's word", () => {
+    const out = forwardHeaders({ host: 'h', 'x-forwarded-port': '443', 'x-real-ip': '10.0.0.1', accept: '*/*' }, context());
+    expect(out['x-forwarded-port']).toBeUndefined();
+    expect(out['x-real-ip']).toBeUndefined();
+    expect(out.accept).toBe('*/*');
   });
 });

@@ -1,15 +1,38 @@
-import type { HeaderPass } from './context.ts';
+import type { HeaderPass, StripPass } from './context.ts';
 
 /**
  * `X-Forwarded-For` gets the peer address appended (the last entry is the one this gateway
  * saw; earlier ones are whatever the client claimed). Proto and Host are what this hop saw,
- * replacing any inbound value.
+ * replacing any inbound value. An inbound RFC 7239 `Forwarded` gets this hop's element
+ * appended the same way, so an upstream that reads it sees the truth for the last hop; none is
+ * added when the client sent none (each outgoing header costs the proxy, see docs/performance.md).
  */
 export const setForwarded: HeaderPass = (headers, ctx) => {
   const prior = headers['x-forwarded-for'];
   const chain = Array.isArray(prior) ? prior.join(', ') : prior;
   headers['x-forwarded-for'] = chain ? `${chain}, ${ctx.remoteAddress}` : ctx.remoteAddress;
-  headers['x-forwarded-proto'] = ctx.encrypted ? 'https' : 'http';
-  if (headers.host) headers['x-forwarded-host'] = headers.host;
+  const proto = ctx.encrypted ? 'https' : 'http';
+  headers['x-forwarded-proto'] = proto;
+  const host = headers.host;
+  if (host) headers['x-forwarded-host'] = host;
   else delete headers['x-forwarded-host'];
+  const forwarded = headers.forwarded;
+  if (forwarded !== undefined) headers.forwarded = `${forwarded ? `${forwarded}, ` : ''}${forwardedElement(ctx.remoteAddress, host, proto)}`;
 };
+
+/**
+ * The inbound headers that state what a proxy saw and that this gateway does not set: passed
+ * on, the client's `X-Forwarded-Port` would sit beside this hop's Proto and Host as if this hop
+ * had said it, and `X-Real-IP` is commonly trusted as the client address.
+ */
+export const isForwardingClaim: StripPass = (name) => name === 'x-forwarded-port' || name === 'x-real-ip';
+
+/** RFC 7239 §4–6: `for` quoted (with brackets) for an IPv6 address, `host` always quoted (it may hold `:`). */
+function forwardedElement(address: string, host: string | undefined, proto: string): string {
+  const node = address.includes(':') ? `"[${address}]"` : address || 'unknown';
+  return host ? `for=${node};host=${quoted(host)};proto=${proto}` : `for=${node};proto=${proto}`;
+}
+
+function quoted(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ForwardContext, HeaderPass, StripPass } from './context.ts';
-import { setForwarded } from './forwarded.ts';
+import { isForwardingClaim, setForwarded } from './forwarded.ts';
 import { isHopByHop } from './hop-by-hop.ts';
 import { injectIdentity, isInboundIdentity } from './identity.ts';
 import { setRequestId } from './request-id.ts';
@@ -12,10 +12,11 @@ export { isHopByHop } from './hop-by-hop.ts';
 /**
  * The request header passes, in order (http-proxy-3 `web-outgoing` style): strip passes decide
  * what of the inbound headers is copied, then set passes add to the copy. Identity headers are
- * injected only into a copy that holds no inbound `x-tokengate-*`. `Authorization` is forwarded
+ * injected only into a copy that holds no inbound `x-tokengate-*`, and no client's
+ * `X-Forwarded-Port` or `X-Real-IP` survives. `Authorization` is forwarded
  * on purpose: the upstream verifies the token again (defence in depth).
  */
-export const STRIP_PASSES: readonly StripPass[] = [isHopByHop, isInboundIdentity];
+export const STRIP_PASSES: readonly StripPass[] = [isHopByHop, isInboundIdentity, isForwardingClaim];
 export const SET_PASSES: readonly HeaderPass[] = [setForwarded, setRequestId, injectIdentity];
 
 /**
