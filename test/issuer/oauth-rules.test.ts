@@ -7,7 +7,7 @@ import { OAuthError } from '../../src/issuer/oauth/oauth-error.ts';
 import { grantScopes } from '../../src/issuer/oauth/scope.ts';
 import { createFakeClock } from '#test/fake-clock.ts';
 
-const form = (text: string) => parseForm(Buffer.from(text));
+const form = (text: string) => parseForm(Buffer.from(text), new Set(['a', 'b', 'scope', 'flag']));
 const codeOf = (fn: () => unknown) => {
   try {
     fn();
@@ -23,8 +23,8 @@ describe('form parsing', () => {
     expect(Object.fromEntries(form('a=x+y&b=%C3%A9%2B'))).toEqual({ a: 'x y', b: 'é+' });
   });
 
-  it('drops empty values and keeps unknown names', () => {
-    expect(Object.fromEntries(form('scope=&foo=bar&&flag'))).toEqual({ foo: 'bar' });
+  it('drops empty values and ignores unrecognized names, even repeated ones', () => {
+    expect(Object.fromEntries(form('scope=&foo=bar&&flag&a=x&foo=baz'))).toEqual({ a: 'x' });
   });
 
   it('refuses repeated names even when one is empty', () => {

@@ -52,6 +52,13 @@ describe('revocation endpoint (RFC 7009)', () => {
     expect(h.logs()).toContain("revocation of another client's token refused");
   });
 
+  it('ignores an unrecognized parameter sent more than once and revokes the token', async () => {
+    const token = await tokenFor(a);
+    const answer = await postForm(h.url, `token=${token}&token_type_hint=access_token&x_trace=1&x_trace=2`, { path: '/oauth/revoke', basic: [a.id, a.secret] });
+    expect(answer.status).toBe(200);
+    expect(await kindOf(token)).toBe('token_revoked');
+  });
+
   it('requires the token parameter, client authentication and POST', async () => {
     expect((await revoke(a, {})).json).toMatchObject({ error: 'invalid_request' });
     const unauthenticated = await postForm(h.url, { token: 'x' }, { path: '/oauth/revoke' });

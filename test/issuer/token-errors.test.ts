@@ -62,6 +62,13 @@ describe('request shape', () => {
     expect(res.json).toMatchObject({ scope: 'address email', expires_in: 900 });
   });
 
+  it('ignores an unrecognized parameter sent more than once, such as RFC 8707 resource', async () => {
+    const body = `${new URLSearchParams(creds())}&resource=https%3A%2F%2Fa.example&resource=https%3A%2F%2Fb.example`;
+    const res = await postForm(h.url, body);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ token_type: 'Bearer', scope: 'address email', expires_in: 900 });
+  });
+
   it('refuses malformed percent-encoding, NUL bytes and invalid UTF-8 with 400', async () => {
     const base = new URLSearchParams(creds()).toString();
     expectOAuthError(await postForm(h.url, `${base}&scope=%ZZ`), 400, 'invalid_request');

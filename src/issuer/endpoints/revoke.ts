@@ -8,6 +8,9 @@ import type { Revoker } from '../revocation/revoker.ts';
 import { readOwnToken } from '../tokens/own-token.ts';
 import { requirePost } from './oauth-route.ts';
 
+/** What a revocation request may carry (RFC 7009 §2.1); any other parameter is ignored. */
+const REVOKE_PARAMS: ReadonlySet<string> = new Set(['token', 'token_type_hint', 'client_id', 'client_secret']);
+
 export interface RevokeEndpointDeps extends ClientAuthDeps {
   readonly keyring: Keyring;
   readonly revoker: Revoker;
@@ -26,7 +29,7 @@ export interface RevokeEndpointDeps extends ClientAuthDeps {
  */
 export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, deps: RevokeEndpointDeps): Promise<void> {
   requirePost(req);
-  const form = await readForm(req);
+  const form = await readForm(req, REVOKE_PARAMS);
   const { client } = await authenticateClient(req, form, deps);
   const token = form.get('token');
   if (token === undefined) throw new OAuthError('invalid_request', 'token is required');

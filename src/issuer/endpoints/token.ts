@@ -8,21 +8,25 @@ import { grantScopes } from '../oauth/scope.ts';
 import { issueToken, type TokenContext } from '../tokens/issue-token.ts';
 import { requirePost } from './oauth-route.ts';
 
+/** What a token request may carry; any other parameter is ignored. */
+const TOKEN_PARAMS: ReadonlySet<string> = new Set(['grant_type', 'client_id', 'client_secret', 'scope', 'expires_in']);
+
 export interface TokenEndpointDeps extends ClientAuthDeps {
   readonly tokens: TokenContext;
 }
 
 /**
  * `POST /oauth/token` (client credentials). Error precedence, first match wins:
- * 405 method → 400 content type → 413 size → 400 malformed/repeated parameter → 400 malformed
- * Basic / two mechanisms → 401 client authentication (429 once the client id or the source address
- * is over its failure limit; correct credentials always pass) → 400 grant_type missing /
- * 400 unsupported_grant_type → 400 unauthorized_client (plan) →
- * 400 invalid_scope → 400 expires_in → 401 client disabled while the request was reading it.
+ * 405 method → 400 content type → 413 size → 400 malformed body or a repeated parameter of the
+ * grant (other parameters are ignored) → 400 malformed Basic / two mechanisms → 401 client
+ * authentication (429 once the client id or the source address is over its failure limit;
+ * correct credentials always pass) → 400 grant_type missing / 400 unsupported_grant_type →
+ * 400 unauthorized_client (plan) → 400 invalid_scope → 400 expires_in → 401 client disabled
+ * while the request was reading it.
  */
 export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {
   requirePost(req);
-  const form = await readForm(req);
+  const form = await readForm(req, TOKEN_PARAMS);
   const record = await authenticateClient(req, form, deps);
   const { client, project } = record;
   checkGrantType(form);

@@ -6,6 +6,9 @@ import { OAuthError } from './oauth-error.ts';
 /** Parameters of a form body: each name once; empty values are dropped (RFC 6749 §3.2: same as absent). */
 export type FormParams = ReadonlyMap<string, string>;
 
+/** The parameters an endpoint reads: only these may not repeat; any other name is ignored (RFC 6749 §3.1, §3.2). */
+export type RecognizedParams = ReadonlySet<string>;
+
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -17,7 +20,7 @@ export function isFormContentType(header: string | undefined): boolean {
 }
 
 /** Reads and parses the request body; every malformation is `invalid_request`, too large is 413. */
-export async function readForm(req: IncomingMessage): Promise<FormParams> {
+export async function readForm(req: IncomingMessage, recognized: RecognizedParams): Promise<FormParams> {
   if (!isFormContentType(req.headers['content-type'])) {
     req.resume();
     throw new OAuthError('invalid_request', 'only application/x-www-form-urlencoded bodies are supported');
@@ -31,11 +34,15 @@ export async function readForm(req: IncomingMessage): Promise<FormParams> {
     }
     throw error;
   }
-  return parseForm(body);
+  return parseForm(body, recognized);
 }
 
-/** Strict form decoding: invalid UTF-8, bad percent-escapes, NUL bytes and repeated names are refused. */
-export function parseForm(body: Buffer): FormParams {
+/**
+ * Strict form decoding: invalid UTF-8, bad percent-escapes, NUL bytes and a repeated recognized
+ * name are refused. Unrecognized names are ignored however often they come (the server MUST ignore
+ * them; RFC 8707 `resource`, for one, may be sent several times) and are not returned.
+ */
+export function parseForm(body: Buffer, recognized: RecognizedParams): FormParams {
   let text: string;
   try {
     text = utf8.decode(body);
@@ -48,6 +55,7 @@ export function parseForm(body: Buffer): FormParams {
     const eq = pair.indexOf('=');
     const name = decodeComponent(eq === -1 ? pair : pair.slice(0, eq));
     const value = eq === -1 ? '' : decodeComponent(pair.slice(eq + 1));
+    if (!recognized.has(name)) continue;
     if (seen.has(name)) throw new OAuthError('invalid_request', 'a parameter is repeated');
     seen.set(name, value);
   }
