@@ -52,6 +52,14 @@ describe('revocation endpoint (RFC 7009)', () => {
     expect(h.logs()).toContain("revocation of another client's token refused");
   });
 
+  it("answers 200 for another client's expired token, as for any invalid token (RFC 7009 §2.2)", async () => {
+    const res = await postForm(h.url, { grant_type: 'client_credentials', client_id: b.id, client_secret: b.secret, expires_in: '1' });
+    clock.advanceSec(2);
+    const answer = await revoke(a, { token: String(res.json['access_token']) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('ignores an unrecognized parameter sent more than once and revokes the token', async () => {
     const token = await tokenFor(a);
     const answer = await postForm(h.url, `token=${token}&token_type_hint=access_token&x_trace=1&x_trace=2`, { path: '/oauth/revoke', basic: [a.id, a.secret] });

@@ -21,10 +21,10 @@ export interface RevokeEndpointDeps extends ClientAuthDeps {
 
 /**
  * `POST /oauth/revoke` (RFC 7009). The client authenticates as at the token endpoint and may
- * revoke its own tokens. Unknown, malformed and expired tokens answer 200 and change nothing
- * (§2.2). A genuine token of another client is refused with 400 `unauthorized_client`, as §2.1
- * requires ("the request is refused and the client is informed of the error"); it is not revoked
- * and the attempt is logged. Telling the caller that much reveals nothing: it already holds the
+ * revoke its own tokens. Unknown, malformed and expired tokens (its own or another client's)
+ * answer 200 and change nothing (§2.2). A live token of another client is refused with 400
+ * `unauthorized_client`, as §2.1 requires ("the request is refused and the client is informed of
+ * the error"); it is not revoked and the attempt is logged. Telling the caller that much reveals nothing: it already holds the
  * token. `token_type_hint` is ignored.
  */
 export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, deps: RevokeEndpointDeps): Promise<void> {
@@ -34,11 +34,13 @@ export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, 
   const token = form.get('token');
   if (token === undefined) throw new OAuthError('invalid_request', 'token is required');
   const claims = await readOwnToken(token, deps);
-  if (claims && !claims.expired && claims.clientId === client.clientId) {
+  // An expired token is an invalid one, whoever it was issued to: 200, nothing to revoke (§2.2).
+  if (claims && !claims.expired) {
+    if (claims.clientId !== client.clientId) {
+      deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, "revocation of another client's token refused");
+      throw new OAuthError('unauthorized_client', 'the token was not issued to this client');
+    }
     await deps.revoker.revokeJti(claims.jti, claims.exp);
-  } else if (claims && claims.clientId !== client.clientId) {
-    deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, "revocation of another client's token refused");
-    throw new OAuthError('unauthorized_client', 'the token was not issued to this client');
   }
   res.writeHead(200, { ...NO_STORE, 'content-length': 0 });
   res.end();
