@@ -5,19 +5,29 @@ import { pathOf } from '../routing/path-guard.ts';
 import { declaredTooLarge } from './body-limit.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
+import { hasRepeatedHost, toOriginForm } from './request-target.ts';
 import { sendApiError } from './respond.ts';
 
+const SLASH = 0x2f;
+
 /**
- * Everything decided before authentication: URL length (414), health endpoints, the route
- * (400 for unsafe paths, 404, 405 with Allow) and a declared body size (413). Returns the
- * route, or undefined when the request has been answered here.
+ * Everything decided before authentication: URL length (414), the request target's form and
+ * Host (400, request-target.ts), health endpoints, the route (400 for unsafe paths, 404, 405
+ * with Allow) and a declared body size (413). Returns the route, or undefined when the request
+ * has been answered here.
  */
 export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord): CompiledRoute | undefined {
-  const url = req.url ?? '/';
+  let url = req.url ?? '/';
   if (url.length > gen.config.limits.maxUrlLength) {
     sendApiError(res, record, 'payload_too_large', { status: 414 });
     return undefined;
   }
+  if (url.charCodeAt(0) !== SLASH) {
+    const origin = toOriginForm(req, url);
+    if (origin === undefined) return refuse(res, record, 'Invalid request target');
+    url = origin;
+  }
+  if (hasRepeatedHost(req.rawHeaders)) return refuse(res, record, 'More than one Host header');
   if (req.method === 'GET' && HEALTH_PATHS.has(pathOf(url))) {
     record.route = pathOf(url);
     record.decision = 'health';
@@ -33,5 +43,10 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
     if (!declaredTooLarge(req, gen.config.limits.maxBodyBytes)) return match.route;
     sendApiError(res, record, 'payload_too_large', { extra: match.route.errorFields, headers: { connection: 'close' } });
   }
+  return undefined;
+}
+
+function refuse(res: ServerResponse, record: RequestRecord, message: string): undefined {
+  sendApiError(res, record, 'validation_failed', { message, headers: { connection: 'close' } });
   return undefined;
 }

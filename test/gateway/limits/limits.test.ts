@@ -89,6 +89,39 @@ describe('request limits', () => {
     expect(reply).toContain('"success":false');
   });
 
+  it('refuses a request with two Host lines with 400 JSON and forwards nothing (RFC 9112 §3.2)', async () => {
+    const before = h.upstream.seen.length;
+    for (const second of ['Host: evil.example', 'HOST: evil.example', 'host: 127.0.0.1']) {
+      const reply = await rawExchange(`GET /api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n${second}\r\n\r\n`);
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ message: 'More than one Host header', error_code: '1000', success: false }));
+    }
+    expect(h.upstream.seen.length).toBe(before);
+  });
+
+  it('accepts an absolute-form target, forwarding origin form with its authority as Host (RFC 9112 §3.2.2)', async () => {
+    const reply = await rawExchange('GET http://api.example:8443/api/x?a=1 HTTP/1.1\r\nHost: ignored.example\r\nConnection: close\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    const seen = h.upstream.seen.at(-1)!;
+    expect(seen.url).toBe('/api/x?a=1');
+    expect(seen.headers).toMatchObject({ host: 'api.example:8443', 'x-forwarded-host': 'api.example:8443' });
+    const query = await rawExchange('GET HTTP://h?a=1 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
+    expect(query).toMatch(/^HTTP\/1\.1 404 /);
+  });
+
+  it.each([
+    ['another scheme', 'ftp://h/api/x'],
+    ['userinfo', 'http://user:pw@h/api/x'],
+    ['an asterisk', '*'],
+    ['a dot segment behind the authority', 'http://h/api/../internal/x'],
+  ])('refuses an absolute-form or other target with %s with 400 JSON', async (_what, target) => {
+    const before = h.upstream.seen.length;
+    const reply = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`);
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('"error_code":"1000"');
+    expect(h.upstream.seen.length).toBe(before);
+  });
+
   it('drops a client that never finishes its headers (slow loris) with 408', async () => {
     const started = Date.now();
     const reply = await rawExchange('GET /api/x HTTP/1.1\r\nHost: a\r\nX-Slow: 1\r\n');

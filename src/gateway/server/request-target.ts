@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * RFC 9112 §3.2.2: a server must accept a request target in absolute form
+ * (`GET http://api.example/x?q=1`) and then use its authority as the host, ignoring any Host
+ * header. The request is rewritten to origin form in place, so routing, the header passes and
+ * http-proxy-3 (which would otherwise send the absolute URL upstream) all see `/x?q=1` and
+ * `Host: api.example`. The path is kept byte for byte, not normalised by a URL parser, so the
+ * path guard judges exactly what is forwarded. Returns false for anything else that does not
+ * start with `/`: another scheme, userinfo (`http://user@host/`, RFC 9110 §4.2.4), `*`.
+ */
+const ABSOLUTE_FORM = /^https?:\/\/([A-Za-z0-9\-._~!$&'()*+,;=:[\]%]+)([/?].*)?$/i;
+
+export function toOriginForm(req: IncomingMessage, url: string): string | undefined {
+  const match = ABSOLUTE_FORM.exec(url);
+  if (!match) return undefined;
+  const rest = match[2] ?? '/';
+  const origin = rest.startsWith('?') ? `/${rest}` : rest;
+  req.url = origin;
+  req.headers.host = match[1];
+  return origin;
+}
+
+/**
+ * RFC 9112 §3.2: a request with more than one Host line must be refused (400). Node keeps the
+ * first in `req.headers` and drops the rest, while a server behind another proxy might take the
+ * last: two parties reading two hosts is how host-routing confusion starts. Only four-letter
+ * names are compared, so the scan costs a length check per header.
+ */
+export function hasRepeatedHost(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length !== 4 || (name !== 'Host' && name !== 'host' && name.toLowerCase() !== 'host')) continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
