@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { apiError } from '#common';
@@ -25,8 +25,18 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, handler)
     : createHttpServer(options, handler);
   server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
   trackConnections(server);
   return server;
+}
+
+/**
+ * CONNECT asks for a tunnel, which this gateway does not offer. Without a listener Node just
+ * drops the socket, leaving the client no status line: answer 501 (RFC 9110 §9.1) in our shape.
+ */
+function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  const { body } = apiError('method_not_allowed', { message: 'CONNECT is not supported' });
+  writeAndClose(socket, '501 Not Implemented', JSON.stringify(body));
 }
 
 /**
@@ -44,8 +54,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   }
   const oversized = error.code === 'HPE_HEADER_OVERFLOW';
   const { body } = oversized ? apiError('payload_too_large') : apiError('validation_failed', { message: 'Malformed HTTP request' });
-  const payload = JSON.stringify(body);
-  const status = oversized ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  writeAndClose(socket, oversized ? '431 Request Header Fields Too Large' : '400 Bad Request', JSON.stringify(body));
+}
+
+function writeAndClose(socket: Duplex, status: string, payload: string): void {
   socket.end(
     `HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
   );

@@ -122,6 +122,21 @@ describe('request limits', () => {
     expect(h.upstream.seen.length).toBe(before);
   });
 
+  it('answers CONNECT with 501 JSON instead of dropping the connection without a status line', async () => {
+    const reply = await rawExchange('CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 501 /);
+    expect(reply).toContain('connection: close');
+    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ message: 'CONNECT is not supported', error_code: '1042', success: false }));
+  });
+
+  it('serves a request asking for a protocol upgrade as a plain request, without the upgrade', async () => {
+    const reply = await rawExchange('GET /api/ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    const seen = h.upstream.seen.at(-1)!;
+    expect(seen.url).toBe('/api/ws');
+    expect(seen.headers.upgrade).toBeUndefined();
+  });
+
   it('drops a client that never finishes its headers (slow loris) with 408', async () => {
     const started = Date.now();
     const reply = await rawExchange('GET /api/x HTTP/1.1\r\nHost: a\r\nX-Slow: 1\r\n');
