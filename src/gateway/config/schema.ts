@@ -45,12 +45,22 @@ function rejectConflictingRoutes(routes: ReadonlyArray<{ path: string; methods: 
   for (const { index, message } of routeConflicts(routes)) ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
 }
 
+/**
+ * An environment setting read as the upstream reads it (src/upstream/env.ts): trimmed, and empty
+ * means unset. Otherwise `PUBLIC_URL=` or a stray space gave the gateway another issuer than the
+ * one the upstream signs with, and every token was refused.
+ */
+function setting(env: Env, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
 export function gatewaySchema(env: Env) {
-  const gatewayPort = Number(env.GATEWAY_PORT ?? 8080);
-  const upstreamUrl = env.UPSTREAM_URL ?? `http://127.0.0.1:${env.UPSTREAM_PORT ?? 3000}`;
-  const publicUrl = env.PUBLIC_URL ?? `http://127.0.0.1:${gatewayPort}`;
-  const feedToken = env.REVOCATION_FEED_TOKEN;
-  const feedTokenFile = feedToken ? undefined : `${env.DATA_DIR ?? './data'}/feed-token`;
+  const gatewayPort = Number(setting(env, 'GATEWAY_PORT') ?? 8080);
+  const upstreamUrl = setting(env, 'UPSTREAM_URL') ?? `http://127.0.0.1:${setting(env, 'UPSTREAM_PORT') ?? 3000}`;
+  // The upstream's `iss` is PUBLIC_URL without trailing slashes: the expected issuer must be the same string.
+  const publicUrl = (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${gatewayPort}`).replace(/\/+$/, '');
+  const feedToken = setting(env, 'REVOCATION_FEED_TOKEN');
+  const feedTokenFile = feedToken ? undefined : `${setting(env, 'DATA_DIR') ?? './data'}/feed-token`;
   return z
     .strictObject({
       listen: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.default(gatewayPort) }).prefault({}),
@@ -121,7 +131,7 @@ export function gatewaySchema(env: Env) {
         .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, { message: 'must not exceed limits.requestTimeoutMs', path: ['headersTimeoutMs'] })
         .prefault({}),
       metrics: z
-        .strictObject({ host: z.string().default('127.0.0.1'), port: port.default(Number(env.METRICS_PORT ?? 9464)) })
+        .strictObject({ host: z.string().default('127.0.0.1'), port: port.default(Number(setting(env, 'METRICS_PORT') ?? 9464)) })
         .prefault({}),
       workers: z.union([int(1, 256), z.literal('auto')]).default(1),
       drainTimeoutMs: int(0, 600_000).default(10_000),

@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as oauth from 'openid-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, runCli } from './cli-runner.ts';
+
+type Json = Record<string, unknown>;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const running: ChildProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const child of running.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** `tokengate start` with PUBLIC_URL set from its gateway URL, until it has printed its URLs. */
+async function startStack(publicUrlOf: (gatewayUrl: string) => string) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-public-url-'));
+  dirs.push(dataDir);
+  const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const env = {
+    GATEWAY_PORT: String(gateway),
+    UPSTREAM_PORT: String(upstream),
+    ADMIN_PORT: String(admin),
+    METRICS_PORT: String(metrics),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  const gatewayUrl = `http://127.0.0.1:${gateway}`;
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    env: { PATH: process.env['PATH'] ?? '', ...env, PUBLIC_URL: publicUrlOf(gatewayUrl) },
+    stdio: 'pipe',
+  });
+  running.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!/admin token:/.test(stdout)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the stack did not start; stderr: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { env, gatewayUrl };
+}
+
+async function phoneClient(env: Record<string, string>) {
+  const project = JSON.parse((await runCli(['admin', 'project', 'create', '--name', 'p', '--plan', 'business', '--json'], env)).stdout) as Json;
+  const created = await runCli(['admin', 'client', 'create', '--project', String(project['id']), '--name', 'c', '--scopes', 'phone', '--json'], env);
+  return JSON.parse(created.stdout) as { client_id: string; client_secret: string };
+}
+
+describe('PUBLIC_URL as the gateway and the upstream read it', () => {
+  it.each([
+    ['with a trailing slash', (gatewayUrl: string) => `${gatewayUrl}/`],
+    ['set but empty (the default applies)', () => ''],
+  ])('a PUBLIC_URL %s: discovery through the gateway, a token, and a call the gateway accepts', { timeout: 180_000 }, async (_label, publicUrl) => {
+    const { env, gatewayUrl } = await startStack(publicUrl);
+    const client = await phoneClient(env);
+
+    const config = await oauth.discovery(new URL(gatewayUrl), client.client_id, undefined, oauth.ClientSecretBasic(client.client_secret), {
+      algorithm: 'oauth2',
+      execute: [oauth.allowInsecureRequests],
+    });
+    expect(config.serverMetadata().issuer).toBe(gatewayUrl);
+    const token = await oauth.clientCredentialsGrant(config, { scope: 'phone' });
+    const res = await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    // Before: 401 1024 (trailing slash: the gateway expected another iss) or no gateway at all (empty).
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, is_verified: true });
+  });
+});
