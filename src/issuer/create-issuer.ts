@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { epochSeconds, generateSecret, hashSecret, systemClock } from '#common';
 import { ClientDirectory } from './clients/client-directory.ts';
 import { checkIssuerConfig } from './config-check.ts';
-import { metadataDocument, PATHS } from './endpoints/metadata.ts';
+import { metadataDocument, metadataPaths, PATHS } from './endpoints/metadata.ts';
 import { type OAuthHandler, oauthRoute } from './endpoints/oauth-route.ts';
 import { servePublicDocument } from './endpoints/public-document.ts';
 import { revokeEndpoint } from './endpoints/revoke.ts';
@@ -49,7 +49,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens }), log)],
     [PATHS.revoke, oauthRoute((req, res) => revokeEndpoint(req, res, { ...auth, keyring, revoker, issuer, audience, clock }), log)],
     [PATHS.jwks, async (req, res) => servePublicDocument(req, res, { ...keyring.keySet, contentType: 'application/jwk-set+json; charset=utf-8' })],
-    [PATHS.metadata, async (req, res) => servePublicDocument(req, res, metadata)],
+    ...metadataPaths(issuer).map((path): [string, OAuthHandler] => [path, async (req, res) => servePublicDocument(req, res, metadata)]),
   ]);
   const background = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));

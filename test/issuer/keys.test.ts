@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { decodeJwt, type Harness, postForm, startHarness, startHarnessWithClient } from './harness.ts';
@@ -84,6 +85,24 @@ describe('authorization server metadata', () => {
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       scopes_supported: ['address', 'phone', 'email'],
     });
+  });
+
+  it('serves the metadata where RFC 8414 puts it for an issuer with a path, so standard discovery finds it', async () => {
+    const issuer = 'https://api.example.test/tg';
+    const prefixed = await startHarness({ config: { issuer, audience: issuer } });
+    try {
+      const res = await fetch(`${prefixed.url}/.well-known/oauth-authorization-server/tg`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ issuer, token_endpoint: `${issuer}/oauth/token`, jwks_uri: `${issuer}/.well-known/jwks.json` });
+      // openid-client asks https://api.example.test/.well-known/oauth-authorization-server/tg; the fetch reaches this issuer.
+      const config = await client.discovery(new URL(issuer), 'any-client', undefined, client.None(), {
+        algorithm: 'oauth2',
+        [client.customFetch]: (url, options) => fetch(url.replace('https://api.example.test', prefixed.url), options),
+      });
+      expect(config.serverMetadata().issuer).toBe(issuer);
+    } finally {
+      await prefixed.close();
+    }
   });
 });
 

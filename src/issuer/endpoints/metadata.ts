@@ -10,6 +10,17 @@ export const PATHS = {
 } as const;
 
 /**
+ * Where the metadata is served: the well-known path, and for an issuer with a path component
+ * (`PUBLIC_URL=https://host/tg`) also that path inserted after it, where RFC 8414 §3.1 clients
+ * look (`/.well-known/oauth-authorization-server/tg`); a proxy that strips `/tg` before the
+ * gateway forwards that URL as it is.
+ */
+export function metadataPaths(issuer: string): string[] {
+  const path = new URL(issuer).pathname.replace(/\/+$/, '');
+  return path === '' ? [PATHS.metadata] : [PATHS.metadata, PATHS.metadata + path];
+}
+
+/**
  * RFC 8414 metadata, every URL under the issuer identifier (PUBLIC_URL) so discovery by standard
  * clients lands on the gateway. `response_types_supported` is REQUIRED by the RFC but we have no
  * authorization endpoint: `[]` (conformance checklist MD-03).
