@@ -1,9 +1,10 @@
-import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage, InformationEvent, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProxyServer } from 'http-proxy-3';
 import type { GatewayConfig } from '../config/schema.ts';
 import { createUpstreamAgent } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
+import { isHopByHop } from './passes/index.ts';
 import { responseHeaders } from './response-passes.ts';
 import { type ForwardState, forwardState, setForwardState } from './state.ts';
 
@@ -33,7 +34,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   keepOnlyStreamPass(proxy);
 
   // Emitted only for a request without `expect`, which the header passes strip (hop-by-hop.ts).
-  proxy.on('proxyReq', (proxyReq, req, _res, _options, socket) => {
+  proxy.on('proxyReq', (proxyReq, req, res, _options, socket) => {
     const state = forwardState(req);
     if (!state) return;
     // Answered while it waited in the agent's queue for a socket (413 mid-upload): sending it now
@@ -44,8 +45,13 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     }
     state.proxyReq = proxyReq;
     (proxyReq as WithState)[STATE] = state;
+    (proxyReq as WithState)[CLIENT] = res;
     // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
     proxyReq.on('timeout', onResponseTimeout);
+    proxyReq.on('information', relayInformational);
+    // Without an 'upgrade' listener Node drops the socket of a 101 reply and emits no response
+    // and no error: the client would wait for ever.
+    proxyReq.on('upgrade', onUnsolicitedUpgrade);
     if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
   });
   proxy.on('proxyRes', (proxyRes, req, res) => {
@@ -92,6 +98,13 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     if (state) state.answered = true;
   }
 
+  /** This gateway never asks the upstream to switch protocols (Upgrade is hop-by-hop, stripped): a 101 is unusable. */
+  function onUnsolicitedUpgrade(this: ClientRequest, proxyRes: IncomingMessage, upstreamSocket: Socket): void {
+    upstreamSocket.destroy();
+    const res = (this as WithState)[CLIENT];
+    if (res && !res.headersSent && !res.destroyed) unusableReply(proxyRes, res.req, res);
+  }
+
   return {
     forward(req, res, state, body) {
       setForwardState(req, state);
@@ -131,7 +144,8 @@ function hasBody(req: IncomingMessage): boolean {
 const NO_BODY = { buffer: { pipe: (dest: ClientRequest) => dest.end() } as never };
 
 const STATE = Symbol('tokengate.forward');
-type WithState = ClientRequest & { [STATE]?: ForwardState };
+const CLIENT = Symbol('tokengate.client');
+type WithState = ClientRequest & { [STATE]?: ForwardState; [CLIENT]?: ServerResponse };
 
 const REPLY = Symbol('tokengate.reply');
 type WithReply = IncomingMessage & { [REPLY]?: ServerResponse };
@@ -151,6 +165,30 @@ function relayEnd(this: IncomingMessage): void {
 /** An upstream that dies mid-body leaves the relayed reply open forever: cut it instead. */
 function onUpstreamReplyClosed(this: IncomingMessage): void {
   if (!this.complete) (this as WithReply)[REPLY]?.destroy();
+}
+
+/**
+ * RFC 9110 §15.2: a proxy forwards 1xx replies. Node's server can write two of them: 102 and
+ * 103 (Early Hints, whose `link` Node requires). Not to an HTTP/1.0 client, which cannot read
+ * them, and never once the final reply has started. 100 Continue was answered at this hop.
+ */
+function relayInformational(this: ClientRequest, info: InformationEvent): void {
+  const res = (this as WithState)[CLIENT];
+  if (!res || res.headersSent || res.destroyed || res.req.httpVersion === '1.0') return;
+  if (info.statusCode === 102) res.writeProcessing();
+  else if (info.statusCode === 103 && typeof info.headers.link === 'string') {
+    const hints: Record<string, string> = {};
+    for (const name in info.headers) {
+      const value = info.headers[name];
+      if (typeof value === 'string' && !isHopByHop(name, info.headers)) hints[name] = value;
+    }
+    // Node re-validates the link value and throws on one it cannot parse: such a hint is dropped.
+    try {
+      res.writeEarlyHints(hints);
+    } catch {
+      /* a hint is optional */
+    }
+  }
 }
 
 /** The upstream socket was idle for responseTimeoutMs mid-request: 504 (see onError). */

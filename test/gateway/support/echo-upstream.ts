@@ -86,6 +86,18 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           res.socket?.end(`HTTP/1.1 ${code} Odd\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
           return;
         }
+        if (req.url?.startsWith('/api/switch')) {
+          // An upgrade nobody asked for, the socket then kept open as a switched protocol would.
+          res.socket?.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+          return;
+        }
+        if (req.url?.startsWith('/api/hints')) {
+          // Informational replies ahead of the final one: 102 Processing, then 103 Early Hints.
+          res.writeProcessing();
+          res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style', 'x-hint': 'early' });
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('final');
+          return;
+        }
         if (req.url?.startsWith('/api/half')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"partial":');

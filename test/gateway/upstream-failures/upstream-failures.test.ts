@@ -59,6 +59,35 @@ describe('when the upstream fails', () => {
     expect((await h.fetch('/api/x')).status).toBe(200);
   });
 
+  it('answers 502 JSON to an upstream switching protocols unasked (101), instead of leaving the client waiting', async () => {
+    h = await startHarness(import.meta.dirname);
+    const res = await h.fetch('/api/switch', { signal: AbortSignal.timeout(5_000) });
+    expect({ status: res.status, body: await res.json() }).toEqual({ status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+    expect((await h.fetch('/api/x')).status).toBe(200);
+  });
+
+  it('relays the upstream\'s 102 and 103 informational replies ahead of the final one (RFC 9110 §15.2)', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const seen = await new Promise<{ informational: Array<{ status: number; link?: string; hint?: string }>; status: number; body: string }>((resolve, reject) => {
+      const informational: Array<{ status: number; link?: string; hint?: string }> = [];
+      const req = request({ host: '127.0.0.1', port, path: '/api/hints', agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ informational, status: res.statusCode ?? 0, body }));
+      });
+      req.on('information', (info) => {
+        informational.push({ status: info.statusCode, ...(info.headers.link ? { link: String(info.headers.link) } : {}), ...(info.headers['x-hint'] ? { hint: String(info.headers['x-hint']) } : {}) });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(seen).toEqual({ informational: [{ status: 102 }, { status: 103, link: '</style.css>; rel=preload; as=style', hint: 'early' }], status: 200, body: 'final' });
+  });
+
   it('ends the connection with the reply when the upstream answers before the request body is complete', async () => {
     h = await startHarness(import.meta.dirname);
     const { port } = new URL(h.gateway.url);
