@@ -24,6 +24,9 @@ export const REDACT_PATHS = [
   '*.authorization',
 ] as const;
 
+/** The levels LOG_LEVEL may name (pino's, plus silent). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 export interface LoggerOptions {
   level?: string;
   name?: string;
@@ -33,7 +36,8 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const config = {
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    // LOG_LEVEL as the upstream's configuration reads it: trimmed, empty means the default.
+    level: options.level ?? (process.env.LOG_LEVEL?.trim() || 'info'),
     base: options.name ? { name: options.name } : null,
     redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
   };

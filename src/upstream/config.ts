@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken } from '#common';
+import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken, LOG_LEVELS } from '#common';
 import { invalidTrustedProxy } from '#issuer';
 import { ConfigError } from './config-error.ts';
 import { type Env, EnvReader } from './env.ts';
@@ -34,7 +34,6 @@ export interface UpstreamConfig {
   readonly trustedProxies: readonly string[] | undefined;
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 
 export function loadUpstreamConfig(env: Env = process.env, cwd: string = process.cwd()): UpstreamConfig {
