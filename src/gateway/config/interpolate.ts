@@ -3,7 +3,8 @@ import type { Env } from './schema.ts';
 
 /**
  * `${NAME}` and `${NAME:-default}` in scalar values are replaced from the environment before
- * validation; defaults may nest (`${UPSTREAM_URL:-http://127.0.0.1:${UPSTREAM_PORT:-3000}}`).
+ * validation (the default applies when NAME is unset or empty, as in sh); defaults may nest
+ * (`${UPSTREAM_URL:-http://127.0.0.1:${UPSTREAM_PORT:-3000}}`).
  * Values from the environment are inserted verbatim (never expanded again). A missing variable
  * without a default is an error naming it and its line, never an empty string. An unquoted
  * scalar that becomes a number or boolean is typed as one (`port: ${GATEWAY_PORT:-8080}`).
@@ -50,7 +51,10 @@ function expand(source: string, start: number, env: Env, missing: string[], nest
     }
     if (source[i] !== '}') return { text: text + source.slice(i - 2 - name.length), end: source.length };
     i++;
-    const value = env[name] ?? fallback;
+    // As in sh and docker compose, `:-` takes the default when the variable is unset or empty:
+    // GATEWAY_HOST= must not turn `${GATEWAY_HOST:-127.0.0.1}` into every interface.
+    const set = env[name];
+    const value = fallback !== undefined && (set === undefined || set === '') ? fallback : set;
     if (value === undefined) missing.push(name);
     text += value ?? '';
   }
