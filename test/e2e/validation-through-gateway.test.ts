@@ -140,6 +140,20 @@ describe('validation endpoints through the gateway', () => {
     expect(await keys.json()).toEqual(await (await fetch(`${gateway.url}/.well-known/jwks.json`)).json());
   });
 
+  it('answers another method on the OAuth endpoints with the issuer\'s 405, in the OAuth error shape', async () => {
+    for (const [method, path] of [['GET', '/oauth/token'], ['PUT', '/oauth/token'], ['DELETE', '/oauth/revoke']] as const) {
+      const res = await fetch(`${gateway.url}${path}`, { method });
+      expect({ method, path, status: res.status, allow: res.headers.get('allow'), cache: res.headers.get('cache-control'), body: await res.json() }).toMatchObject({
+        method,
+        path,
+        status: 405,
+        allow: 'POST',
+        cache: 'no-store',
+        body: { error: 'invalid_request' },
+      });
+    }
+  });
+
   it('answers 1011 through the gateway for an unknown address id', async () => {
     expect(await get('/api/au/address/metadata?id=00000000-0000-4000-8000-000000000000', bearer())).toMatchObject({ status: 404, body: { error_code: '1011' } });
   });
