@@ -1,10 +1,10 @@
-import type { Agent, ClientRequest, IncomingMessage, InformationEvent, ServerResponse } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProxyServer } from 'http-proxy-3';
 import type { GatewayConfig } from '../config/schema.ts';
 import { createUpstreamAgent } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
-import { isHopByHop } from './passes/index.ts';
+import { relayBody, relayedTo, relayInformational } from './relay.ts';
 import { responseHeaders } from './response-passes.ts';
 import { type ForwardState, forwardState, setForwardState } from './state.ts';
 
@@ -45,10 +45,9 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     }
     state.proxyReq = proxyReq;
     (proxyReq as WithState)[STATE] = state;
-    (proxyReq as WithState)[CLIENT] = res;
     // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
     proxyReq.on('timeout', onResponseTimeout);
-    proxyReq.on('information', relayInformational);
+    relayInformational(proxyReq, res);
     // Without an 'upgrade' listener Node drops the socket of a 101 reply and emits no response
     // and no error: the client would wait for ever.
     proxyReq.on('upgrade', onUnsolicitedUpgrade);
@@ -68,12 +67,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     // rest of it would be read as the client's next request, so this connection ends with the reply.
     if (!req.complete) res.shouldKeepAlive = false;
     res.writeHead(status, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
-    // Relayed by two shared listeners instead of `pipe`, which adds and then removes seven
-    // listeners per reply. A client that goes away makes http-proxy-3 destroy the upstream request.
-    (proxyRes as WithReply)[REPLY] = res;
-    proxyRes.on('data', relayChunk);
-    proxyRes.on('end', relayEnd);
-    proxyRes.on('close', onUpstreamReplyClosed);
+    relayBody(proxyRes, res);
   });
   proxy.on('econnreset', (_err, _req, res) => res.destroy());
 
@@ -101,7 +95,7 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
   /** This gateway never asks the upstream to switch protocols (Upgrade is hop-by-hop, stripped): a 101 is unusable. */
   function onUnsolicitedUpgrade(this: ClientRequest, proxyRes: IncomingMessage, upstreamSocket: Socket): void {
     upstreamSocket.destroy();
-    const res = (this as WithState)[CLIENT];
+    const res = relayedTo(this);
     if (res && !res.headersSent && !res.destroyed) unusableReply(proxyRes, res.req, res);
   }
 
@@ -144,52 +138,7 @@ function hasBody(req: IncomingMessage): boolean {
 const NO_BODY = { buffer: { pipe: (dest: ClientRequest) => dest.end() } as never };
 
 const STATE = Symbol('tokengate.forward');
-const CLIENT = Symbol('tokengate.client');
-type WithState = ClientRequest & { [STATE]?: ForwardState; [CLIENT]?: ServerResponse };
-
-const REPLY = Symbol('tokengate.reply');
-type WithReply = IncomingMessage & { [REPLY]?: ServerResponse };
-
-/** Streams a chunk of the upstream's reply to the client, pausing the upstream while the client is slow. */
-function relayChunk(this: IncomingMessage, chunk: Buffer): void {
-  const res = (this as WithReply)[REPLY] as ServerResponse;
-  if (res.write(chunk) || res.destroyed) return;
-  this.pause();
-  res.once('drain', () => this.resume());
-}
-
-function relayEnd(this: IncomingMessage): void {
-  (this as WithReply)[REPLY]?.end();
-}
-
-/** An upstream that dies mid-body leaves the relayed reply open forever: cut it instead. */
-function onUpstreamReplyClosed(this: IncomingMessage): void {
-  if (!this.complete) (this as WithReply)[REPLY]?.destroy();
-}
-
-/**
- * RFC 9110 §15.2: a proxy forwards 1xx replies. Node's server can write two of them: 102 and
- * 103 (Early Hints, whose `link` Node requires). Not to an HTTP/1.0 client, which cannot read
- * them, and never once the final reply has started. 100 Continue was answered at this hop.
- */
-function relayInformational(this: ClientRequest, info: InformationEvent): void {
-  const res = (this as WithState)[CLIENT];
-  if (!res || res.headersSent || res.destroyed || res.req.httpVersion === '1.0') return;
-  if (info.statusCode === 102) res.writeProcessing();
-  else if (info.statusCode === 103 && typeof info.headers.link === 'string') {
-    const hints: Record<string, string> = {};
-    for (const name in info.headers) {
-      const value = info.headers[name];
-      if (typeof value === 'string' && !isHopByHop(name, info.headers)) hints[name] = value;
-    }
-    // Node re-validates the link value and throws on one it cannot parse: such a hint is dropped.
-    try {
-      res.writeEarlyHints(hints);
-    } catch {
-      /* a hint is optional */
-    }
-  }
-}
+type WithState = ClientRequest & { [STATE]?: ForwardState };
 
 /** The upstream socket was idle for responseTimeoutMs mid-request: 504 (see onError). */
 function onResponseTimeout(this: ClientRequest): void {
