@@ -2,7 +2,7 @@ import type { Clock, Logger } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env, GatewayConfig } from './config/schema.ts';
 import { createMetrics } from './ops/metrics.ts';
-import { startMetricsServer } from './ops/metrics-server.ts';
+import { startMetrics } from './ops/metrics-server.ts';
 import { createReloader, type ReloadResult } from './reload/reloader.ts';
 import { watchConfig } from './reload/watch.ts';
 import { drain } from './server/drain.ts';
@@ -52,12 +52,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
 
   const firstAuth = newAuth(config);
   let server: ReturnType<typeof createListener> | undefined;
-  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>>;
+  let metricsServer: Awaited<ReturnType<typeof startMetrics>>;
   try {
     current = createGeneration(config, firstAuth, hooks);
     server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
     await listen(server, config.listen.port, config.listen.host);
-    metricsServer = await startMetricsServer(metrics.registry, config.metrics.host, config.metrics.port);
+    metricsServer = await startMetrics(config.metrics, metrics.registry, log);
   } catch (error) {
     // A port in use, a router or TLS listener that cannot be built: stop what already started.
     // The key-set and feed loops would otherwise keep the process alive after the error.

@@ -54,6 +54,9 @@ function setting(env: Env, name: string): string | undefined {
   return env[name]?.trim() || undefined;
 }
 
+/** The Prometheus exporters' customary port for a Node.js service. */
+const DEFAULT_METRICS_PORT = 9464;
+
 export function gatewaySchema(env: Env) {
   const gatewayPort = Number(setting(env, 'GATEWAY_PORT') ?? 8080);
   const upstreamUrl = setting(env, 'UPSTREAM_URL') ?? `http://127.0.0.1:${setting(env, 'UPSTREAM_PORT') ?? 3000}`;
@@ -61,6 +64,7 @@ export function gatewaySchema(env: Env) {
   const publicUrl = (setting(env, 'PUBLIC_URL') ?? `http://127.0.0.1:${gatewayPort}`).replace(/\/+$/, '');
   const feedToken = setting(env, 'REVOCATION_FEED_TOKEN');
   const feedTokenFile = feedToken ? undefined : `${setting(env, 'DATA_DIR') ?? './data'}/feed-token`;
+  const metricsPort = setting(env, 'METRICS_PORT');
   return z
     .strictObject({
       listen: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.default(gatewayPort) }).prefault({}),
@@ -131,18 +135,29 @@ export function gatewaySchema(env: Env) {
         .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, { message: 'must not exceed limits.requestTimeoutMs', path: ['headersTimeoutMs'] })
         .prefault({}),
       metrics: z
-        .strictObject({ host: z.string().default('127.0.0.1'), port: port.default(Number(setting(env, 'METRICS_PORT') ?? 9464)) })
+        .strictObject({ host: z.string().default('127.0.0.1'), port: port.optional() })
         .prefault({}),
       workers: z.union([int(1, 256), z.literal('auto')]).default(1),
       drainTimeoutMs: int(0, 600_000).default(10_000),
       routes: z.array(route).min(1).superRefine(rejectConflictingRoutes),
     })
-    .transform((c) => {
+    .transform((c, ctx) => {
+      const envPort = metricsPort === undefined ? undefined : port.safeParse(Number(metricsPort));
+      if (c.metrics.port === undefined && envPort?.success === false) {
+        ctx.addIssue({ code: 'custom', path: ['metrics', 'port'], message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"` });
+        return z.NEVER;
+      }
       const upstream = c.upstream.url.replace(/\/+$/, '');
       const feed = c.issuer.revocationFeed;
       const explicitCredential = feed.token !== undefined || feed.tokenFile !== undefined;
       return {
         ...c,
+        metrics: {
+          host: c.metrics.host,
+          port: c.metrics.port ?? envPort?.data ?? DEFAULT_METRICS_PORT,
+          /** Neither the file nor METRICS_PORT chose the port: another free one will do if it is taken (start.ts). */
+          portIsDefault: c.metrics.port === undefined && metricsPort === undefined,
+        },
         issuer: {
           ...c.issuer,
           audience: c.issuer.audience ?? c.issuer.issuer,

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
+import type { Logger } from '#common';
+import type { GatewayConfig } from '../config/schema.ts';
 import { listen, listenerUrl } from '../server/url.ts';
 
 /** Prometheus text on its own port, so the public listener never exposes it. */
@@ -16,4 +18,21 @@ export async function startMetricsServer(registry: Registry, host: string, port:
   });
   await listen(server, port, host);
   return { server, url: `${listenerUrl(server, host, false)}/metrics` };
+}
+
+/**
+ * The metrics listener on the configured port. Only when the port is the built-in default
+ * (neither the file nor METRICS_PORT chose it) and taken, e.g. by a second local stack, does
+ * another free port serve instead, with a warning: an exporter port that nobody asked for must
+ * not keep the gateway from serving. A chosen port that is taken still fails the start.
+ */
+export async function startMetrics(config: GatewayConfig['metrics'], registry: Registry, log: Logger): Promise<{ server: Server; url: string }> {
+  try {
+    return await startMetricsServer(registry, config.host, config.port);
+  } catch (error) {
+    if (!config.portIsDefault || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    const started = await startMetricsServer(registry, config.host, 0);
+    log.warn({ metrics: started.url, taken: config.port }, `metrics: port ${config.port} is in use; serving metrics on ${started.url} (set METRICS_PORT or metrics.port to choose)`);
+    return started;
+  }
 }
