@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 /** `tokengate start` with PUBLIC_URL set from its gateway URL, until it has printed its URLs. */
-async function startStack(publicUrlOf: (gatewayUrl: string) => string) {
+async function startStack(publicUrlOf: (gatewayUrl: string) => string, extraEnv: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-public-url-'));
   dirs.push(dataDir);
   const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -42,6 +42,7 @@ async function startStack(publicUrlOf: (gatewayUrl: string) => string) {
     METRICS_PORT: String(metrics),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   const gatewayUrl = `http://127.0.0.1:${gateway}`;
   const child = spawn(process.execPath, [CLI, 'start'], {
@@ -87,5 +88,27 @@ describe('PUBLIC_URL as the gateway and the upstream read it', () => {
     // Before: 401 1024 (trailing slash: the gateway expected another iss) or no gateway at all (empty).
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ success: true, is_verified: true });
+  });
+});
+
+describe('TOKEN_AUDIENCE as the gateway and the upstream read it', () => {
+  it('a token whose aud is TOKEN_AUDIENCE is accepted at the gateway of the same stack', { timeout: 180_000 }, async () => {
+    const { env, gatewayUrl } = await startStack((url) => url, { TOKEN_AUDIENCE: 'https://validation.example/api' });
+    const client = await phoneClient(env);
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret });
+    const token = ((await (await fetch(`${gatewayUrl}/oauth/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+    expect(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString())).toMatchObject({ aud: 'https://validation.example/api' });
+    const res = await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, { headers: { authorization: `Bearer ${token}` } });
+    // Before: 401 1024, the gateway expected aud = PUBLIC_URL.
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('a PUBLIC_URL the gateway cannot use', () => {
+  it('is refused by check-config, naming the variable, as the upstream refuses it', async () => {
+    const shipped = join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml');
+    const result = await runCli(['check-config', shipped], { GATEWAY_PORT: '0', METRICS_PORT: '0', REVOCATION_FEED_TOKEN: 't', PUBLIC_URL: 'not-a-url' });
+    // Before: "OK", and a gateway that expected iss "not-a-url" refused every token.
+    expect(result).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('PUBLIC_URL must be an http(s) URL, not "not-a-url"') });
   });
 });

@@ -65,6 +65,8 @@ export function gatewaySchema(env: Env) {
   const feedToken = setting(env, 'REVOCATION_FEED_TOKEN');
   const feedTokenFile = feedToken ? undefined : `${setting(env, 'DATA_DIR') ?? './data'}/feed-token`;
   const metricsPort = setting(env, 'METRICS_PORT');
+  // The upstream signs `aud` = TOKEN_AUDIENCE, else PUBLIC_URL: the same default here.
+  const tokenAudience = setting(env, 'TOKEN_AUDIENCE');
   return z
     .strictObject({
       listen: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.default(gatewayPort) }).prefault({}),
@@ -82,7 +84,8 @@ export function gatewaySchema(env: Env) {
         .prefault({}),
       issuer: z
         .strictObject({
-          issuer: url.default(publicUrl),
+          /** Default PUBLIC_URL, checked in the transform below so that an error names the variable. */
+          issuer: url.optional(),
           audience: z.string().min(1).optional(),
           jwksUrl: url.optional(),
           algorithms: z.array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA'])).min(1).default(['RS256']),
@@ -147,6 +150,11 @@ export function gatewaySchema(env: Env) {
         ctx.addIssue({ code: 'custom', path: ['metrics', 'port'], message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"` });
         return z.NEVER;
       }
+      if (c.issuer.issuer === undefined && !url.safeParse(publicUrl).success) {
+        ctx.addIssue({ code: 'custom', path: ['issuer', 'issuer'], message: `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"` });
+        return z.NEVER;
+      }
+      const issuer = c.issuer.issuer ?? publicUrl;
       const upstream = c.upstream.url.replace(/\/+$/, '');
       const feed = c.issuer.revocationFeed;
       const explicitCredential = feed.token !== undefined || feed.tokenFile !== undefined;
@@ -160,7 +168,8 @@ export function gatewaySchema(env: Env) {
         },
         issuer: {
           ...c.issuer,
-          audience: c.issuer.audience ?? c.issuer.issuer,
+          issuer,
+          audience: c.issuer.audience ?? tokenAudience ?? issuer,
           jwksUrl: c.issuer.jwksUrl ?? `${upstream}/.well-known/jwks.json`,
           revocationFeed: {
             url: feed.url ?? `${upstream}/internal/revocations`,
