@@ -9,6 +9,7 @@ export type {
   Revocation,
   RevocationKind,
   NewRevocation,
+  PortalSession,
 } from './types.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';

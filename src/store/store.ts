@@ -3,6 +3,14 @@ import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
 import { createClient, getClient, listClients, setClientEnabled } from './clients.ts';
 import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
+import {
+  createPortalSession,
+  deletePortalSession,
+  getPortalSession,
+  prunePortalSessions,
+  setPortalSessionFlash,
+  takePortalSessionFlash,
+} from './portal-sessions.ts';
 import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
 import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
 import type { Store } from './types.ts';
@@ -39,6 +47,13 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     revocationsSince: (cursor, nowSeconds, limit) => revocationsSince(db, cursor, nowSeconds, limit),
     pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
     onRevocation: (listener) => signal.subscribe(listener),
+
+    createPortalSession: (ttlMs) => createPortalSession(db, ttlMs, clock.now()),
+    getPortalSession: (id) => getPortalSession(db, id, clock.now()),
+    setPortalSessionFlash: (id, flash) => setPortalSessionFlash(db, id, flash, clock.now()),
+    takePortalSessionFlash: (id) => takePortalSessionFlash(db, id),
+    deletePortalSession: (id) => deletePortalSession(db, id),
+    prunePortalSessions: (limit) => prunePortalSessions(db, clock.now(), limit),
 
     ping: async () => void (await db.query('SELECT 1')),
 

@@ -31,7 +31,7 @@ describe('embedded store data directory', () => {
 
   it('applies the initial migration on first start and logs how long opening took', () => {
     const opened = lines.find((line) => line.msg === 'store opened');
-    expect(opened).toMatchObject({ store: 'embedded', appliedMigrations: [1, 2, 3] });
+    expect(opened).toMatchObject({ store: 'embedded', appliedMigrations: [1, 2, 3, 4] });
     expect(opened?.ms).toEqual(expect.any(Number));
   });
 

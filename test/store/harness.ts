@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +13,11 @@ export interface StoreHarness {
   /** PostgreSQL: the private schema. */
   readonly schema?: string;
   open(clock: Clock, log?: Logger): Promise<Store>;
+  /**
+   * Everything a reader of the database gets, as text: embedded, every file under DATA_DIR (the
+   * store must be closed, so all is on disk); PostgreSQL, every row of every table of the schema.
+   */
+  dump(): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -21,6 +26,7 @@ export async function embeddedHarness(): Promise<StoreHarness> {
   return {
     label: 'embedded',
     open: (clock, log) => openStore({ dataDir, clock }, log),
+    dump: () => readTree(dataDir),
     dispose: () => rm(dataDir, { recursive: true, force: true }),
   };
 }
@@ -34,8 +40,22 @@ export async function postgresHarness(databaseUrl: string): Promise<StoreHarness
     label: `postgres (${schema})`,
     schema,
     open: (clock, log) => openStore({ dataDir: '/nonexistent', databaseUrl, schema, clock }, log),
+    dump: () => dumpSchema(databaseUrl, schema),
     dispose: async () => void (await adminQuery(databaseUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
   };
+}
+
+/** Every file below `dir`, concatenated (latin1, so any byte sequence survives). */
+async function readTree(dir: string): Promise<string> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return (await Promise.all(files.map((file) => readFile(file, 'latin1')))).join('\n');
+}
+
+async function dumpSchema(databaseUrl: string, schema: string): Promise<string> {
+  const tables = await adminQuery(databaseUrl, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+  const rows = await Promise.all(tables.map((t) => adminQuery(databaseUrl, `SELECT row_to_json(r)::text AS row FROM ${schema}."${t.table_name}" r`)));
+  return rows.flat().map((r) => r.row).join('\n');
 }
 
 export async function adminQuery(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResultRow[]> {

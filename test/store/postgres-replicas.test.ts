@@ -101,7 +101,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
     stores.push(...pair);
     const applied = logs.map(({ lines }) => lines.find((l) => l.msg === 'store opened')?.appliedMigrations);
     expect(applied).toContainEqual([]);
-    expect(applied).toContainEqual([1, 2, 3]);
+    expect(applied).toContainEqual([1, 2, 3, 4]);
   });
 
   it('creates its tables in the configured schema only', async () => {
@@ -110,7 +110,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
     const tables = await adminQuery(url, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [
       harness.schema,
     ]);
-    expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'oauth_clients', 'projects', 'revocations', 'schema_migrations', 'signing_keys']);
+    expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'oauth_clients', 'portal_sessions', 'projects', 'revocations', 'schema_migrations', 'signing_keys']);
   });
 
   it('refuses a schema name that is not a plain lowercase identifier', async () => {

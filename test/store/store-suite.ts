@@ -4,6 +4,7 @@ import { fakeClock, type StoreHarness } from './harness.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
 import { clientCases } from './cases/clients.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
+import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
 import { signingKeyCases } from './cases/signing-keys.ts';
@@ -36,5 +37,6 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('API keys', () => apiKeyCases(context));
   describe('signing keys', () => signingKeyCases(context));
   describe('revocations', () => revocationCases(context));
+  describe('portal sessions', () => portalSessionCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
+import type { PortalSession } from './types.ts';
+
+/**
+ * Bounds the table: only failed sign-ins are rate-limited, so a leaked admin token in a loop could
+ * otherwise add sessions for ever. Creating one beyond the bound removes the oldest.
+ */
+export const MAX_PORTAL_SESSIONS = 1000;
+/** Expired sessions one prune removes at most (every sign-in prunes once), so no call does unbounded work. */
+export const DEFAULT_SESSION_PRUNE_LIMIT = 100;
+const MAX_SESSION_PRUNE_LIMIT = 10_000;
+/** 256 random bits in base64url: the only shape a session id has. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+interface SessionRow {
+  csrf_token: string;
+  flash: string | null;
+  expires_at: unknown;
+}
+
+function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new TypeError(`${name} must be an integer in ${min}..${max}`);
+}
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The table is keyed by this digest; the id (the cookie) is never stored, so a database reader
+ * cannot sign in with what it reads. A fast hash is right for 256 random bits, as for client secrets.
+ */
+function idHash(id: string): string {
+  return createHash('sha256').update(id, 'utf8').digest('hex');
+}
+
+/** Prunes some expired sessions, inserts the new one and removes the oldest beyond the bound, in one transaction. */
+export async function createPortalSession(db: SqlRunner, ttlMs: number, nowMs: number, max = MAX_PORTAL_SESSIONS): Promise<PortalSession> {
+  requireInteger('ttlMs', ttlMs, 1);
+  requireInteger('max', max, 1);
+  const session: PortalSession = { id: randomToken(), csrfToken: randomToken(), expiresAt: nowMs + ttlMs, flash: null };
+  return db.transaction(async (tx) => {
+    await pruneExpired(tx, nowMs, DEFAULT_SESSION_PRUNE_LIMIT);
+    await tx.query('INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+      idHash(session.id),
+      session.csrfToken,
+      nowMs,
+      session.expiresAt,
+    ]);
+    // Everything older than the newest `max` (replicas signing in at once may each leave one extra
+    // for a moment; the next sign-in removes it). The OFFSET walks the seq index: at most `max` entries.
+    await tx.query('DELETE FROM portal_sessions WHERE seq <= (SELECT seq FROM portal_sessions ORDER BY seq DESC OFFSET $1 LIMIT 1)', [max]);
+    return session;
+  });
+}
+
+/** The live session with this id; null when unknown, malformed or expired (an expired row is left to pruning). */
+export async function getPortalSession(db: SqlRunner, id: string, nowMs: number): Promise<PortalSession | null> {
+  if (!SESSION_ID.test(id)) return null;
+  const rows = await db.query<SessionRow>('SELECT csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2', [
+    idHash(id),
+    nowMs,
+  ]);
+  const row = rows[0];
+  return row ? { id, csrfToken: row.csrf_token, expiresAt: toNumber(row.expires_at), flash: row.flash } : null;
+}
+
+/** Sets the one-shot notice of a live session; false when there is none. */
+export async function setPortalSessionFlash(db: SqlRunner, id: string, flash: string, nowMs: number): Promise<boolean> {
+  if (!SESSION_ID.test(id)) return false;
+  const rows = await db.query('UPDATE portal_sessions SET flash = $2 WHERE id_hash = $1 AND expires_at > $3 RETURNING seq', [idHash(id), flash, nowMs]);
+  return rows.length > 0;
+}
+
+/**
+ * Clears the notice and returns what it was, in one statement: of two requests taking it at once
+ * (on two replicas), one gets it and the other null, since the row lock makes the second see it cleared.
+ */
+export async function takePortalSessionFlash(db: SqlRunner, id: string): Promise<string | null> {
+  if (!SESSION_ID.test(id)) return null;
+  const rows = await db.query<{ flash: string }>(
+    `WITH old AS (SELECT id_hash, flash FROM portal_sessions WHERE id_hash = $1 AND flash IS NOT NULL FOR UPDATE)
+     UPDATE portal_sessions s SET flash = NULL FROM old WHERE s.id_hash = old.id_hash RETURNING old.flash`,
+    [idHash(id)],
+  );
+  return rows[0]?.flash ?? null;
+}
+
+/** Sign-out; false when there was no such session. */
+export async function deletePortalSession(db: SqlRunner, id: string): Promise<boolean> {
+  if (!SESSION_ID.test(id)) return false;
+  const rows = await db.query('DELETE FROM portal_sessions WHERE id_hash = $1 RETURNING seq', [idHash(id)]);
+  return rows.length > 0;
+}
+
+/** Removes at most `limit` expired sessions, earliest expiry first; returns how many. */
+export async function prunePortalSessions(db: SqlRunner, nowMs: number, limit = DEFAULT_SESSION_PRUNE_LIMIT): Promise<number> {
+  requireInteger('limit', limit, 1, MAX_SESSION_PRUNE_LIMIT);
+  return pruneExpired(db, nowMs, limit);
+}
+
+async function pruneExpired(db: Queryable, nowMs: number, limit: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM portal_sessions WHERE id_hash IN
+       (SELECT id_hash FROM portal_sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2) RETURNING seq`,
+    [nowMs, limit],
+  );
+  return rows.length;
+}
