@@ -24,6 +24,31 @@ export const REDACT_PATHS = [
   '*.authorization',
 ] as const;
 
+/**
+ * Fields of a database error (pg and PGlite) that quote data: `detail` quotes the row or key a
+ * statement was refused for ("Failing row contains (...)", a signing key's private JWK included),
+ * `where` can quote bound parameters, `internalQuery` the SQL of a function. The code, table,
+ * column and constraint stay: they say what failed without the data.
+ */
+const DATA_QUOTING_ERROR_FIELDS = ['detail', 'where', 'internalQuery'] as const;
+
+/** pino's error serializer without the fields that quote stored data, nested errors included. */
+function errorWithoutData(error: unknown): unknown {
+  const serialized: unknown = pino.stdSerializers.err(error as Error);
+  if (typeof serialized === 'object' && serialized !== null) stripDataFields(serialized, Object.getPrototypeOf(serialized) as object);
+  return serialized;
+}
+
+/** Only objects the serializer made (its own prototype) are touched; values the error refers to are left as they are. */
+function stripDataFields(serialized: object, errorProto: object): void {
+  const fields = serialized as Record<string, unknown>;
+  for (const name of DATA_QUOTING_ERROR_FIELDS) delete fields[name];
+  const nested = [...Object.values(fields), ...(Array.isArray(fields.aggregateErrors) ? fields.aggregateErrors : [])];
+  for (const value of nested) {
+    if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === errorProto) stripDataFields(value, errorProto);
+  }
+}
+
 /** The levels LOG_LEVEL may name (pino's, plus silent). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -40,6 +65,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level: options.level ?? (process.env.LOG_LEVEL?.trim() || 'info'),
     base: options.name ? { name: options.name } : null,
     redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+    serializers: { err: errorWithoutData },
   };
   return options.destination ? pino(config, options.destination) : pino(config);
 }

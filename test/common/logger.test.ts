@@ -31,3 +31,29 @@ describe('logger redaction', () => {
     expect(text.split('\n').filter(Boolean)).toHaveLength(4);
   });
 });
+
+describe('logger and database errors', () => {
+  const privateKey = 'KzDIwZ5Fy2JnOQ8MURTur2I7yEVAVToH2YrfwSHywGo';
+  const databaseError = () =>
+    Object.assign(new Error('new row for relation "signing_keys" violates check constraint "c"'), {
+      code: '23514',
+      constraint: 'c',
+      detail: `Failing row contains (kid, EdDSA, retired, {"crv":"Ed25519","d":"${privateKey.slice(0, 42)}...)`,
+      where: `unnamed portal parameter $5 = '${privateKey}'`,
+      internalQuery: `SELECT '${privateKey}'`,
+    });
+
+  it('drops the fields a database error quotes rows and parameters in, keeping its code and constraint', () => {
+    const out = sink();
+    const log = createLogger({ level: 'info', destination: out.stream });
+    const error = databaseError();
+    log.error({ err: error }, 'store write failed');
+    log.error({ err: new AggregateError([databaseError()], 'both failed') }, 'aggregate');
+    log.error(Object.assign(new Error('wrapper'), { inner: databaseError() }), 'nested');
+    const text = out.text();
+    expect(text).not.toContain(privateKey.slice(0, 16));
+    expect(text).toContain('"code":"23514"');
+    expect(text).toContain('"constraint":"c"');
+    expect(error.detail).toContain(privateKey.slice(0, 16));
+  });
+});
