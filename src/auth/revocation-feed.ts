@@ -7,6 +7,14 @@ import type { RevocationFeedClient, RevocationFeedClientOptions, RevocationFeedE
 const TIMEOUT_MARGIN_MS = 10_000;
 
 /**
+ * What `Authorization: Bearer <token>` can carry: one word of visible ASCII or Latin-1. fetch
+ * refuses anything else with an error quoting the whole header value, token included, and that
+ * error would be the logged reason of every retry; such a token fails with this reason instead.
+ */
+const SENDABLE_TOKEN = /^[\x21-\x7e\u00a1-\u00ff]+$/;
+const UNSENDABLE_TOKEN = 'feed token cannot be sent in a header (whitespace, a control character or a character past U+00FF)';
+
+/**
  * Long-polls the issuer's revocation feed (`GET <url>?cursor=N&wait=S`, `Authorization: Bearer
  * <feed token>`, answer `{cursor, entries}`): a revocation arrives as soon as the issuer records it.
  * On errors the last set is kept, retries back off, and the set's staleness grows (readiness/metric).
@@ -18,6 +26,7 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
   if (!Number.isSafeInteger(waitSec) || waitSec < 0) throw new TypeError('"waitSec" must be a non-negative integer');
   if (typeof options.token !== 'string' || options.token === '') throw new TypeError('"token" must be a non-empty string');
   const base = new URL(options.url);
+  const sendable = SENDABLE_TOKEN.test(options.token);
   const emit = (event: RevocationFeedEvent): void => options.onEvent?.(event);
   const stopper = new AbortController();
   let cursor = 0;
@@ -27,6 +36,7 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
   let firstSync: { resolve: () => void; reject: (e: Error) => void } | null = null;
 
   async function syncOnce(): Promise<void> {
+    if (!sendable) throw new Error(UNSENDABLE_TOKEN);
     const url = new URL(base);
     url.searchParams.set('cursor', String(cursor));
     // The first sync must not be held: readiness waits for it, and an issuer with nothing

@@ -121,6 +121,34 @@ describe('revocation feed client', () => {
     expect(lines.join('')).not.toContain(FEED_TOKEN);
   });
 
+  it('never logs or reports a feed token that cannot be sent as a header (a line break in it), naming the problem instead', async () => {
+    const unsendable = 'feed-secret-first-line\nfeed-secret-second-line';
+    const server = await startFeedServer(unsendable);
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const events: RevocationFeedEvent[] = [];
+    const client = createRevocationFeedClient({
+      url: server.url,
+      token: unsendable,
+      set: createRevocationSet({ clock: createFakeClock() }),
+      log: createLogger({ level: 'info', destination }),
+      maxBackoffMs: 10,
+      onEvent: (e) => events.push(e),
+    });
+    cleanups.push(() => client.stop(), () => server.close());
+    void client.start().catch(() => undefined);
+    while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reported = [lines.join(''), JSON.stringify(events), JSON.stringify(client.status())].join('');
+    expect(reported).toContain('feed token cannot be sent');
+    expect(reported).not.toContain('feed-secret');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('rejects start() when stopped before the first sync', async () => {
     const f = await fixture();
     f.server.failNext(1_000_000);
