@@ -4,7 +4,7 @@ import { BodyTooLargeError, systemClock } from '#common';
 import { loadAssets } from './assets.ts';
 import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
-import { DEFAULT_SESSION_TTL_MS, SESSION_COOKIE, SessionStore } from './auth/sessions.ts';
+import { DEFAULT_SESSION_TTL_MS, SESSION_COOKIE, storeSessions } from './auth/sessions.ts';
 import { html } from './html/escape.ts';
 import { page } from './html/layout.ts';
 import { readCookie } from './http/cookies.ts';
@@ -21,7 +21,7 @@ export function createPortal(options: PortalOptions): Portal {
   const app: PortalApp = {
     ops: createOperations(options),
     ctx: options.context,
-    sessions: new SessionStore(clock, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    sessions: storeSessions(options.context.store, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     limiter: new LoginLimiter(clock),
     adminToken: options.adminToken,
     log: options.context.log.child({ server: 'portal' }),
@@ -44,7 +44,8 @@ export function createPortal(options: PortalOptions): Portal {
 
 async function run(app: PortalApp, route: PortalRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) {
   try {
-    const session = app.sessions.get(readCookie(req, SESSION_COOKIE));
+    // In the store: any replica on the database serves it. A store failure lands in the catch below.
+    const session = await app.sessions.find(readCookie(req, SESSION_COOKIE));
     const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
     if (route.access === 'public') return await route.handle({ req, res, params, form, session, app });
     if (!session) return redirect(res, '/portal/login');

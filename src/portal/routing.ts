@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock, Logger } from '#common';
 import type { LoginLimiter } from './auth/login-limiter.ts';
-import type { Session, SessionStore } from './auth/sessions.ts';
+import type { Session, Sessions } from './auth/sessions.ts';
 import type { Operations } from './operations.ts';
 import type { PortalContext } from './types.ts';
 
@@ -9,7 +9,7 @@ import type { PortalContext } from './types.ts';
 export interface PortalApp {
   readonly ops: Operations;
   readonly ctx: PortalContext;
-  readonly sessions: SessionStore;
+  readonly sessions: Sessions;
   readonly limiter: LoginLimiter;
   readonly adminToken: string;
   readonly log: Logger;

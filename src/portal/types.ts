@@ -35,6 +35,7 @@ export interface PortalOptions {
   readonly describeError: (error: unknown) => OperationRefusal | undefined;
   /** The admin token a person exchanges for a session cookie. */
   readonly adminToken: string;
+  /** The sign-in limiter's clock (sessions expire on the store's clock). */
   readonly clock?: Clock | undefined;
   /** Session lifetime; default 8 h. */
   readonly sessionTtlMs?: number | undefined;

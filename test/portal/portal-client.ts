@@ -12,7 +12,8 @@ export interface PortalResponse {
  * the last page shown, and posts forms the way a same-origin page does.
  */
 export class PortalClient {
-  readonly base: string;
+  /** Where the next request goes: tests of replicas move it, as a load balancer would. */
+  base: string;
   readonly cookies = new Map<string, string>();
   lastPage = '';
   constructor(base: string) {

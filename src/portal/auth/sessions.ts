@@ -1,64 +1,62 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '#common';
+import type { PortalSession, Store } from '#store';
 
 export const SESSION_COOKIE = 'tokengate_portal';
 export const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
-/** Bounds memory: signing in is rate-limited, but a leaked admin token could still loop. */
-const MAX_SESSIONS = 1000;
 
+/** A signed-in person's session, as read at the start of the request. */
 export interface Session {
   readonly id: string;
   /** Synchronizer token every state-changing form of this session carries. */
   readonly csrfToken: string;
   readonly expiresAt: number;
-  /** One-shot notice for the next page (never a secret). */
-  flash: string | undefined;
+  /** Whether a one-shot notice waits: only then does showing a page cost a query to take it. */
+  hasNotice: boolean;
 }
 
-/** 256 random bits, base64url: the session id and the CSRF token. */
+/** 256 random bits, base64url: the sign-in form's nonce. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Server-side sessions in memory: a restart signs everyone out, which is acceptable here. */
-export class SessionStore {
-  readonly #sessions = new Map<string, Session>();
-  readonly #clock: Clock;
+/**
+ * Sessions live in the store, so every upstream replica on one database serves them and a restart
+ * signs nobody out; the store keeps only a digest of the id and bounds how many exist. Each method
+ * rejects when the store does, and the portal answers its error page.
+ */
+export interface Sessions {
   readonly ttlMs: number;
-  constructor(clock: Clock, ttlMs: number) {
-    this.#clock = clock;
-    this.ttlMs = ttlMs;
-  }
+  /** The live session the cookie names, or undefined (none, unknown, malformed or expired). */
+  find(id: string | undefined): Promise<Session | undefined>;
+  create(): Promise<Session>;
+  end(session: Session): Promise<void>;
+  /** A notice for the next page shown, whichever replica shows it. */
+  setNotice(session: Session, notice: string): Promise<void>;
+  /** Takes the notice: it is shown once, even when two pages are rendered at once. */
+  takeNotice(session: Session): Promise<string | undefined>;
+}
 
-  create(): Session {
-    this.#prune();
-    if (this.#sessions.size >= MAX_SESSIONS) {
-      const oldest = this.#sessions.keys().next().value;
-      if (oldest !== undefined) this.#sessions.delete(oldest);
-    }
-    const session: Session = { id: randomToken(), csrfToken: randomToken(), expiresAt: this.#clock.now() + this.ttlMs, flash: undefined };
-    this.#sessions.set(session.id, session);
-    return session;
-  }
+export function storeSessions(store: Store, ttlMs: number): Sessions {
+  return {
+    ttlMs,
+    async find(id) {
+      const found = id ? await store.getPortalSession(id) : null;
+      return found ? toSession(found) : undefined;
+    },
+    create: async () => toSession(await store.createPortalSession(ttlMs)),
+    end: async (session) => void (await store.deletePortalSession(session.id)),
+    async setNotice(session, notice) {
+      await store.setPortalSessionFlash(session.id, notice);
+      session.hasNotice = true;
+    },
+    async takeNotice(session) {
+      if (!session.hasNotice) return undefined;
+      session.hasNotice = false;
+      return (await store.takePortalSessionFlash(session.id)) ?? undefined;
+    },
+  };
+}
 
-  /** The live session for an id, or undefined (unknown, malformed or expired). */
-  get(id: string | undefined): Session | undefined {
-    if (!id || id.length > 64) return undefined;
-    const session = this.#sessions.get(id);
-    if (!session) return undefined;
-    if (session.expiresAt <= this.#clock.now()) {
-      this.#sessions.delete(id);
-      return undefined;
-    }
-    return session;
-  }
-
-  delete(id: string): void {
-    this.#sessions.delete(id);
-  }
-
-  #prune(): void {
-    const now = this.#clock.now();
-    for (const [id, session] of this.#sessions) if (session.expiresAt <= now) this.#sessions.delete(id);
-  }
+function toSession(session: PortalSession): Session {
+  return { id: session.id, csrfToken: session.csrfToken, expiresAt: session.expiresAt, hasNotice: session.flash !== null };
 }

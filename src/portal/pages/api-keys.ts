@@ -4,7 +4,7 @@ import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, type SessionRequest } from './common.ts';
+import { loadProject, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 async function apiKeysTab(r: SessionRequest) {
@@ -15,7 +15,7 @@ async function apiKeysTab(r: SessionRequest) {
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
 ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}
 <form method="post" action="${credentialsHref(project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
-  sendCredentials(r, project, 'api-keys', content);
+  await sendCredentials(r, project, 'api-keys', content);
 }
 
 /** The secret is in this POST response only (no-store); nothing redirects with it. */
@@ -24,7 +24,7 @@ async function createApiKey(r: SessionRequest) {
   if (!project) return;
   const result = await r.app.ops('POST', `/projects/${encodeURIComponent(project.id)}/apikeys`);
   if (!result.ok) {
-    r.session.flash = result.message;
+    await setNotice(r, result.message);
     return apiKeysTab(r);
   }
   const created = result.body as { key: string; secret: string };

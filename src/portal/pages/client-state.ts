@@ -4,7 +4,7 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, notFoundPage, type SessionRequest } from './common.ts';
+import { loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
@@ -40,9 +40,12 @@ function setEnabled(enabled: boolean) {
     if (!found) return;
     const verb = enabled ? 'enable' : 'disable';
     const result = await r.app.ops('POST', `/clients/${encodeURIComponent(found.client.clientId)}/${verb}`);
-    r.session.flash = result.ok
-      ? `Client “${found.client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`
-      : `Could not ${verb} the client: ${result.message}`;
+    await setNotice(
+      r,
+      result.ok
+        ? `Client “${found.client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`
+        : `Could not ${verb} the client: ${result.message}`,
+    );
     redirect(r.res, credentialsHref(found.project, 'oauth-clients'));
   };
 }

@@ -15,10 +15,13 @@ export function projectCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
 }
 
 /** Takes the one-shot notice out of the session for the page being rendered. */
-export function takeNotice(session: Session): string | undefined {
-  const notice = session.flash;
-  session.flash = undefined;
-  return notice;
+export function takeNotice(r: SessionRequest): Promise<string | undefined> {
+  return r.app.sessions.takeNotice(r.session);
+}
+
+/** Leaves a one-shot notice for the next page the session shows (never a secret). */
+export function setNotice(r: SessionRequest, notice: string): Promise<void> {
+  return r.app.sessions.setNotice(r.session, notice);
 }
 
 /** The project named in the path, or a 404 page (and undefined). */

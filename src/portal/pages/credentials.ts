@@ -24,7 +24,7 @@ function tabs(project: Project, current: CredentialsTab): Html {
 }
 
 /** Renders a Credentials page with its tab bar above the tab's content. */
-export function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200, step?: string): void {
+export async function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200, step?: string): Promise<void> {
   const label = current === 'api-keys' ? 'API keys' : 'OAuth 2.0 clients';
   const trail: Crumb[] = step ? [{ label, href: credentialsHref(project, current) }, { label: step }] : [{ label }];
   const body = html`<h1>Credentials <span class="subtitle">${project.name}</span></h1>
@@ -33,5 +33,5 @@ ${tabs(project, current)}
 ${content}
 </section>`;
   const options = { title: `${label} · ${project.name}`, session: r.session, section: 'projects' as const, crumbs: credentialsCrumbs(project, ...trail) };
-  sendPage(r.res, status, page({ ...options, notice: takeNotice(r.session) }, body));
+  sendPage(r.res, status, page({ ...options, notice: await takeNotice(r) }, body));
 }

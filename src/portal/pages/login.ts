@@ -44,8 +44,8 @@ async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
   const token = r.form.get('admin_token') ?? '';
   if (token.length === 0 || token.length > 512 || !sameSecret(token, r.app.adminToken)) return failedSignIn(r);
   // A fresh id on every sign-in: an id planted before sign-in is never promoted.
-  if (r.session) r.app.sessions.delete(r.session.id);
-  const session = r.app.sessions.create();
+  if (r.session) await r.app.sessions.end(r.session);
+  const session = await r.app.sessions.create();
   r.app.log.info('portal: signed in');
   const maxAge = Math.floor(r.app.sessions.ttlMs / 1000);
   redirect(r.res, '/portal/projects', {
@@ -88,8 +88,8 @@ export const loginRoutes: readonly PortalRoute[] = [
     method: 'POST',
     path: '/portal/logout',
     access: 'session',
-    handle(r) {
-      r.app.sessions.delete(r.session.id);
+    async handle(r) {
+      await r.app.sessions.end(r.session);
       redirect(r.res, '/portal/login', { 'set-cookie': clearedCookie(r.req, SESSION_COOKIE) });
     },
   },

@@ -34,10 +34,10 @@ async function clientsTab(r: SessionRequest) {
   const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials).</p>
 ${table}
 <p><a class="button" href="${credentialsHref(project, 'oauth-clients')}/new">Create new client</a></p>`;
-  sendCredentials(r, project, 'oauth-clients', content);
+  await sendCredentials(r, project, 'oauth-clients', content);
 }
 
-function newClientForm(r: SessionRequest, project: Project, status = 200, error?: string, values: { name?: string; scopes?: string[] } = {}) {
+async function newClientForm(r: SessionRequest, project: Project, status = 200, error?: string, values: { name?: string; scopes?: string[] } = {}) {
   const chosen = values.scopes ?? [];
   const boxes = SCOPES.map(
     (scope) => html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
@@ -50,14 +50,14 @@ ${csrfField(r.session)}
 <fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
 <div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(project, 'oauth-clients')}">Cancel</a></div>
 </form>`;
-  sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status, 'New client');
+  await sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status, 'New client');
 }
 
 async function newClientPage(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project), 409);
-  newClientForm(r, project);
+  await newClientForm(r, project);
 }
 
 /** Creates through the admin API's handler; the secret appears in this response only. */

@@ -17,7 +17,7 @@ async function projectPage(r: SessionRequest) {
 </dl>
 ${planAllowsOAuth(project.plan) ? html`<p>This plan includes OAuth 2.0 clients.</p>` : freePlanMessage(project)}
 <p><a class="button" href="${projectHref(project)}/keys">Keys</a></p>`;
-  sendPage(r.res, 200, page({ title: project.name, session: r.session, section: 'projects', crumbs: projectCrumbs(project), notice: takeNotice(r.session) }, body));
+  sendPage(r.res, 200, page({ title: project.name, session: r.session, section: 'projects', crumbs: projectCrumbs(project), notice: await takeNotice(r) }, body));
 }
 
 /** "Keys": the way in to Credentials (API keys and OAuth 2.0 clients), as the spec's steps go. */

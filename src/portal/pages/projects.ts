@@ -6,7 +6,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { oauthAvailability, planBadge, projectHref, type SessionRequest, takeNotice } from './common.ts';
+import { oauthAvailability, planBadge, projectHref, type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 function projectRow(project: Project): TableRow {
   return { header: html`<a href="${projectHref(project)}">${project.name}</a>`, cells: [planBadge(project), oauthAvailability(project), when(project.createdAt)] };
@@ -31,7 +31,7 @@ ${csrfField(r.session)}
 <select id="project-plan" name="plan">${PLANS.map((p) => html`<option value="${p}"${p === plan ? html` selected` : ''}>${p}</option>`)}</select></div>
 <button type="submit">Create project</button>
 </form></section>`;
-  sendPage(r.res, status, page({ title: 'Projects', session: r.session, section: 'projects', notice: takeNotice(r.session) }, body));
+  sendPage(r.res, status, page({ title: 'Projects', session: r.session, section: 'projects', notice: await takeNotice(r) }, body));
 }
 
 async function createProject(r: SessionRequest) {
@@ -42,7 +42,7 @@ async function createProject(r: SessionRequest) {
     return projectsPage(r, result.status, message, values);
   }
   const created = result.body as { id: string; name: string };
-  r.session.flash = `Project “${created.name}” created.`;
+  await setNotice(r, `Project “${created.name}” created.`);
   redirect(r.res, `/portal/projects/${encodeURIComponent(created.id)}`);
 }
 

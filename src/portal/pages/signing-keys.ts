@@ -5,7 +5,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, takeNotice } from './common.ts';
+import { type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
   active: 'signs new tokens',
@@ -26,12 +26,12 @@ ${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'St
 <section aria-labelledby="rotate"><h2 id="rotate">Rotate</h2>
 <p>Rotation makes the next key active and retires the active one. Tokens already issued stay valid until they expire.</p>
 <form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>`;
-  sendPage(r.res, 200, page({ title: 'Signing keys', session: r.session, section: 'signing-keys', notice: takeNotice(r.session) }, body));
+  sendPage(r.res, 200, page({ title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) }, body));
 }
 
 async function rotate(r: SessionRequest) {
   const result = await r.app.ops('POST', '/keys/rotate');
-  r.session.flash = result.ok ? `Signing keys rotated. Active key: ${(result.body as { kid: string }).kid}.` : `Rotation failed: ${result.message}`;
+  await setNotice(r, result.ok ? `Signing keys rotated. Active key: ${(result.body as { kid: string }).kid}.` : `Rotation failed: ${result.message}`);
   redirect(r.res, '/portal/signing-keys');
 }
 

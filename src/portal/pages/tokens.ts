@@ -3,10 +3,10 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, takeNotice } from './common.ts';
+import { type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 /** The token given is never echoed back into the page (nor logged): only the outcome is. */
-function revokePage(r: SessionRequest, status = 200, error?: string) {
+async function revokePage(r: SessionRequest, status = 200, error?: string) {
   const body = html`<div class="narrow"><h1>Revoke a token</h1>
 <p>Revoking an access token makes every call with it fail with error 1024 (“OAuth key has been revoked”), on every gateway within a second. To stop a client getting new tokens, disable the client instead.</p>
 ${errorSummary(error)}
@@ -14,13 +14,13 @@ ${errorSummary(error)}
 <div class="field"><label for="token">Access token (JWT) or token id (jti)</label>
 <textarea id="token" name="token" rows="5" required maxlength="8192" autocomplete="off" spellcheck="false"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}></textarea></div>
 <button type="submit" class="button-danger">Revoke token</button></form></div>`;
-  sendPage(r.res, status, page({ title: 'Revoke a token', session: r.session, section: 'tokens', notice: takeNotice(r.session) }, body));
+  sendPage(r.res, status, page({ title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) }, body));
 }
 
 async function revoke(r: SessionRequest) {
   const result = await r.app.ops('POST', '/tokens/revoke', { token: r.form.get('token') ?? '' });
   if (!result.ok) return revokePage(r, result.status, result.message.replace(/^token:/, 'Token:'));
-  r.session.flash = 'Token revoked.';
+  await setNotice(r, 'Token revoked.');
   redirect(r.res, '/portal/tokens/revoke');
 }
 
