@@ -32,6 +32,17 @@ describe('tokengate CLI without a server', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses an ADMIN_URL carrying user:password@ without printing the password, whether or not the URL parses', async () => {
+    const secret = 'admin-token-put-in-the-url-0123456789';
+    const parsed = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://admin:${secret}@127.0.0.1:9`, ADMIN_TOKEN: 't' });
+    expect(parsed.code).toBe(2);
+    expect(parsed.stderr).toContain('ADMIN_URL: must not carry a user name or password');
+    const unparsable = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://admin:${secret}@127.0.0.1:port`, ADMIN_TOKEN: 't' });
+    expect(unparsable.code).toBe(2);
+    expect(unparsable.stderr).toContain('ADMIN_URL: not an absolute URL');
+    for (const result of [parsed, unparsable]) expect(result.stderr + result.stdout).not.toContain(secret.slice(0, 12));
+  });
+
   it('says where the admin token was expected when neither ADMIN_TOKEN nor the file exists', async () => {
     const result = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'free', '--json'], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);

@@ -13,7 +13,10 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT) and ADMIN_TOKEN (default $DATA_DIR/admin-token). */
 export async function adminSettings(env: Env, cwd: string): Promise<AdminSettings> {
   const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(/\/+$/, '');
-  if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${baseUrl}`, 2);
+  if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${withoutUserInfo(baseUrl)}`, 2);
+  const { username, password } = new URL(baseUrl);
+  // Every message names the URL: a password in it would be printed (and fetch refuses such a URL anyway).
+  if (username || password) throw new CliError('ADMIN_URL: must not carry a user name or password (user:password@); the admin token goes in ADMIN_TOKEN', 2);
   const fromEnv = env['ADMIN_TOKEN']?.trim();
   if (fromEnv && !isUsableAdminToken(fromEnv)) throw new CliError(ADMIN_TOKEN_UNUSABLE, 2);
   if (fromEnv) return { baseUrl, token: fromEnv };
@@ -24,6 +27,11 @@ export async function adminSettings(env: Env, cwd: string): Promise<AdminSetting
   }
   if (!isUsableAdminToken(token)) throw new CliError(adminTokenUnusable(path), 2);
   return { baseUrl, token };
+}
+
+/** The URL as it may be printed: whatever precedes an `@` in the authority could be a password. */
+function withoutUserInfo(url: string): string {
+  return url.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@');
 }
 
 /** The file the upstream writes on first start (read here directly: the CLI loads no server code). */
