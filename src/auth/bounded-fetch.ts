@@ -40,8 +40,18 @@ export async function fetchJson(url: string, options: BoundedFetchOptions): Prom
   return { status: response.status, headers: response.headers, body: JSON.parse(raw.toString('utf8')) as unknown };
 }
 
-/** A short, secret-free reason for logs and status(). */
+/**
+ * A URL's user part in a message: fetch quotes a URL carrying `user:password@` whole when it
+ * refuses it (as it always does), and the reason is logged and shown by /readyz.
+ */
+const USER_INFO = /([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
+/** A short, secret-free reason for logs and status(): a URL's user and password are left out. */
 export function reasonOf(error: unknown): string {
+  return describe(error).replace(USER_INFO, '$1…@');
+}
+
+function describe(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timeout';
     const cause = (error as { cause?: { code?: string } }).cause;

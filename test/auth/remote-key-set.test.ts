@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteKeySet, createVerifier, type KeySetEvent, type RemoteKeySet, type RemoteKeySetOptions } from '#auth';
+import { createLogger } from '#common';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
 import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
 import { bearer, createTestKey, createTokenKit, simpleRevocations, TEST_AUDIENCE, TEST_ISSUER, type TestKey } from '#test/tokens.ts';
@@ -236,5 +237,24 @@ describe('remote key set: what it imports', () => {
       expect(f.keySet.status().lastError).not.toBeNull();
       expect(f.keySet.get('k1')).toBeDefined();
     }
+  });
+});
+
+describe('remote key set: what its failures say', () => {
+  it('never reports or logs the password of a key-set URL with user:password@ (an UPSTREAM_URL with credentials), which /readyz shows', async () => {
+    const server = await startJwksServer([k1]);
+    const withPassword = new URL(server.url);
+    withPassword.username = 'gateway';
+    withPassword.password = 'upstream-password-0123456789';
+    const lines: string[] = [];
+    const log = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+    const events: KeySetEvent[] = [];
+    const keySet = createRemoteKeySet({ url: withPassword.href, log, onEvent: (e) => events.push(e) });
+    cleanups.push(() => keySet.stop(), () => server.close());
+    void keySet.start().catch(() => undefined);
+    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reported = [JSON.stringify(keySet.status()), JSON.stringify(events), lines.join('')].join('');
+    expect(keySet.status().lastError).toContain('credentials');
+    expect(reported).not.toContain('upstream-password');
   });
 });
