@@ -57,4 +57,18 @@ describe('brute-force protection', () => {
     expect(logs).not.toContain('guess-3');
     expect(logs).not.toContain(secret);
   });
+
+  it('never logs a secret sent in place of the client id (id and secret swapped, in the form or in Basic)', async () => {
+    expect((await tokenFrom('198.51.100.90', secret, id)).status).toBe(401);
+    const basic = await fetch(`${h.url}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${secret}:${id}`).toString('base64')}`, 'x-forwarded-for': '198.51.100.91' },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+    expect(basic.status).toBe(401);
+    const logs = h.logs();
+    expect(logs).toContain('198.51.100.91');
+    expect(logs).not.toContain(secret.slice(0, 12));
+    expect(logs).toContain('cli_spray0');
+  });
 });

@@ -18,10 +18,22 @@ export interface ClientAuthDeps {
 /** Compared against when the client id is unknown, so both failures cost the same (no enumeration). */
 const DUMMY_HASH = hashSecret('tokengate-unknown-client');
 
+/** What could be one of our ids, typos and truncations included (we mint `cli_` + 22 base64url); no secret starts `cli_`. */
+const CLIENT_ID_SHAPE = /^cli_[A-Za-z0-9_-]{1,124}$/;
+
+/**
+ * The presented client id as the log may show it. An unknown value that is not shaped like our
+ * ids is often a secret in the wrong place (id and secret swapped, the secret pasted as the id):
+ * only its length is logged.
+ */
+function loggableClientId(presented: string, known: boolean): string {
+  return known || CLIENT_ID_SHAPE.test(presented) ? presented : `(not a client id: ${presented.length} characters)`;
+}
+
 /**
  * Client authentication shared by the token and revocation endpoints. Unknown id, wrong secret,
  * disabled client and a deleted project all answer the same 401 `invalid_client`; the reason
- * goes to the log (with the client id and address, never the secret).
+ * goes to the log (with the client id and address, never the secret, nor a secret sent as the id).
  */
 export async function authenticateClient(req: IncomingMessage, form: FormParams, deps: ClientAuthDeps): Promise<ClientRecord> {
   const credentials = presentedCredentials(req.headers.authorization, form);
@@ -33,7 +45,7 @@ export async function authenticateClient(req: IncomingMessage, form: FormParams,
   const address = sourceAddress(req, deps.trustedProxies);
   const refusal = deps.guard.failed(credentials.clientId, address, new OAuthError('invalid_client', 'client authentication failed'));
   deps.log.warn(
-    { clientId: credentials.clientId.slice(0, 128), address, method: credentials.method, reason, throttled: refusal.status === 429 },
+    { clientId: loggableClientId(credentials.clientId, record !== null), address, method: credentials.method, reason, throttled: refusal.status === 429 },
     'client authentication failed',
   );
   throw refusal;
