@@ -43,6 +43,17 @@ describe('tokengate CLI without a server', () => {
     for (const result of [parsed, unparsable]) expect(result.stderr + result.stdout).not.toContain(secret.slice(0, 12));
   });
 
+  it('never prints a password from an ADMIN_URL without a scheme or with only //, and refuses a scheme other than http(s)', async () => {
+    const secret = 'admin-token-put-in-the-url-0123456789';
+    // admin:<token>@host parses (scheme "admin:"); //admin:<token>@host does not parse at all.
+    for (const url of [`admin:${secret}@127.0.0.1:9`, `//admin:${secret}@127.0.0.1:9`]) {
+      const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: url, ADMIN_TOKEN: 't' });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/ADMIN_URL: not an (absolute|http:\/\/ or https:\/\/) URL: .*…@127\.0\.0\.1:9/);
+      expect(result.stderr + result.stdout).not.toContain(secret.slice(0, 12));
+    }
+  });
+
   it('says where the admin token was expected when neither ADMIN_TOKEN nor the file exists', async () => {
     const result = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'free', '--json'], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);

@@ -14,7 +14,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 export async function adminSettings(env: Env, cwd: string): Promise<AdminSettings> {
   const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(/\/+$/, '');
   if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${withoutUserInfo(baseUrl)}`, 2);
-  const { username, password } = new URL(baseUrl);
+  const { protocol, username, password } = new URL(baseUrl);
+  // admin:token@host parses with the scheme "admin:" (and no user part); only http(s) can be reached.
+  if (protocol !== 'http:' && protocol !== 'https:') throw new CliError(`ADMIN_URL: not an http:// or https:// URL: ${withoutUserInfo(baseUrl)}`, 2);
   // Every message names the URL: a password in it would be printed (and fetch refuses such a URL anyway).
   if (username || password) throw new CliError('ADMIN_URL: must not carry a user name or password (user:password@); the admin token goes in ADMIN_TOKEN', 2);
   const fromEnv = env['ADMIN_TOKEN']?.trim();
@@ -29,9 +31,12 @@ export async function adminSettings(env: Env, cwd: string): Promise<AdminSetting
   return { baseUrl, token };
 }
 
-/** The URL as it may be printed: whatever precedes an `@` in the authority could be a password. */
+/**
+ * The URL as it may be printed: whatever precedes an `@` in the authority could be a password,
+ * with or without a scheme (`//user:pw@host`, `user:pw@host`).
+ */
 function withoutUserInfo(url: string): string {
-  return url.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1…@');
+  return url.replace(/^((?:[^:/?#]*:)?\/\/)?[^/?#]*@/, '$1…@');
 }
 
 /** The file the upstream writes on first start (read here directly: the CLI loads no server code). */
