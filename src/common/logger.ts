@@ -32,14 +32,30 @@ export const REDACT_PATHS = [
  */
 const DATA_QUOTING_ERROR_FIELDS = ['detail', 'where', 'internalQuery'] as const;
 
-/** pino's error serializer without the fields that quote stored data, nested errors included. */
+/**
+ * pino's error serializer without the fields that quote stored data, nested errors included. A
+ * thrown value that is not error-like comes back from pino as it is: it is copied without those
+ * fields (one level), never changed in place nor walked, since it may well be cyclic.
+ */
 function errorWithoutData(error: unknown): unknown {
   const serialized: unknown = pino.stdSerializers.err(error as Error);
-  if (typeof serialized === 'object' && serialized !== null) stripDataFields(serialized, Object.getPrototypeOf(serialized) as object);
+  if (typeof serialized !== 'object' || serialized === null) return serialized;
+  if (serialized === error) return Array.isArray(error) ? error : withoutDataFields(error as Record<string, unknown>);
+  stripDataFields(serialized, Object.getPrototypeOf(serialized) as object);
   return serialized;
 }
 
-/** Only objects the serializer made (its own prototype) are touched; values the error refers to are left as they are. */
+function withoutDataFields(value: Record<string, unknown>): Record<string, unknown> {
+  if (!DATA_QUOTING_ERROR_FIELDS.some((name) => Object.hasOwn(value, name))) return value;
+  const copy = { ...value };
+  for (const name of DATA_QUOTING_ERROR_FIELDS) delete copy[name];
+  return copy;
+}
+
+/**
+ * Only objects the serializer made (its own prototype, which it never shares with what the error
+ * refers to, and it never makes a cycle) are touched; values the error refers to are left as they are.
+ */
 function stripDataFields(serialized: object, errorProto: object): void {
   const fields = serialized as Record<string, unknown>;
   for (const name of DATA_QUOTING_ERROR_FIELDS) delete fields[name];

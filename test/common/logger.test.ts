@@ -57,3 +57,21 @@ describe('logger and database errors', () => {
     expect(error.detail).toContain(privateKey.slice(0, 16));
   });
 });
+
+describe('logger and thrown values that are not errors', () => {
+  it('logs a cyclic non-error value instead of throwing, and leaves a thrown object as it was while dropping its detail from the line', () => {
+    const out = sink();
+    const log = createLogger({ level: 'info', destination: out.stream });
+    const cyclic: Record<string, unknown> = { code: 'X', nested: {} };
+    (cyclic.nested as Record<string, unknown>).back = cyclic;
+    expect(() => log.error({ err: cyclic }, 'cyclic')).not.toThrow();
+    const thrown = { code: '23514', detail: 'Failing row contains (row-data-0123456789)' };
+    log.error({ err: thrown }, 'plain');
+    const lines = out.text().split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('"code":"X"');
+    expect(lines[1]).toContain('"code":"23514"');
+    expect(lines[1]).not.toContain('row-data-0123456789');
+    expect(thrown.detail).toContain('row-data-0123456789');
+  });
+});
