@@ -47,7 +47,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const metadata = metadataDocument(issuer);
   const routes = new Map<string, OAuthHandler>([
     [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens }), log)],
-    [PATHS.revoke, oauthRoute((req, res) => revokeEndpoint(req, res, { ...auth, keyring, revoker, issuer, audience, clock }), log)],
+    [PATHS.revoke, oauthRoute((req, res) => revokeEndpoint(req, res, { ...auth, keyring, revoker, revocations: live, issuer, audience, clock }), log)],
     [PATHS.jwks, async (req, res) => servePublicDocument(req, res, { ...keyring.keySet, contentType: 'application/jwk-set+json; charset=utf-8' })],
     ...metadataPaths(issuer).map((path): [string, OAuthHandler] => [path, async (req, res) => servePublicDocument(req, res, metadata)]),
   ]);

@@ -60,6 +60,20 @@ describe('revocation endpoint (RFC 7009)', () => {
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });
 
+  it("answers 200 for another client's revoked token, revoked by its owner or by disabling its client (RFC 7009 §2.2)", async () => {
+    const revokedByOwner = await tokenFor(b);
+    expect((await revoke(b, { token: revokedByOwner })).status).toBe(200);
+    const c = await h.client(['address']);
+    const ofDisabled = await tokenFor({ id: c.client.clientId, secret: c.secret });
+    await h.issuer.setClientEnabled(c.client.clientId, false);
+    for (const token of [revokedByOwner, ofDisabled]) {
+      expect(await kindOf(token)).toBe('token_revoked');
+      const answer = await revoke(a, { token });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('ignores an unrecognized parameter sent more than once and revokes the token', async () => {
     const token = await tokenFor(a);
     const answer = await postForm(h.url, `token=${token}&token_type_hint=access_token&x_trace=1&x_trace=2`, { path: '/oauth/revoke', basic: [a.id, a.secret] });

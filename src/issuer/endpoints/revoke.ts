@@ -4,6 +4,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
 import { readForm } from '../oauth/form.ts';
 import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
+import type { LiveRevocations } from '../revocation/live-revocations.ts';
 import type { Revoker } from '../revocation/revoker.ts';
 import { readOwnToken } from '../tokens/own-token.ts';
 import { requirePost } from './oauth-route.ts';
@@ -14,6 +15,8 @@ const REVOKE_PARAMS: ReadonlySet<string> = new Set(['token', 'token_type_hint', 
 export interface RevokeEndpointDeps extends ClientAuthDeps {
   readonly keyring: Keyring;
   readonly revoker: Revoker;
+  /** What this replica knows to be revoked: a revoked token is an invalid one, like an expired one. */
+  readonly revocations: Pick<LiveRevocations, 'isRevoked'>;
   readonly issuer: string;
   readonly audience: string;
   readonly clock: Clock;
@@ -21,8 +24,8 @@ export interface RevokeEndpointDeps extends ClientAuthDeps {
 
 /**
  * `POST /oauth/revoke` (RFC 7009). The client authenticates as at the token endpoint and may
- * revoke its own tokens. Unknown, malformed and expired tokens (its own or another client's)
- * answer 200 and change nothing (§2.2). A live token of another client is refused with 400
+ * revoke its own tokens. Unknown, malformed, expired and already revoked tokens (its own or another
+ * client's) answer 200 and change nothing (§2.2). A live token of another client is refused with 400
  * `unauthorized_client`, as §2.1 requires ("the request is refused and the client is informed of
  * the error"); it is not revoked and the attempt is logged. Telling the caller that much reveals nothing: it already holds the
  * token. `token_type_hint` is ignored.
@@ -34,8 +37,8 @@ export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, 
   const token = form.get('token');
   if (token === undefined) throw new OAuthError('invalid_request', 'token is required');
   const claims = await readOwnToken(token, deps);
-  // An expired token is an invalid one, whoever it was issued to: 200, nothing to revoke (§2.2).
-  if (claims && !claims.expired) {
+  // An expired or revoked token is an invalid one, whoever it was issued to: 200, nothing to revoke (§2.2).
+  if (claims && !claims.expired && !deps.revocations.isRevoked(claims)) {
     if (claims.clientId !== client.clientId) {
       deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, "revocation of another client's token refused");
       throw new OAuthError('unauthorized_client', 'the token was not issued to this client');

@@ -6,6 +6,8 @@ export interface OwnTokenClaims {
   readonly jti: string;
   readonly clientId: string;
   readonly exp: number;
+  /** Issue time (epoch seconds); +Infinity when absent (we always set it), so no client cut-off covers it. */
+  readonly iat: number;
   /** True when the signature is ours but the token has expired (nothing left to revoke). */
   readonly expired: boolean;
 }
@@ -40,7 +42,7 @@ export async function readOwnToken(
 }
 
 function claims(payload: Record<string, unknown>, expired: boolean): OwnTokenClaims | null {
-  const { jti, client_id: clientId, exp } = payload;
+  const { jti, client_id: clientId, exp, iat } = payload;
   if (typeof jti !== 'string' || typeof clientId !== 'string' || typeof exp !== 'number') return null;
-  return { jti, clientId, exp, expired };
+  return { jti, clientId, exp, iat: typeof iat === 'number' ? iat : Number.POSITIVE_INFINITY, expired };
 }
