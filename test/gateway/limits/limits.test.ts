@@ -129,6 +129,31 @@ describe('request limits', () => {
     expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ message: 'CONNECT is not supported', error_code: '1042', success: false }));
   });
 
+  it('keeps serving when clients reset the connection right after sending CONNECT', async () => {
+    // Regression: Node hands a CONNECT socket over without its error listener, so the 501 written
+    // on a reset connection raised an unhandled ECONNRESET that ended the gateway process.
+    const uncaught: unknown[] = [];
+    const note = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', note);
+    try {
+      const { port } = new URL(h.gateway.url);
+      for (let i = 0; i < 20; i++) {
+        const client = connect(Number(port), '127.0.0.1');
+        client.on('error', () => undefined);
+        client.on('connect', () => {
+          client.write(`CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n${'x'.repeat(100_000)}`);
+          client.resetAndDestroy();
+        });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+      expect((await h.fetch('/api/x')).status).toBe(200);
+    } finally {
+      process.off('uncaughtException', note);
+    }
+  });
+
   it('serves a request asking for a protocol upgrade as a plain request, without the upgrade', async () => {
     const reply = await rawExchange('GET /api/ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
