@@ -34,10 +34,15 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
  * CONNECT asks for a tunnel, which this gateway does not offer. Without a listener Node just
  * drops the socket, leaving the client no status line: answer 501 (RFC 9110 §9.1) in our shape.
  * Node hands the socket over without its own error listener: a client that resets the
- * connection would otherwise raise an unhandled 'error' and end the process.
+ * connection would otherwise raise an unhandled 'error' and end the process. Nor does anything
+ * read it, time it out or reach it from closeAllConnections any more: ended only, a client that
+ * never closes its side would hold it, and a drain, for ever. What the client sends is read and
+ * dropped, and the socket is closed once the reply is out.
  */
 function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.on('error', destroySocket);
+  socket.once('finish', destroySocket);
+  socket.resume();
   const { body } = apiError('method_not_allowed', { message: 'CONNECT is not supported' });
   writeAndClose(socket, '501 Not Implemented', JSON.stringify(body));
 }

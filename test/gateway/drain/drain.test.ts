@@ -1,5 +1,5 @@
 import { Agent, type IncomingMessage, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
 
@@ -67,5 +67,27 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     const connection = await socket;
     if (!connection.closed) await new Promise((resolve) => connection.once('close', resolve));
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+  });
+
+  it('ends while a client that sent CONNECT and got its 501 keeps its side of the connection open', async () => {
+    // Regression: the 501 half-closed the socket Node had handed over (no parser, no timeouts), so
+    // a client that never closed held it, and the drain, for ever.
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const client = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    client.on('error', () => undefined);
+    let reply = '';
+    client.setEncoding('utf8');
+    client.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    client.write('CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n');
+    await new Promise((resolve) => client.once('end', resolve));
+    expect(reply).toMatch(/^HTTP\/1\.1 501 /);
+    try {
+      expect(await Promise.race([h.gateway.close().then(() => 'closed' as const), stillDraining()])).toBe('closed');
+    } finally {
+      client.destroy();
+    }
   });
 });
