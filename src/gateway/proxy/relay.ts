@@ -49,10 +49,16 @@ function onUpstreamReplyClosed(this: IncomingMessage): void {
   if (!this.complete) (this as Relaying)[CLIENT]?.destroy();
 }
 
+/** RFC 9110 §8.6 and §6.1: no 1xx reply may carry Content-Length or Transfer-Encoding. */
+function isBodyFraming(name: string): boolean {
+  return name === 'content-length' || name === 'transfer-encoding';
+}
+
 /**
  * Node's server can write two 1xx replies: 102 and 103 (Early Hints, whose `link` Node
- * requires). Not to an HTTP/1.0 client, which cannot read them, and never once the final reply
- * has started. 100 Continue was answered at this hop.
+ * requires), without the upstream's hop-by-hop and framing headers. Not to an HTTP/1.0 client,
+ * which cannot read them, and never once the final reply has started. 100 Continue was answered
+ * at this hop.
  */
 function forwardInformational(this: ClientRequest, info: InformationEvent): void {
   const res = (this as Relaying)[CLIENT];
@@ -62,7 +68,7 @@ function forwardInformational(this: ClientRequest, info: InformationEvent): void
     const hints: Record<string, string> = {};
     for (const name in info.headers) {
       const value = info.headers[name];
-      if (typeof value === 'string' && !isHopByHop(name, info.headers)) hints[name] = value;
+      if (typeof value === 'string' && !isHopByHop(name, info.headers) && !isBodyFraming(name)) hints[name] = value;
     }
     // Node re-validates the link value and throws on one it cannot parse: such a hint is dropped.
     try {

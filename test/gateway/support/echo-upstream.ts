@@ -25,7 +25,7 @@ export interface EchoUpstream {
  * A real loopback upstream that answers every request with JSON describing it, so tests assert
  * exactly which headers the gateway forwarded or stripped. `/api/raw-status/<3 digits>` answers
  * that status however odd, written by hand. `/api/early` answers before reading the request body.
- * `/api/half` sends headers then drops
+ * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it.
  */
@@ -89,6 +89,13 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         if (req.url?.startsWith('/api/switch')) {
           // An upgrade nobody asked for, the socket then kept open as a switched protocol would.
           res.socket?.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+          return;
+        }
+        if (req.url?.startsWith('/api/hints-framed')) {
+          // Early hints carrying body framing, which no 1xx may have (RFC 9110 §8.6, §6.1).
+          res.socket?.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\nContent-Length: 5\r\n\r\n');
+          res.socket?.write('HTTP/1.1 103 Early Hints\r\nLink: </b.css>; rel=preload\r\nTransfer-Encoding: chunked\r\n\r\n');
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('final');
           return;
         }
         if (req.url?.startsWith('/api/hints')) {

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -86,6 +87,29 @@ describe('when the upstream fails', () => {
       req.end();
     });
     expect(seen).toEqual({ informational: [{ status: 102 }, { status: 103, link: '</style.css>; rel=preload; as=style', hint: 'early' }], status: 200, body: 'final' });
+  });
+
+  it('drops Content-Length and Transfer-Encoding from the 103 replies it relays, which no 1xx may carry', async () => {
+    // Regression: they were relayed, and a client honouring them would read the next reply as a body.
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/hints-framed HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const heads = reply.split('\r\n\r\n');
+    expect(heads.slice(0, 2).map((head) => head.split('\r\n'))).toEqual([
+      ['HTTP/1.1 103 Early Hints', 'Link: </a.css>; rel=preload'],
+      ['HTTP/1.1 103 Early Hints', 'Link: </b.css>; rel=preload'],
+    ]);
+    expect(heads[2]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(heads[3]).toContain('final');
   });
 
   it('ends the connection with the reply when the upstream answers before the request body is complete', async () => {
