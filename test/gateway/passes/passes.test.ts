@@ -94,6 +94,24 @@ describe('setForwarded', () => {
     expect(v6.forwarded).toBe('for=unknown, for="[::1]";host="h\\"\\\\x";proto=https');
   });
 
+  it('keeps a well-formed inbound Forwarded list, quoted commas and empty members included', () => {
+    for (const inbound of ['for="[2001:db8::1]:4711";by="a,b", for=x', ' for=a ; by=b ,, for=c', 'for="q\\"x"']) {
+      const headers: IncomingHttpHeaders = { host: 'h', forwarded: inbound };
+      setForwarded(headers, context());
+      expect(headers.forwarded).toBe(`${inbound}, for=192.0.2.7;host="h";proto=http`);
+    }
+  });
+
+  it('replaces an inbound Forwarded header that is not RFC 7239 syntax instead of appending this hop inside it', () => {
+    // Regression: `for="x` left a quoted string open, which swallowed the appended element, so an
+    // upstream parser read the client's text (or nothing) where this hop's element belongs.
+    for (const inbound of ['for="x', 'for="x\\', 'for=a b', 'for', 'a=b,"c"', 'for="a"b']) {
+      const headers: IncomingHttpHeaders = { host: 'h', forwarded: inbound };
+      setForwarded(headers, context());
+      expect({ inbound, forwarded: headers.forwarded }).toEqual({ inbound, forwarded: 'for=192.0.2.7;host="h";proto=http' });
+    }
+  });
+
   it('adds no Forwarded header when the client sent none', () => {
     const headers: IncomingHttpHeaders = { host: 'h' };
     setForwarded(headers, context());
