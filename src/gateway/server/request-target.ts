@@ -6,10 +6,13 @@ import type { IncomingMessage } from 'node:http';
  * header. The request is rewritten to origin form in place, so routing, the header passes and
  * http-proxy-3 (which would otherwise send the absolute URL upstream) all see `/x?q=1` and
  * `Host: api.example`. The path is kept byte for byte, not normalised by a URL parser, so the
- * path guard judges exactly what is forwarded. Returns false for anything else that does not
- * start with `/`: another scheme, userinfo (`http://user@host/`, RFC 9110 §4.2.4), `*`.
+ * path guard judges exactly what is forwarded. The authority becomes the Host, so it must be a
+ * valid one (RFC 3986 §3.2.2–3: a bracketed IPv6 literal or a non-empty reg-name, then an
+ * optional port of digits; RFC 9112 §3.2 has an invalid Host refused with 400). Returns
+ * undefined for anything else that does not start with `/`: another scheme, userinfo
+ * (`http://user@host/`, RFC 9110 §4.2.4), an invalid authority, `*`.
  */
-const ABSOLUTE_FORM = /^https?:\/\/([A-Za-z0-9\-._~!$&'()*+,;=:[\]%]+)([/?].*)?$/i;
+const ABSOLUTE_FORM = /^https?:\/\/((?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?)([/?].*)?$/i;
 
 export function toOriginForm(req: IncomingMessage, url: string): string | undefined {
   const match = ABSOLUTE_FORM.exec(url);

@@ -114,6 +114,10 @@ describe('request limits', () => {
     ['userinfo', 'http://user:pw@h/api/x'],
     ['an asterisk', '*'],
     ['a dot segment behind the authority', 'http://h/api/../internal/x'],
+    ['an unclosed IPv6 literal', 'http://[::1/api/x'],
+    ['a port that is not digits', 'http://h:abc/api/x'],
+    ['two ports', 'http://h:1:2/api/x'],
+    ['a broken percent-encoding', 'http://h%zz/api/x'],
   ])('refuses an absolute-form or other target with %s with 400 JSON', async (_what, target) => {
     const before = h.upstream.seen.length;
     const reply = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`);
