@@ -10,17 +10,19 @@ import type { IncomingMessage } from 'node:http';
  * valid one (RFC 3986 §3.2.2–3: a bracketed IPv6 literal or a non-empty reg-name, then an
  * optional port of digits; RFC 9112 §3.2 has an invalid Host refused with 400). Returns
  * undefined for anything else that does not start with `/`: another scheme, userinfo
- * (`http://user@host/`, RFC 9110 §4.2.4), an invalid authority, `*`.
+ * (`http://user@host/`, RFC 9110 §4.2.4), an invalid authority, `https` on a connection
+ * without TLS, `*`.
  */
-const ABSOLUTE_FORM = /^https?:\/\/((?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?)([/?].*)?$/i;
+const ABSOLUTE_FORM = /^http(s?):\/\/((?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?)([/?].*)?$/i;
 
 export function toOriginForm(req: IncomingMessage, url: string): string | undefined {
   const match = ABSOLUTE_FORM.exec(url);
-  if (!match) return undefined;
-  const rest = match[2] ?? '/';
+  // RFC 9110 §7.4: a request for an https resource must be refused unless it came over TLS.
+  if (!match || (match[1] !== '' && !('encrypted' in req.socket))) return undefined;
+  const rest = match[3] ?? '/';
   const origin = rest.startsWith('?') ? `/${rest}` : rest;
   req.url = origin;
-  req.headers.host = match[1];
+  req.headers.host = match[2];
   return origin;
 }
 

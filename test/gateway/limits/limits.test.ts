@@ -118,6 +118,7 @@ describe('request limits', () => {
     ['a port that is not digits', 'http://h:abc/api/x'],
     ['two ports', 'http://h:1:2/api/x'],
     ['a broken percent-encoding', 'http://h%zz/api/x'],
+    ['the https scheme on a connection without TLS (RFC 9110 §7.4)', 'HTTPS://h/api/x'],
   ])('refuses an absolute-form or other target with %s with 400 JSON', async (_what, target) => {
     const before = h.upstream.seen.length;
     const reply = await rawExchange(`GET ${target} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`);

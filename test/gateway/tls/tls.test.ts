@@ -22,10 +22,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function get(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+/** `target` is sent as the request target as it is (origin or absolute form). */
+function get(target: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const url = new URL(path, h.gateway.url);
-    const req = request(url, { headers, ca: readFileSync(cert), agent: false }, (res) => {
+    const { hostname, port } = new URL(h.gateway.url);
+    const req = request({ hostname, port, path: target, headers, ca: readFileSync(cert), agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
@@ -53,5 +54,11 @@ describe('the TLS listener', () => {
     const res = await get('/api/phone/v1/verification', {});
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error_code: '1040', success: false });
+  });
+
+  it('accepts an absolute-form https target over TLS, forwarding its authority as Host', async () => {
+    const res = await get('https://api.example/api/phone/v1/verification', { authorization: bearer(await h.kit.tokenWithScopes(['phone'])) });
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.body) as { url: string; headers: Record<string, string> })).toMatchObject({ url: '/api/phone/v1/verification', headers: { host: 'api.example' } });
   });
 });
