@@ -5,7 +5,7 @@ import { pathOf } from '../routing/path-guard.ts';
 import { declaredTooLarge } from './body-limit.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
-import { hasRepeatedHost, toOriginForm } from './request-target.ts';
+import { hostProblem, toOriginForm } from './request-target.ts';
 import { sendApiError } from './respond.ts';
 
 const SLASH = 0x2f;
@@ -27,7 +27,8 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
     if (origin === undefined) return refuse(res, record, 'Invalid request target');
     url = origin;
   }
-  if (hasRepeatedHost(req.rawHeaders)) return refuse(res, record, 'More than one Host header');
+  const hostIssue = hostProblem(req);
+  if (hostIssue !== undefined) return refuse(res, record, hostIssue);
   if (req.method === 'GET' && HEALTH_PATHS.has(pathOf(url))) {
     record.route = pathOf(url);
     record.decision = 'health';

@@ -13,7 +13,12 @@ import type { IncomingMessage } from 'node:http';
  * (`http://user@host/`, RFC 9110 §4.2.4), an invalid authority, `https` on a connection
  * without TLS, `*`.
  */
-const ABSOLUTE_FORM = /^http(s?):\/\/((?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})+)(?::[0-9]*)?)([/?].*)?$/i;
+const IP_LITERAL = String.raw`\[[0-9A-Fa-f:.]+\]`;
+const REG_NAME_CHAR = String.raw`(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})`;
+const PORT = '(?::[0-9]*)?';
+const ABSOLUTE_FORM = new RegExp(String.raw`^http(s?):\/\/((?:${IP_LITERAL}|${REG_NAME_CHAR}+)${PORT})([/?].*)?$`, 'i');
+/** A Host field value (RFC 9110 §7.2: uri-host [":" port]); empty is allowed, for a target without authority. */
+const HOST_VALUE = new RegExp(`^(?:${IP_LITERAL}|${REG_NAME_CHAR}*)${PORT}$`);
 
 export function toOriginForm(req: IncomingMessage, url: string): string | undefined {
   const match = ABSOLUTE_FORM.exec(url);
@@ -27,12 +32,22 @@ export function toOriginForm(req: IncomingMessage, url: string): string | undefi
 }
 
 /**
- * RFC 9112 §3.2: a request with more than one Host line must be refused (400). Node keeps the
- * first in `req.headers` and drops the rest, while a server behind another proxy might take the
- * last: two parties reading two hosts is how host-routing confusion starts. Only four-letter
- * names are compared, so the scan costs a length check per header.
+ * RFC 9112 §3.2: a request with more than one Host line, or with an invalid Host value, must be
+ * refused (400). The value is forwarded upstream and echoed in X-Forwarded-Host and Forwarded,
+ * so `Host: a"b\c` would reach every reader of those. Returns what is wrong, or undefined.
  */
-export function hasRepeatedHost(rawHeaders: readonly string[]): boolean {
+export function hostProblem(req: IncomingMessage): string | undefined {
+  if (hasRepeatedHost(req.rawHeaders)) return 'More than one Host header';
+  const host = req.headers.host;
+  return host === undefined || HOST_VALUE.test(host) ? undefined : 'Invalid Host header';
+}
+
+/**
+ * Node keeps the first Host line in `req.headers` and drops the rest, while a server behind
+ * another proxy might take the last: two parties reading two hosts is how host-routing
+ * confusion starts. Only four-letter names are compared, so the scan costs a length check per header.
+ */
+function hasRepeatedHost(rawHeaders: readonly string[]): boolean {
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;

@@ -99,6 +99,23 @@ describe('request limits', () => {
     expect(h.upstream.seen.length).toBe(before);
   });
 
+  it('refuses an invalid Host value with 400 JSON and forwards nothing, and serves valid ones (RFC 9112 §3.2)', async () => {
+    const before = h.upstream.seen.length;
+    for (const host of ['a"b\\c', 'h/x', 'h:80x', 'a b', '[::1', 'h?q', 'user@h']) {
+      const reply = await rawExchange(`GET /api/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect({ host, status: reply.slice(0, 12), body: reply.slice(reply.indexOf('\r\n\r\n') + 4) }).toEqual({
+        host,
+        status: 'HTTP/1.1 400',
+        body: JSON.stringify({ message: 'Invalid Host header', error_code: '1000', success: false }),
+      });
+    }
+    expect(h.upstream.seen.length).toBe(before);
+    for (const host of ['api.example', 'api.example:8443', '[::1]:80', '127.0.0.1', 'xn--bcher-kva.example', 'h%41', '']) {
+      const reply = await rawExchange(`GET /api/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect({ host, status: reply.slice(0, 12) }).toEqual({ host, status: 'HTTP/1.1 200' });
+    }
+  });
+
   it('accepts an absolute-form target, forwarding origin form with its authority as Host (RFC 9112 §3.2.2)', async () => {
     const reply = await rawExchange('GET http://api.example:8443/api/x?a=1 HTTP/1.1\r\nHost: ignored.example\r\nConnection: close\r\n\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
