@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from '#gateway';
 import { CLI, runCli } from './cli-runner.ts';
 
 const SHIPPED = join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml');
@@ -41,5 +42,14 @@ describe('the shipped gateway.yaml with variables set but empty', () => {
     const result = await runCli(['check-config', SHIPPED], { ...BASE, [name]: '' });
     // Before: "listen.port: Invalid input: expected number, received string" and the like, exit 1.
     expect(result).toMatchObject({ code: 0, stdout: `OK ${SHIPPED}\n`, stderr: '' });
+  });
+
+  it('reads values with surrounding spaces as the upstream does: trimmed, and only spaces means the default', async () => {
+    const spaced = await runCli(['check-config', SHIPPED], { ...BASE, GATEWAY_PORT: ' 8081 ', UPSTREAM_PORT: ' 3001', GATEWAY_HOST: '  ' });
+    // Before: "listen.port: Invalid input: expected number, received string", exit 1, while the upstream started.
+    expect(spaced).toMatchObject({ code: 0, stdout: `OK ${SHIPPED}\n`, stderr: '' });
+    const { UPSTREAM_URL: _, ...env } = BASE;
+    const config = loadGatewayConfig(SHIPPED, { ...env, GATEWAY_PORT: ' 8081 ', UPSTREAM_PORT: ' 3001', GATEWAY_HOST: '  ' });
+    expect({ host: config.listen.host, port: config.listen.port, upstream: config.upstream.url }).toEqual({ host: '127.0.0.1', port: 8081, upstream: 'http://127.0.0.1:3001' });
   });
 });

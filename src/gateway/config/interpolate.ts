@@ -2,8 +2,8 @@ import { type Document, isScalar, visit } from 'yaml';
 import type { Env } from './schema.ts';
 
 /**
- * `${NAME}` and `${NAME:-default}` in scalar values are replaced from the environment before
- * validation (the default applies when NAME is unset or empty, as in sh); defaults may nest
+ * `${NAME}` and `${NAME:-default}` in scalar values are replaced from the environment, trimmed,
+ * before validation (the default applies when NAME is unset or empty, as in sh); defaults may nest
  * (`${UPSTREAM_URL:-http://127.0.0.1:${UPSTREAM_PORT:-3000}}`).
  * Values from the environment are inserted verbatim (never expanded again). A missing variable
  * without a default is an error naming it and its line, never an empty string. An unquoted
@@ -52,8 +52,9 @@ function expand(source: string, start: number, env: Env, missing: string[], nest
     if (source[i] !== '}') return { text: text + source.slice(i - 2 - name.length), end: source.length };
     i++;
     // As in sh and docker compose, `:-` takes the default when the variable is unset or empty:
-    // GATEWAY_HOST= must not turn `${GATEWAY_HOST:-127.0.0.1}` into every interface.
-    const set = env[name];
+    // GATEWAY_HOST= must not turn `${GATEWAY_HOST:-127.0.0.1}` into every interface. Values are
+    // trimmed, as the upstream reads its environment: UPSTREAM_PORT=" 3001" means one port to both.
+    const set = env[name]?.trim();
     const value = fallback !== undefined && (set === undefined || set === '') ? fallback : set;
     if (value === undefined) missing.push(name);
     text += value ?? '';
