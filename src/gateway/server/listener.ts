@@ -17,6 +17,9 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // An HTTP/1.1 request without Host is refused by admit() in the documented JSON shape
+    // (request-target.ts) instead of by Node with a bare 400.
+    requireHostHeader: false,
     // Node enforces the two timeouts above only when it sweeps connections (every 30 s by
     // default); sweep often enough that a slow client is cut near its deadline.
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2))),

@@ -99,6 +99,20 @@ describe('request limits', () => {
     expect(h.upstream.seen.length).toBe(before);
   });
 
+  it('refuses an HTTP/1.1 request without Host with 400 JSON, and serves HTTP/1.0 without one (RFC 9112 §3.2)', async () => {
+    const before = h.upstream.seen.length;
+    for (const target of ['/api/x', 'http://api.example/api/x']) {
+      const reply = await rawExchange(`GET ${target} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      expect({ target, status: reply.slice(0, 12), body: reply.slice(reply.indexOf('\r\n\r\n') + 4) }).toEqual({
+        target,
+        status: 'HTTP/1.1 400',
+        body: JSON.stringify({ message: 'Missing Host header', error_code: '1000', success: false }),
+      });
+    }
+    expect(h.upstream.seen.length).toBe(before);
+    expect((await rawExchange('GET /api/x HTTP/1.0\r\n\r\n')).slice(0, 12)).toBe('HTTP/1.1 200');
+  });
+
   it('refuses an invalid Host value with 400 JSON and forwards nothing, and serves valid ones (RFC 9112 §3.2)', async () => {
     const before = h.upstream.seen.length;
     for (const host of ['a"b\\c', 'h/x', 'h:80x', 'a b', '[::1', 'h?q', 'user@h']) {
