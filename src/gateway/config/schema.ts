@@ -13,6 +13,14 @@ export type Env = Readonly<Record<string, string | undefined>>;
 const int = (min: number, max: number) => z.int().min(min).max(max);
 const port = int(0, 65_535);
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+/**
+ * A URL the gateway sends requests to. Credentials in it (`http://user:pw@host`) would never be
+ * sent: fetch refuses such a URL and http-proxy-3 drops them, so the key set would never load or
+ * the upstream would refuse every request, far from the cause. Refused here, by name.
+ */
+const requestUrl = url.refine((value) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value), {
+  error: 'must not carry credentials (user:password@): they would not be sent',
+});
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** The gateway answers these itself; a route may not shadow them. */
 const RESERVED = ['/healthz', '/readyz'];
@@ -74,7 +82,7 @@ export function gatewaySchema(env: Env) {
       tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
       upstream: z
         .strictObject({
-          url: url.default(upstreamUrl),
+          url: requestUrl.default(upstreamUrl),
           connectTimeoutMs: int(1, 60_000).default(2_000),
           responseTimeoutMs: int(1, 600_000).default(30_000),
           /** Keep-alive sockets kept open to the upstream. */
@@ -87,7 +95,7 @@ export function gatewaySchema(env: Env) {
           /** Default PUBLIC_URL, checked in the transform below so that an error names the variable. */
           issuer: url.optional(),
           audience: z.string().min(1).optional(),
-          jwksUrl: url.optional(),
+          jwksUrl: requestUrl.optional(),
           algorithms: z.array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA'])).min(1).default(['RS256']),
           // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
           // longer leeway would accept a revoked token again once its entry is forgotten.
@@ -103,7 +111,7 @@ export function gatewaySchema(env: Env) {
             .prefault({}),
           revocationFeed: z
             .strictObject({
-              url: url.optional(),
+              url: requestUrl.optional(),
               token: z.string().min(1).optional(),
               tokenFile: z.string().min(1).optional(),
             })

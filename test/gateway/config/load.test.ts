@@ -133,6 +133,17 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/bad-url.yaml')).toEqual(['upstream.url: must be an http(s) URL (line 2)']);
   });
 
+  it('refuses credentials in a URL the gateway sends requests to, without echoing them', () => {
+    // fetch refuses such a URL and http-proxy-3 drops the credentials: nothing would ever authenticate.
+    const problems = problemsOf('invalid/url-credentials.yaml');
+    expect(problems).toEqual([
+      'upstream.url: must not carry credentials (user:password@): they would not be sent (line 2)',
+      'issuer.jwksUrl: must not carry credentials (user:password@): they would not be sent (line 4)',
+      'issuer.revocationFeed.url: must not carry credentials (user:password@): they would not be sent (line 5)',
+    ]);
+    expect(problems.join('\n')).not.toContain('s3cret');
+  });
+
   it('reports YAML syntax errors with their line (fixture kept as .txt so linters skip it)', () => {
     expect(problemsOf('invalid/yaml-syntax.txt')[0]).toMatch(/^YAML: .*\(line \d\)$/);
   });
