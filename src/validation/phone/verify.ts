@@ -26,14 +26,15 @@ export interface PhoneVerification {
 
 const UNKNOWN_LINE = { line_status: 'unknown', line_status_reason: 'not_checked' } as const;
 
-function verdict(code: PhoneNotVerifiedCode | null) {
-  return { is_verified: code === null, not_verified_code: code, not_verified_reason: code ? PHONE_NOT_VERIFIED[code] : null };
+/** The reason fields, last in the body as the public field list has them. */
+function reason(code: PhoneNotVerifiedCode | null) {
+  return { not_verified_code: code, not_verified_reason: code ? PHONE_NOT_VERIFIED[code] : null };
 }
 
 function unparsed(code: PhoneNotVerifiedCode): PhoneVerification {
   return {
-    success: true, ...verdict(code), line_type: null, ...UNKNOWN_LINE, country_code: null, calling_code: null,
-    raw_national: null, formatted_national: null, raw_international: null, formatted_international: null,
+    success: true, is_verified: false, line_type: null, ...UNKNOWN_LINE, country_code: null, calling_code: null,
+    raw_national: null, formatted_national: null, raw_international: null, formatted_international: null, ...reason(code),
   };
 }
 
@@ -75,5 +76,5 @@ export function verifyPhone(params: PhoneParams): PhoneVerification {
   if (typeof number === 'string') return unparsed(number);
   const type = number.isValid() ? lineType(number.getType()) : null;
   const code = failedRule(number, type ?? 'unknown', params);
-  return { success: true, ...verdict(code), line_type: type, ...UNKNOWN_LINE, ...describe(number) };
+  return { success: true, is_verified: code === null, line_type: type, ...UNKNOWN_LINE, ...describe(number), ...reason(code) };
 }

@@ -179,3 +179,18 @@ describe('phone verification results', () => {
     expect(verify({ phone_number: '0412 345 678', default_country_code: 'AU', timeout: '10' })).toMatchObject({ is_verified: true, line_status: 'unknown' });
   });
 });
+
+// Regression: not_verified_code and not_verified_reason came right after is_verified, where the
+// public field list has them last; a client reading the body in the documented order saw them early.
+describe('phone verification field order', () => {
+  const DOCUMENTED_ORDER = [
+    'success', 'is_verified', 'line_type', 'line_status', 'line_status_reason', 'country_code', 'calling_code',
+    'raw_national', 'formatted_national', 'raw_international', 'formatted_international', 'not_verified_code', 'not_verified_reason',
+  ];
+
+  it('answers the documented fields in the documented order, verified, not verified and unparsable alike', () => {
+    expect(Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU' }))).toEqual(DOCUMENTED_ORDER);
+    expect(Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU', mobile_only: 'true' }))).toEqual(DOCUMENTED_ORDER);
+    expect(Object.keys(verify({ phone_number: 'abc', default_country_code: 'AU' }))).toEqual(DOCUMENTED_ORDER);
+  });
+});
