@@ -23,20 +23,21 @@ export interface EmailVerification {
   readonly is_public: boolean | null;
   /** Always null: only an SMTP probe could tell, and none is performed. */
   readonly is_catch_all: null;
-  readonly not_verified_code: EmailNotVerifiedCode | null;
   readonly not_verified_reason: string | null;
+  readonly not_verified_code: EmailNotVerifiedCode | null;
   readonly checks: { readonly format: CheckOutcome; readonly domain: CheckOutcome; readonly connection: CheckOutcome };
 }
 
-function verdict(code: EmailNotVerifiedCode | null, verified: boolean | null) {
-  return { is_verified: verified, not_verified_code: code, not_verified_reason: code ? EMAIL_NOT_VERIFIED[code] : null };
+/** The reason fields, after the classifications as the public field list has them (reason, then code). */
+function reason(code: EmailNotVerifiedCode | null) {
+  return { not_verified_reason: code ? EMAIL_NOT_VERIFIED[code] : null, not_verified_code: code };
 }
 
-function domainVerdict(routing: MailRouting) {
-  if (routing.kind === 'mx' || routing.kind === 'implicit') return { ...verdict(null, true), domain: 'passed' as const };
-  if (routing.kind === 'unknown') return { ...verdict('DOMAIN_UNVERIFIABLE', null), domain: 'unknown' as const };
+function domainVerdict(routing: MailRouting): { verified: boolean | null; code: EmailNotVerifiedCode | null; domain: CheckOutcome } {
+  if (routing.kind === 'mx' || routing.kind === 'implicit') return { verified: true, code: null, domain: 'passed' };
+  if (routing.kind === 'unknown') return { verified: null, code: 'DOMAIN_UNVERIFIABLE', domain: 'unknown' };
   const code = routing.kind === 'null_mx' ? 'DOMAIN_REJECTS_MAIL' : routing.kind === 'not_found' ? 'DOMAIN_NOT_FOUND' : 'DOMAIN_NO_MAIL_SERVER';
-  return { ...verdict(code, false), domain: 'failed' as const };
+  return { verified: false, code, domain: 'failed' };
 }
 
 function unclassified(syntax: SyntaxResult, features: ReadonlySet<Feature>): EmailVerification {
@@ -46,11 +47,12 @@ function unclassified(syntax: SyntaxResult, features: ReadonlySet<Feature>): Ema
     email_domain: syntax.domain,
     ...(features.has('provider') ? { email_provider_domain: null } : {}),
     verified_email: null,
-    ...verdict(syntax.ok ? null : 'FORMAT_INVALID', syntax.ok),
+    is_verified: syntax.ok,
     is_disposable: null,
     is_role: null,
     is_public: null,
     is_catch_all: null,
+    ...reason(syntax.ok ? null : 'FORMAT_INVALID'),
     checks: { format: syntax.ok ? 'passed' : 'failed', domain: 'not_requested', connection: 'not_requested' },
   };
 }
@@ -67,18 +69,19 @@ export async function verifyEmail(input: string, features: ReadonlySet<Feature>,
     return syntax.ok ? { ...result, verified_email: `${syntax.account}@${syntax.domain}` } : result;
   }
   const routing = await lookup(syntax.asciiDomain);
-  const { domain, ...outcome } = domainVerdict(routing);
+  const { domain, verified, code } = domainVerdict(routing);
   return {
     success: true,
     email_account: syntax.account,
     email_domain: syntax.domain,
     ...(features.has('provider') ? { email_provider_domain: providerDomain(routing) } : {}),
     verified_email: `${syntax.account}@${syntax.domain}`,
-    ...outcome,
+    is_verified: verified,
     is_disposable: isDisposableDomain(syntax.asciiDomain),
     is_role: isRoleAccount(syntax.account),
     is_public: isPublicProvider(syntax.asciiDomain),
     is_catch_all: null,
+    ...reason(code),
     checks: { format: 'passed', domain, connection: features.has('connection') ? 'not_performed' : 'not_requested' },
   };
 }

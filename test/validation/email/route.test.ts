@@ -207,6 +207,21 @@ describe('GET /api/email/v1/verification', () => {
     });
   });
 
+  // Regression: not_verified_code and not_verified_reason came right after is_verified, code first,
+  // where the public field list has them after is_catch_all, reason first.
+  it('answers the documented fields in the documented order, then checks', async () => {
+    const documented = [
+      'success', 'email_account', 'email_domain', 'email_provider_domain', 'verified_email', 'is_verified',
+      'is_disposable', 'is_role', 'is_public', 'is_catch_all', 'not_verified_reason', 'not_verified_code', 'checks',
+    ];
+    const withoutProvider = documented.filter((name) => name !== 'email_provider_domain');
+    expect(Object.keys(await body({ email: 'john.doe@addressfinder.com', features: 'domain,provider' }))).toEqual(documented);
+    expect(Object.keys(await body({ email: 'john.doe@addressfinder.com' }))).toEqual(withoutProvider);
+    expect(Object.keys(await body({ email: 'a@broken.test' }))).toEqual(withoutProvider);
+    expect(Object.keys(await body({ email: 'john..doe@addressfinder.com', features: 'provider' }))).toEqual(documented);
+    expect(Object.keys(await body({ email: 'info@gmail.com', features: 'format' }))).toEqual(withoutProvider);
+  });
+
   it('refuses a DNS timeout outside 1..30000 ms at start-up', () => {
     expect(() => createEmailRoute({ dnsTimeoutMs: 0 })).toThrow(TypeError);
     expect(() => createEmailRoute({ dnsTimeoutMs: 60_000 })).toThrow(/dnsTimeoutMs/);
