@@ -32,6 +32,13 @@ describe('GET /api/au/address/metadata', () => {
     expect(response.body).toMatchObject({ full_address: '11-15 Neville Street, RYDE NSW 2112', gnaf_id: 'GANSW716000001', street_number_2: '15' });
   });
 
+  // Regression: census (default 2016 on this endpoint) was ignored, so no census field was ever answered.
+  it('answers meshblock, sa1_id and sa2_id (null: not held) by default, census defaulting to 2016', async () => {
+    for (const params of [{ gnaf_id: 'GANSW716000001' }, { gnaf_id: 'GANSW716000001', census: '2016' }]) {
+      expect((await api.metadata(params)).body).toMatchObject({ meshblock: null, sa1_id: null, sa2_id: null, success: true });
+    }
+  });
+
   it('adds coordinates with gps=1', async () => {
     const response = await api.metadata({ gnaf_id: 'GANSW716000001', gps: '1' });
     expect(response.body).toMatchObject({ latitude: '-33.800000', longitude: '151.100000' });

@@ -106,6 +106,16 @@ describe('GET /api/au/address/v2/verification', () => {
     expect(body.address).toMatchObject({ gnaf_id: 'GANSW716000001', lga_name: null, lga_type_code: null, legal_parcel_id: null });
   });
 
+  // Regression: census was ignored, so census=2016 answered no meshblock, sa1_id or sa2_id at all.
+  it('adds meshblock, sa1_id and sa2_id (null: not held) only with a census year', async () => {
+    expect((await verify({ q: '14 Smith St Ryde 2112' })).address).not.toHaveProperty('meshblock');
+    expect((await verify({ q: '14 Smith St Ryde 2112', census: '' })).address).not.toHaveProperty('meshblock');
+    for (const census of ['2016', '2021']) {
+      const body = await verify({ q: '14 Smith St Ryde 2112', census });
+      expect(body.address).toMatchObject({ meshblock: null, sa1_id: null, sa2_id: null });
+    }
+  });
+
   it('filters by state_codes', async () => {
     expect((await verify({ q: '8 George St Parramatta NSW', state_codes: 'NSW' })).matched).toBe(true);
     expect((await verify({ q: '8 George St Parramatta NSW', state_codes: 'QLD' })).matched).toBe(false);

@@ -7,12 +7,15 @@ export interface AddressObjectOptions {
   readonly salt: number;
   readonly gps: boolean;
   readonly extended: boolean;
+  /** A census year was asked for (verification `census=`, metadata by default): Meshblock, SA1 and SA2 ids. */
+  readonly census: boolean;
 }
 
 /**
  * The documented address object of verification (under `address`) and metadata (flat):
  * every documented field present, null where empty; coordinates only with `gps=1`,
- * G-NAF extras only with `extended=1`. Census and parcel-locker data are not held: null.
+ * census ids (`meshblock`, `sa1_id`, `sa2_id`) only for a census year, G-NAF extras only with
+ * `extended=1`. Census and parcel-locker data are not held: null.
  */
 export function addressObject(table: AddressTable, row: number, options: AddressObjectOptions): Record<string, string | null> {
   const p = readParts(table, row);
@@ -36,6 +39,7 @@ export function addressObject(table: AddressTable, row: number, options: Address
     parcel_locker_identifier: null,
   };
   if (options.gps) Object.assign(object, coordinates(table, row));
+  if (options.census) Object.assign(object, { meshblock: null, sa1_id: null, sa2_id: null });
   if (options.extended) Object.assign(object, { lga_name: null, lga_type_code: null, gnaf_id: table.pidOf(row), legal_parcel_id: p.legalParcel });
   return object;
 }

@@ -14,7 +14,8 @@ const ID_PARAMS = ['id', 'gnaf_id', 'dpid'] as const;
 /**
  * `GET /api/au/address/metadata`: exactly one of `id` (from autocomplete), `gnaf_id` or
  * `dpid`; answers the flat address object plus `success`. An unknown id is 1011 (404).
- * This data set holds no Australia Post DPIDs, so a `dpid` is always unknown.
+ * This data set holds no Australia Post DPIDs, so a `dpid` is always unknown. `census`
+ * defaults to 2016 on this endpoint, so the census ids are always part of the object.
  */
 /** The documented error body's extra field, on 1011 as on every other error of this route. */
 const ERROR_EXTRA = { completions: [] };
@@ -31,6 +32,6 @@ export function metadataRoute(data: () => AddressDataset): ValidationRoute {
     const dataset = data();
     const row = name === 'id' ? decodeAddressId(dataset.salt, value, dataset.table.size) : name === 'gnaf_id' ? dataset.table.rowByPid(value.toUpperCase()) : -1;
     if (row < 0) return apiError('record_not_found', { extra: ERROR_EXTRA });
-    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true }), success: true } };
+    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true, census: true }), success: true } };
   });
 }

@@ -26,12 +26,14 @@ export function verificationRoute(data: () => AddressDataset): ValidationRoute {
     if (!physical && !postal) throw new ParamError('Gnaf or paf must be 1');
     const gps = flag(query, 'gps', false);
     const extended = flag(query, 'extended', false);
+    // A census year returns the Meshblock, SA1 and SA2 ids; omitted, nothing is returned.
+    const census = (query.get('census')?.trim() ?? '') !== '';
     const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: false, physical, postal };
     const dataset = data();
     const parsed = parseQuery(q, { prefix: false });
     const hit = dataset.search.search(parsed, { max: 1, filters })[0];
     if (!hit || !verified(dataset, hit, parsed)) return { status: 200, body: { matched: false, success: true } };
-    const address = addressObject(dataset.table, hit.row, { salt: dataset.salt, gps, extended });
+    const address = addressObject(dataset.table, hit.row, { salt: dataset.salt, gps, extended, census });
     return { status: 200, body: { matched: true, success: true, address } };
   });
 }
