@@ -34,7 +34,8 @@ describe('GET /api/au/address/metadata', () => {
 
   // Regression: census (default 2016 on this endpoint) was ignored, so no census field was ever answered.
   it('answers meshblock, sa1_id and sa2_id (null: not held) by default, census defaulting to 2016', async () => {
-    for (const params of [{ gnaf_id: 'GANSW716000001' }, { gnaf_id: 'GANSW716000001', census: '2016' }]) {
+    const requests: Record<string, string>[] = [{ gnaf_id: 'GANSW716000001' }, { gnaf_id: 'GANSW716000001', census: '2016' }];
+    for (const params of requests) {
       expect((await api.metadata(params)).body).toMatchObject({ meshblock: null, sa1_id: null, sa2_id: null, success: true });
     }
   });
