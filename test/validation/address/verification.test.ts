@@ -116,6 +116,23 @@ describe('GET /api/au/address/v2/verification', () => {
     }
   });
 
+  // Regression: street carried the suffix ("Kookaburra Street South"), where the API's street is the
+  // name plus type; a client joining street and street_suffix got the suffix twice.
+  it('answers street as the name plus type, the suffix only in street_suffix and the address lines', async () => {
+    const suffixed = addressApi(datasetOf([address('Kookaburra Street', 'ASHFIELD', 'NSW', '2131', { numberFirst: '5', streetSuffix: 'South' })]));
+    const body = (await suffixed.verification({ q: '5 Kookaburra Street South, Ashfield NSW 2131' })).body as Verified;
+    expect(body.address).toMatchObject({
+      full_address: '5 Kookaburra Street South, ASHFIELD NSW 2131',
+      address_line_1: '5 Kookaburra Street South',
+      street_name: 'Kookaburra',
+      street_type: 'Street',
+      street_suffix: 'South',
+      street: 'Kookaburra Street',
+    });
+    const id = (await suffixed.autocomplete({ q: '5 kookaburra st south' })).body as { completions: { id: string }[] };
+    expect((await suffixed.metadata({ id: id.completions[0]!.id })).body).toMatchObject({ street: 'Kookaburra Street', street_suffix: 'South' });
+  });
+
   it('filters by state_codes', async () => {
     expect((await verify({ q: '8 George St Parramatta NSW', state_codes: 'NSW' })).matched).toBe(true);
     expect((await verify({ q: '8 George St Parramatta NSW', state_codes: 'QLD' })).matched).toBe(false);

@@ -1,6 +1,6 @@
 import type { AddressTable } from '../dataset/table.ts';
 import { NO_COORDINATE } from '../dataset/columns.ts';
-import { type AddressParts, fullAddress, readParts, streetLine, streetOf, subPremises } from './address-parts.ts';
+import { type AddressParts, fullAddress, readParts, streetLine, subPremises } from './address-parts.ts';
 import { encodeAddressId } from './address-id.ts';
 
 export interface AddressObjectOptions {
@@ -59,8 +59,17 @@ function components(p: AddressParts): Record<string, string | null> {
     street_name: p.streetName,
     street_type: p.streetType,
     street_suffix: p.streetSuffix,
-    street: streetOf(p),
+    street: streetField(p),
   };
+}
+
+/**
+ * `street` is the street name plus its type ("Queen Street"); the suffix has its own field
+ * (`street_suffix`), so a client joining the two does not get it twice. The address lines keep it.
+ */
+function streetField(p: AddressParts): string | null {
+  const parts = [p.streetName, p.streetType].filter((x) => x !== null);
+  return parts.length > 0 ? parts.join(' ') : null;
 }
 
 function coordinates(table: AddressTable, row: number): Record<string, string | null> {
