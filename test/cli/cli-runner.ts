@@ -1,5 +1,11 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFeedServer } from '#test/feed-server.ts';
+import { startJwksServer } from '#test/jwks-server.ts';
+import { freePort } from '#test/stack.ts';
+import { createTestKey } from '#test/tokens.ts';
 
 /** Runs `src/cli/main.ts` as a real child process on the Node 24 that runs vitest. */
 export const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
@@ -21,4 +27,73 @@ export function runCli(args: readonly string[], env: Readonly<Record<string, str
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** A long-running `tokengate <command>` child (a server) with its output collected. */
+export function launch(command: string, env: Readonly<Record<string, string>>) {
+  const child: ChildProcess = spawn(process.execPath, [CLI, command], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** Resolves with the first match of `pattern` in stdout (polled: output arrives in chunks). */
+    async waitFor(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const match = pattern.exec(stdout);
+        if (match) return match;
+        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern} in output; stderr: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+/** The environment of a whole local stack: the contract's ports, each free on loopback, and `dataDir`. */
+export async function stackEnv(dataDir: string): Promise<Record<string, string>> {
+  const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  return {
+    GATEWAY_PORT: String(gateway),
+    UPSTREAM_PORT: String(upstream),
+    ADMIN_PORT: String(admin),
+    METRICS_PORT: String(metrics),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/**
+ * What `tokengate gateway` needs to start, except an upstream (the listener starts without one):
+ * a real key-set server and revocation feed, and a directory for config files naming them.
+ */
+export async function startGatewayFixture(prefix: string) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const [jwks, feed] = await Promise.all([startJwksServer([await createTestKey()]), startFeedServer(undefined, 1)]);
+  return {
+    dir,
+    /** Writes a config file with one bearer route; `extra` adds top-level YAML lines (e.g. `tls: ...`). */
+    async writeConfig(extra = ''): Promise<string> {
+      const file = join(dir, 'gateway.yaml');
+      await writeFile(
+        file,
+        `listen: { port: 0 }
+${extra}upstream: { url: "http://127.0.0.1:9" }
+issuer:
+  jwksUrl: ${jwks.url}
+  revocationFeed: { url: "${feed.url}", token: "${feed.token}" }
+metrics: { port: 0 }
+routes:
+  - { path: /api/x, auth: bearer }
+`,
+      );
+      return file;
+    },
+    close: () => Promise.all([jwks.close(), feed.close(), rm(dir, { recursive: true, force: true })]),
+  };
 }

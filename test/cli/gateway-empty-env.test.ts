@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '#gateway';
-import { CLI, runCli } from './cli-runner.ts';
+import { launch, runCli } from './cli-runner.ts';
 
 const SHIPPED = join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml');
 
@@ -11,30 +10,16 @@ const BASE = { GATEWAY_PORT: '0', METRICS_PORT: '0', UPSTREAM_URL: 'http://127.0
 
 describe('the shipped gateway.yaml with variables set but empty', () => {
   it('listens on 127.0.0.1, not on every interface, when GATEWAY_HOST is empty', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, [CLI, 'gateway'], {
-      env: { PATH: process.env['PATH'] ?? '', ...BASE, GATEWAY_CONFIG: SHIPPED, GATEWAY_HOST: '' },
-      stdio: 'pipe',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const gateway = launch('gateway', { ...BASE, GATEWAY_CONFIG: SHIPPED, GATEWAY_HOST: '' });
     try {
-      const deadline = Date.now() + 30_000;
-      let line: { url?: string } | undefined;
-      while (line === undefined) {
-        const found = stdout.split('\n').find((l) => l.includes('"msg":"gateway listening"'));
-        if (found) line = JSON.parse(found) as { url?: string };
-        else if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the gateway did not start; stderr: ${stderr}`);
-        else await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const [found] = await gateway.waitFor(/\{[^\n]*"msg":"gateway listening"[^\n]*\}/, 30_000);
+      const line = JSON.parse(found) as { url?: string };
       // Before: "http://:PORT", a listener on every interface (${GATEWAY_HOST:-127.0.0.1} gave '').
       expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      gateway.child.kill('SIGTERM');
+      expect(await gateway.exited).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      gateway.child.kill('SIGKILL');
     }
   });
 

@@ -1,61 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken } from '../upstream/upstream-fixture.ts';
-import { CLI, runCli } from './cli-runner.ts';
+import { launch, runCli, stackEnv } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-/** A long-running `tokengate <command>` child with its output collected. */
-function launch(command: string, env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, command], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exited,
-    stdout: () => stdout,
-    /** Resolves with the first match of `pattern` in stdout (polled: output arrives in chunks). */
-    async waitFor(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(stdout);
-        if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern} in output; stderr: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
 
 describe('long-running commands', () => {
   let dataDir: string;
   let env: Record<string, string>;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'tokengate-proc-'));
-    const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    env = {
-      GATEWAY_PORT: String(gateway),
-      UPSTREAM_PORT: String(upstream),
-      ADMIN_PORT: String(admin),
-      METRICS_PORT: String(metrics),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    };
+    env = await stackEnv(dataDir);
   });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });

@@ -1,23 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as oauth from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, runCli } from './cli-runner.ts';
+import { launch, runCli, stackEnv } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-const running: ChildProcess[] = [];
+const running: Array<ReturnType<typeof launch>['child']> = [];
 const dirs: string[] = [];
 
 afterEach(async () => {
@@ -34,31 +24,11 @@ afterEach(async () => {
 async function startStack(publicUrlOf: (gatewayUrl: string) => string, extraEnv: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-public-url-'));
   dirs.push(dataDir);
-  const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-  const env = {
-    GATEWAY_PORT: String(gateway),
-    UPSTREAM_PORT: String(upstream),
-    ADMIN_PORT: String(admin),
-    METRICS_PORT: String(metrics),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-  };
-  const gatewayUrl = `http://127.0.0.1:${gateway}`;
-  const child = spawn(process.execPath, [CLI, 'start'], {
-    env: { PATH: process.env['PATH'] ?? '', ...env, PUBLIC_URL: publicUrlOf(gatewayUrl) },
-    stdio: 'pipe',
-  });
-  running.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 90_000;
-  while (!/admin token:/.test(stdout)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the stack did not start; stderr: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const env = { ...(await stackEnv(dataDir)), ...extraEnv };
+  const gatewayUrl = `http://127.0.0.1:${env['GATEWAY_PORT']}`;
+  const stack = launch('start', { ...env, PUBLIC_URL: publicUrlOf(gatewayUrl) });
+  running.push(stack.child);
+  await stack.waitFor(/admin token:/);
   return { env, gatewayUrl };
 }
 
