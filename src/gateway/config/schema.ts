@@ -158,6 +158,14 @@ export function gatewaySchema(env: Env) {
         ctx.addIssue({ code: 'custom', path: ['metrics', 'port'], message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"` });
         return z.NEVER;
       }
+      // A default is not checked by the schema: without upstream.url in the file, UPSTREAM_URL (or
+      // UPSTREAM_PORT) gives the URL, and the key set and feed URLs derive from it. Named, never echoed.
+      const upstreamIssue = requestUrl.safeParse(c.upstream.url).error?.issues[0];
+      if (upstreamIssue !== undefined) {
+        const variable = setting(env, 'UPSTREAM_URL') === undefined ? 'UPSTREAM_PORT' : 'UPSTREAM_URL';
+        ctx.addIssue({ code: 'custom', path: ['upstream', 'url'], message: `${variable}: ${upstreamIssue.message}` });
+        return z.NEVER;
+      }
       if (c.issuer.issuer === undefined && !url.safeParse(publicUrl).success) {
         ctx.addIssue({ code: 'custom', path: ['issuer', 'issuer'], message: `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"` });
         return z.NEVER;

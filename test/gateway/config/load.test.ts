@@ -144,6 +144,14 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problems.join('\n')).not.toContain('s3cret');
   });
 
+  it('refuses credentials in UPSTREAM_URL when the file leaves upstream.url to it, without echoing them', () => {
+    // The key set and feed URLs derive from it: the gateway started and was never ready.
+    const problems = problemsOf('invalid/upstream-from-env.yaml', { UPSTREAM_URL: 'http://gateway:s3cret@127.0.0.1:3000' });
+    expect(problems).toEqual(['upstream.url: UPSTREAM_URL: must not carry credentials (user:password@): they would not be sent (line 1)']);
+    expect(problems.join('\n')).not.toContain('s3cret');
+    expect(problemsOf('invalid/upstream-from-env.yaml', { UPSTREAM_URL: 'not a url' })).toEqual(['upstream.url: UPSTREAM_URL: must be an http(s) URL (line 1)']);
+  });
+
   it('reports YAML syntax errors with their line (fixture kept as .txt so linters skip it)', () => {
     expect(problemsOf('invalid/yaml-syntax.txt')[0]).toMatch(/^YAML: .*\(line \d\)$/);
   });
