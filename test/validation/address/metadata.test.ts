@@ -40,6 +40,14 @@ describe('GET /api/au/address/metadata', () => {
     }
   });
 
+  it('refuses a census that is not a year with 1000', async () => {
+    const response = await api.metadata({ gnaf_id: 'GANSW716000001', census: 'abc' });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: { completions: [], message: 'Census must be a census year, e.g. 2016', error_code: '1000', success: false },
+    });
+  });
+
   it('adds coordinates with gps=1', async () => {
     const response = await api.metadata({ gnaf_id: 'GANSW716000001', gps: '1' });
     expect(response.body).toMatchObject({ latitude: '-33.800000', longitude: '151.100000' });

@@ -116,6 +116,17 @@ describe('GET /api/au/address/v2/verification', () => {
     }
   });
 
+  it('refuses a census that is not a year with 1000, as every other malformed parameter', async () => {
+    for (const census of ['abc', '16', '2016.5', '20160']) {
+      const response = await api.verification({ q: '14 Smith St Ryde 2112', census });
+      expect({ census, status: response.status, body: response.body }).toEqual({
+        census,
+        status: 400,
+        body: { completions: [], message: 'Census must be a census year, e.g. 2016', error_code: '1000', success: false },
+      });
+    }
+  });
+
   // Regression: street carried the suffix ("Kookaburra Street South"), where the API's street is the
   // name plus type; a client joining street and street_suffix got the suffix twice.
   it('answers street as the name plus type, the suffix only in street_suffix and the address lines', async () => {

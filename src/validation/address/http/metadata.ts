@@ -3,7 +3,7 @@ import type { ValidationRoute } from '../../types.ts';
 import type { AddressDataset } from '../dataset/load.ts';
 import { addressObject } from '../format/address-object.ts';
 import { decodeAddressId } from '../format/address-id.ts';
-import { flag, format, MAX_QUERY_LENGTH, ParamError } from './params.ts';
+import { censusYear, flag, format, MAX_QUERY_LENGTH, ParamError } from './params.ts';
 import { addressRoute } from './route.ts';
 
 /** Our path (the public reference does not show one): the record behind an autocomplete id. */
@@ -29,9 +29,10 @@ export function metadataRoute(data: () => AddressDataset): ValidationRoute {
     const value = query.get(name)!.trim();
     if (value.length > MAX_QUERY_LENGTH) throw new ParamError(`${name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
     const gps = flag(query, 'gps', false);
+    const census = censusYear(query, true);
     const dataset = data();
     const row = name === 'id' ? decodeAddressId(dataset.salt, value, dataset.table.size) : name === 'gnaf_id' ? dataset.table.rowByPid(value.toUpperCase()) : -1;
     if (row < 0) return apiError('record_not_found', { extra: ERROR_EXTRA });
-    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true, census: true }), success: true } };
+    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true, census }), success: true } };
   });
 }

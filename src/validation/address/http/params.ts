@@ -30,6 +30,17 @@ export function flag(query: URLSearchParams, name: string, fallback: boolean): b
   throw new ParamError(`${label(name)} must be 0 or 1`);
 }
 
+/**
+ * `census`: a census year (an integer, e.g. 2016) asks for the Meshblock, SA1 and SA2 ids;
+ * omitted or empty → whether the endpoint returns them by default. Anything else is 1000.
+ */
+export function censusYear(query: URLSearchParams, byDefault: boolean): boolean {
+  const value = query.get('census')?.trim() ?? '';
+  if (value === '') return byDefault;
+  if (!/^\d{4}$/.test(value)) throw new ParamError('Census must be a census year, e.g. 2016');
+  return true;
+}
+
 /** `post_box`: omitted = both kinds, 0 = no boxes, 1 = boxes only. */
 export function postBox(query: URLSearchParams): 'include' | 'exclude' | 'only' {
   if (!query.has('post_box') || query.get('post_box') === '') return 'include';

@@ -5,7 +5,7 @@ import { MATCHED } from '../search/group-scorer.ts';
 import type { ParsedQuery } from '../search/query.ts';
 import { parseQuery } from '../search/query.ts';
 import type { SearchHit } from '../search/search.ts';
-import { flag, format, ParamError, postBox, requiredText, stateCodes } from './params.ts';
+import { censusYear, flag, format, ParamError, postBox, requiredText, stateCodes } from './params.ts';
 import { addressRoute } from './route.ts';
 
 export const VERIFICATION_PATH = '/api/au/address/v2/verification';
@@ -27,7 +27,7 @@ export function verificationRoute(data: () => AddressDataset): ValidationRoute {
     const gps = flag(query, 'gps', false);
     const extended = flag(query, 'extended', false);
     // A census year returns the Meshblock, SA1 and SA2 ids; omitted, nothing is returned.
-    const census = (query.get('census')?.trim() ?? '') !== '';
+    const census = censusYear(query, false);
     const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: false, physical, postal };
     const dataset = data();
     const parsed = parseQuery(q, { prefix: false });
