@@ -47,6 +47,9 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     (proxyReq as WithState)[STATE] = state;
     // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
     proxyReq.on('timeout', onResponseTimeout);
+    // A pooled socket comes back with the idle timeout Node's agent gave it from the upstream's
+    // `Keep-Alive: timeout=N` hint (N − 1 s), which the agent leaves in place on reuse.
+    if (socket.timeout !== upstream.responseTimeoutMs) socket.setTimeout(upstream.responseTimeoutMs);
     relayInformational(proxyReq, res);
     // Without an 'upgrade' listener Node drops the socket of a 101 reply and emits no response
     // and no error: the client would wait for ever.
