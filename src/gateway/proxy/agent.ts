@@ -1,3 +1,4 @@
+import type { ClientRequest } from 'node:http';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { GatewayConfig } from '../config/schema.ts';
@@ -17,5 +18,46 @@ export function createUpstreamAgent(upstream: GatewayConfig['upstream']): HttpAg
     maxFreeSockets: upstream.keepAliveSockets,
     scheduling: 'lifo' as const,
   };
-  return upstream.url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
+  const agent = upstream.url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
+  boundQueueWait(agent as QueueingAgent, upstream.connectTimeoutMs);
+  return agent;
+}
+
+/** The parts of Node's Agent this module relies on: `addRequest` is how ClientRequest asks for a socket. */
+interface QueueingAgent extends HttpAgent {
+  addRequest(req: ClientRequest, options: object): void;
+  getName(options: object): string;
+}
+
+/**
+ * With all `maxSockets` busy, a request waits in the agent's queue, where no timer runs: behind an
+ * upstream that holds every socket it would wait until sockets came free, one response timeout
+ * after another. Getting a connection, new or pooled, is bounded by `connectTimeoutMs`; a request
+ * still queued then leaves the queue and fails as a connection that could not be made (502). It
+ * is failed through `onSocket`, the path Node's agent itself takes when a socket cannot be created.
+ */
+function boundQueueWait(agent: QueueingAgent, ms: number): void {
+  const addRequest = agent.addRequest;
+  agent.addRequest = function (this: QueueingAgent, req: ClientRequest, options: object): void {
+    addRequest.call(this, req, options);
+    const name = this.getName(options);
+    const queue = this.requests[name];
+    // Queued requests are pushed last; one handed a socket is not in the queue at all.
+    if (queue === undefined || queue[queue.length - 1] !== (req as unknown)) return;
+    const timer = setTimeout(() => {
+      // Node documents `requests` as not to be modified; this agent owns its queue, and Node's
+      // agent leaves a queued request there until a socket comes free, even once it is destroyed.
+      const requests = this.requests as Record<string, ClientRequest[] | undefined>;
+      const waiting = requests[name];
+      const at = waiting ? waiting.indexOf(req) : -1;
+      if (waiting === undefined || at < 0) return;
+      waiting.splice(at, 1);
+      if (waiting.length === 0) delete requests[name];
+      // Given up by the client meanwhile: leaving the queue is all that is left to do.
+      if (req.destroyed) return;
+      const error = Object.assign(new Error(`no upstream connection within ${ms} ms (all ${this.maxSockets} sockets busy)`), { code: 'EUPSTREAMQUEUE' });
+      (req as ClientRequest & { onSocket(socket: undefined, err: Error): void }).onSocket(undefined, error);
+    }, ms);
+    req.once('socket', () => clearTimeout(timer));
+  };
 }

@@ -39,3 +39,37 @@ describe('a request waiting for an upstream socket', () => {
     expect(h.upstream.seen.filter((r) => r.url === '/api/upload')).toEqual([]);
   });
 });
+
+describe('the wait for an upstream socket', () => {
+  it('is bounded by connectTimeoutMs: a request still queued then gets 502 JSON, and the pool keeps serving', async () => {
+    // Regression: a queued request had no timer; behind a stalled upstream it waited for the busy socket's own response timeout (30 s here).
+    h.upstream.setDelay(4_000);
+    const slow = h.fetch('/api/stalled');
+    await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/stalled')).toBe(true), { timeout: 10_000 });
+    const started = performance.now();
+    const queued = await h.fetch('/api/queued');
+    const waited = performance.now() - started;
+    expect({ status: queued.status, body: await queued.json() }).toEqual({
+      status: 502,
+      body: { completions: [], message: 'Upstream service unavailable', error_code: '1050', success: false },
+    });
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(3_500);
+    // The request that held the socket is unaffected, and the one that gave up never reaches the upstream.
+    expect((await slow).status).toBe(200);
+    h.upstream.setDelay(0);
+    expect((await h.fetch('/api/next')).status).toBe(200);
+    expect(h.upstream.seen.filter((r) => r.url === '/api/queued')).toEqual([]);
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toMatch(/tokengate_gateway_upstream_failures_total\{kind="upstream_unavailable"\} 1/);
+  });
+
+  it('does not fail a request that gets its socket within connectTimeoutMs', async () => {
+    h.upstream.setDelay(400);
+    const first = h.fetch('/api/first');
+    await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/first')).toBe(true), { timeout: 10_000 });
+    const second = await h.fetch('/api/second');
+    expect([(await first).status, second.status]).toEqual([200, 200]);
+    h.upstream.setDelay(0);
+  });
+});
