@@ -64,12 +64,15 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     }
     const status = proxyRes.statusCode ?? 0;
     // Node's client takes any three digits, and writeHead throws below 100: an upstream answering
-    // `099` would end the process from inside a socket callback. Its reply is unusable: 502.
-    if (status < 200) return void unusableReply(proxyRes, req, res);
+    // `099` would end the process from inside a socket callback. RFC 9110 §15 ends at 599. Such a
+    // reply is unusable: 502.
+    if (status < 200 || status > 599) return void unusableReply(proxyRes, req, res);
     // The upstream answered before the whole request body arrived (and may have closed): the
     // rest of it would be read as the client's next request, so this connection ends with the reply.
     if (!req.complete) res.shouldKeepAlive = false;
-    res.writeHead(status, proxyRes.statusMessage, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
+    // The reason phrase is not relayed (RFC 9112 §4: clients ignore it), so Node sends the standard
+    // one: writeHead throws on a control character in it, which Node's client lets through.
+    res.writeHead(status, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
     relayBody(proxyRes, res);
   });
   proxy.on('econnreset', (_err, _req, res) => res.destroy());

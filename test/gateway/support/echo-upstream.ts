@@ -24,7 +24,7 @@ export interface EchoUpstream {
 /**
  * A real loopback upstream that answers every request with JSON describing it, so tests assert
  * exactly which headers the gateway forwarded or stripped. `/api/raw-status/<3 digits>` answers
- * that status however odd, written by hand. `/api/early` answers before reading the request body.
+ * that status however odd, written by hand; `/api/raw-reason/<percent-encoded>` a 200 with that reason phrase. `/api/early` answers before reading the request body.
  * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it.
@@ -84,6 +84,12 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           // A status node:http would refuse to send (e.g. 099), written on the socket by hand.
           const code = req.url.slice('/api/raw-status/'.length);
           res.socket?.end(`HTTP/1.1 ${code} Odd\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`);
+          return;
+        }
+        if (req.url?.startsWith('/api/raw-reason/')) {
+          // A 200 with the reason phrase given (percent-encoded in the path), control characters and all.
+          const reason = decodeURIComponent(req.url.slice('/api/raw-reason/'.length));
+          res.socket?.end(Buffer.from(`HTTP/1.1 200 ${reason}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`, 'latin1'));
           return;
         }
         if (req.url?.startsWith('/api/switch')) {

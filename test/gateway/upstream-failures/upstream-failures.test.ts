@@ -17,9 +17,10 @@ const deadPort = freePort;
 describe('when the upstream fails', () => {
   it('answers 502 JSON in the documented shape when the upstream refuses connections', async () => {
     h = await startHarness(import.meta.dirname, { env: { UPSTREAM_URL: `http://127.0.0.1:${await deadPort()}` } });
-    const res = await h.fetch('/api/au/address/autocomplete?q=x');
+    const res = await h.fetch('/api/au/address/autocomplete?q=x', { headers: { 'x-request-id': 'trace-502' } });
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-request-id')).toBe('trace-502');
     expect(await res.json()).toEqual({ completions: [], message: 'Upstream service unavailable', error_code: '1050', success: false });
   });
 
@@ -27,8 +28,9 @@ describe('when the upstream fails', () => {
     h = await startHarness(import.meta.dirname);
     h.upstream.setDelay(1_000);
     const started = Date.now();
-    const res = await h.fetch('/api/phone/v1/verification');
+    const res = await h.fetch('/api/phone/v1/verification', { headers: { 'x-request-id': 'trace-504' } });
     expect(res.status).toBe(504);
+    expect(res.headers.get('x-request-id')).toBe('trace-504');
     expect(await res.json()).toEqual({ message: 'Upstream service timed out', error_code: '1051', success: false });
     expect(Date.now() - started).toBeLessThan(900);
   });
@@ -56,6 +58,34 @@ describe('when the upstream fails', () => {
     for (const code of ['099', '000']) {
       const res = await h.fetch(`/api/raw-status/${code}`);
       expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+    }
+    expect((await h.fetch('/api/x')).status).toBe(200);
+  });
+
+  it('answers 502 JSON to an upstream status past 599, which no HTTP client need understand', async () => {
+    h = await startHarness(import.meta.dirname);
+    for (const code of ['600', '999']) {
+      const res = await h.fetch(`/api/raw-status/${code}`);
+      expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+    }
+  });
+
+  it('answers with the standard reason phrase, not the upstream\'s, so a control character in it cannot end the process', async () => {
+    // Regression: the reason was relayed, and writeHead threw ERR_INVALID_CHAR from a socket callback: an uncaught exception.
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    for (const reason of ['O%01K', 'Fine%20By%20Me']) {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/raw-reason/${reason} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect({ reason, statusLine: reply.split('\r\n')[0], body: reply.split('\r\n\r\n')[1] }).toEqual({ reason, statusLine: 'HTTP/1.1 200 OK', body: 'ok' });
     }
     expect((await h.fetch('/api/x')).status).toBe(200);
   });
