@@ -60,6 +60,44 @@ describe('loading a valid gateway configuration', () => {
     expect(loadGatewayConfig(undefined, { GATEWAY_CONFIG: fixture('valid.yaml') }).routes).toHaveLength(3);
   });
 
+  it('loads the file it is given, not the one GATEWAY_CONFIG names (check-config FILE checks FILE)', () => {
+    expect(loadGatewayConfig(fixture('valid.yaml'), { GATEWAY_CONFIG: fixture('invalid/unknown-key.yaml') }).routes).toHaveLength(3);
+  });
+
+  it('applies every default the README documents to a file that sets only its routes', () => {
+    expect(loadGatewayConfig(fixture('minimal.yaml'), {})).toEqual({
+      listen: { host: '127.0.0.1', port: 8080 },
+      upstream: { url: 'http://127.0.0.1:3000', connectTimeoutMs: 2_000, responseTimeoutMs: 30_000, keepAliveSockets: 256, maxSockets: 1_024 },
+      issuer: {
+        issuer: 'http://127.0.0.1:8080',
+        audience: 'http://127.0.0.1:8080',
+        jwksUrl: 'http://127.0.0.1:3000/.well-known/jwks.json',
+        algorithms: ['RS256'],
+        clockToleranceSec: 5,
+        keySet: { minRefreshSec: 30, maxRefreshSec: 3_600, maxStaleSec: 3_600, cooldownSec: 30, fetchTimeoutMs: 5_000 },
+        revocationFeed: { url: 'http://127.0.0.1:3000/internal/revocations', token: undefined, tokenFile: './data/feed-token' },
+      },
+      caches: { tokens: { maxEntries: 100_000, maxBytes: 64 * 2 ** 20 }, negative: { maxEntries: 10_000, ttlSec: 30 } },
+      revocation: { maxStalenessSec: 30, failOpen: false },
+      limits: { maxHeaderSize: 16_384, maxUrlLength: 8_192, maxBodyBytes: 2 ** 20, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 },
+      metrics: { host: '127.0.0.1', port: 9464, portIsDefault: true },
+      workers: 1,
+      drainTimeoutMs: 10_000,
+      routes: [{ path: '/a', methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {} }],
+    });
+  });
+
+  it('expects iss = PUBLIC_URL without its trailing slashes and aud = TOKEN_AUDIENCE, as the upstream signs them', () => {
+    const config = loadGatewayConfig(fixture('minimal.yaml'), { PUBLIC_URL: 'https://api.example//', TOKEN_AUDIENCE: 'urn:validation' });
+    expect({ issuer: config.issuer.issuer, audience: config.issuer.audience }).toEqual({ issuer: 'https://api.example', audience: 'urn:validation' });
+  });
+
+  it('keeps a quoted interpolated value a string, however numeric, and types an unquoted one', () => {
+    const config = loadGatewayConfig(fixture('quoted-env.yaml'), { TEST_PORT: '8181', TEST_FEED_TOKEN: '12345' });
+    expect(config.listen.port).toBe(8181);
+    expect(config.issuer.revocationFeed.token).toBe('12345');
+  });
+
   it('accepts the default route map of the local stack', () => {
     const result = checkConfig(join(here, '../../../config/gateway.yaml'), {});
     expect(result).toEqual({ ok: true, output: expect.stringMatching(/^OK /), exitCode: 0 });
@@ -77,6 +115,17 @@ describe('rejecting an invalid gateway configuration', () => {
 
   it('names a missing environment variable that has no default', () => {
     expect(problemsOf('invalid/missing-env.yaml')).toEqual(['environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)']);
+  });
+
+  it('rejects unknown keys at the top level and inside a route (a typo never falls back to a default)', () => {
+    expect(problemsOf('invalid/unknown-keys-everywhere.yaml')).toEqual(['routes[0].scope: unknown key (line 4)', 'limit: unknown key (line 1)']);
+  });
+
+  it('refuses routes on /healthz and /readyz, which the gateway answers itself', () => {
+    expect(problemsOf('invalid/health-routes.yaml')).toEqual([
+      "routes[0].path: reserved for the gateway's own health endpoints (line 2)",
+      "routes[1].path: reserved for the gateway's own health endpoints (line 3)",
+    ]);
   });
 
   it('rejects an out-of-range port', () => {
