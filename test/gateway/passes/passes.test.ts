@@ -85,6 +85,12 @@ describe('setForwarded', () => {
     expect(headers).toMatchObject({ 'x-forwarded-for': '192.0.2.7', 'x-forwarded-proto': 'https' });
   });
 
+  it("drops the client's X-Forwarded-Host when the request has no Host (HTTP/1.0), rather than pass it on as this hop's", () => {
+    const headers: IncomingHttpHeaders = { 'x-forwarded-host': 'evil.example' };
+    setForwarded(headers, context());
+    expect(headers).toEqual({ 'x-forwarded-for': '192.0.2.7', 'x-forwarded-proto': 'http' });
+  });
+
   it('appends this hop to an inbound Forwarded header, quoting IPv6 and the host (RFC 7239)', () => {
     const headers: IncomingHttpHeaders = { host: 'api.example:8080', forwarded: 'for=203.0.113.1;proto=https' };
     setForwarded(headers, context());
