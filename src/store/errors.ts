@@ -3,6 +3,8 @@ export type StoreErrorCode =
   | 'project_not_found'
   | 'plan_forbids_oauth'
   | 'signing_key_not_found'
+  /** A key of a rotation no longer has the status it was read with: another rotation landed first. */
+  | 'signing_keys_changed'
   /** Another replica inserted the active signing key first: reload the key set. */
   | 'active_signing_key_exists'
   /** Another replica inserted the next signing key first: reload the key set. */

@@ -6,6 +6,7 @@ export type {
   ApiKey,
   SigningKey,
   SigningKeyStatus,
+  SigningKeyChange,
   Revocation,
   RevocationKind,
   NewRevocation,

@@ -1,6 +1,6 @@
 import { isUniqueViolation, StoreError } from './errors.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { SigningKey, SigningKeyStatus } from './types.ts';
+import type { SigningKey, SigningKeyChange, SigningKeyStatus } from './types.ts';
 
 interface SigningKeyRow {
   kid: string;
@@ -12,8 +12,6 @@ interface SigningKeyRow {
   activated_at: unknown;
   retired_at: unknown;
 }
-
-export type SigningKeyChange = Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'>;
 
 const COLUMNS = 'kid, alg, status, public_jwk, private_key, created_at, activated_at, retired_at';
 
@@ -54,20 +52,33 @@ export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<
 
 /**
  * All changes or none: an unknown kid rolls the whole rotation back (StoreError
- * `signing_key_not_found`). Demotions run before the promotion to `active`, so the
- * one-active-key index holds at every statement whatever order the caller lists them in.
+ * `signing_key_not_found`), and so does a key whose status is no longer the change's `from`
+ * (`signing_keys_changed`: rotations read the keys, then write, and another may land between).
+ * Demotions run before the promotion to `active`, so the one-active-key index holds at every
+ * statement whatever order the caller lists them in.
  */
-export function updateSigningKeys(db: SqlRunner, changes: SigningKeyChange[]): Promise<void> {
+export async function updateSigningKeys(db: SqlRunner, changes: SigningKeyChange[]): Promise<void> {
   const ordered = [...changes].sort((a, b) => Number(a.status === 'active') - Number(b.status === 'active'));
-  return db.transaction(async (tx) => {
-    for (const change of ordered) {
-      const rows = await tx.query(
-        'UPDATE signing_keys SET status = $2, activated_at = $3, retired_at = $4 WHERE kid = $1 RETURNING kid',
-        [change.kid, change.status, change.activatedAt, change.retiredAt],
-      );
-      if (rows.length === 0) throw new StoreError('signing_key_not_found', 'signing key not found');
+  try {
+    await db.transaction(async (tx) => {
+      for (const change of ordered) {
+        const rows = await tx.query(
+          'UPDATE signing_keys SET status = $2, activated_at = $3, retired_at = $4 WHERE kid = $1 AND ($5::text IS NULL OR status = $5) RETURNING kid',
+          [change.kid, change.status, change.activatedAt, change.retiredAt, change.from ?? null],
+        );
+        if (rows.length > 0) continue;
+        const exists = await tx.query('SELECT 1 FROM signing_keys WHERE kid = $1', [change.kid]);
+        if (exists.length === 0) throw new StoreError('signing_key_not_found', 'signing key not found');
+        throw new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
+      }
+    });
+  } catch (error) {
+    // A promotion beside an active key the rotation did not read: the same race, seen by the index.
+    if (isUniqueViolation(error, 'signing_keys_one_active')) {
+      throw new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
     }
-  });
+    throw error;
+  }
 }
 
 export async function deleteSigningKey(db: SqlRunner, kid: string): Promise<void> {

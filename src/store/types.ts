@@ -45,6 +45,12 @@ export interface SigningKey {
   retiredAt: number | null;
 }
 
+/** One key's part of a rotation. */
+export interface SigningKeyChange extends Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'> {
+  /** The status the key must still have for the change to apply (its status when the rotation read it). */
+  readonly from?: SigningKeyStatus | undefined;
+}
+
 export type RevocationKind = 'jti' | 'client';
 
 export interface Revocation {
@@ -99,8 +105,12 @@ export interface Store {
 
   listSigningKeys(): Promise<SigningKey[]>;
   insertSigningKey(key: SigningKey): Promise<void>;
-  /** Applies status changes atomically (rotation moves several keys at once). */
-  updateSigningKeys(changes: Array<Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'>>): Promise<void>;
+  /**
+   * Applies status changes atomically (rotation moves several keys at once). A change with `from`
+   * applies only while the key still has that status; otherwise nothing changes (StoreError
+   * `signing_keys_changed`: a concurrent rotation got there first).
+   */
+  updateSigningKeys(changes: SigningKeyChange[]): Promise<void>;
   deleteSigningKey(kid: string): Promise<void>;
 
   addRevocation(entry: NewRevocation): Promise<Revocation>;

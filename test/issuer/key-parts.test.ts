@@ -52,10 +52,10 @@ describe('lifecycle', () => {
     retiredAt: status === 'retired' ? t : null,
   });
 
-  it('promotes next and retires every active key', () => {
+  it('promotes next and retires every active key, each only from the status it was read with', () => {
     expect(rotationChanges([key('a', 'active', 1), key('n', 'next', 2)], 10)).toEqual([
-      { kid: 'a', status: 'retired', activatedAt: 1, retiredAt: 10 },
-      { kid: 'n', status: 'active', activatedAt: 10, retiredAt: null },
+      { kid: 'a', status: 'retired', activatedAt: 1, retiredAt: 10, from: 'active' },
+      { kid: 'n', status: 'active', activatedAt: 10, retiredAt: null, from: 'next' },
     ]);
   });
 

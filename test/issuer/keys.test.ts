@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { decodeJwt, type Harness, postForm, startHarness, startHarnessWithClient } from './harness.ts';
 
@@ -166,7 +167,47 @@ describe('rotation', () => {
       await replica.close();
     }
   });
+
+  it('answers a rotation that read the keys before two others landed with the key they promoted, not a 500', async () => {
+    const { store, holdNextList } = stallingStore(h.store);
+    const replica = await startHarness({ store, clock });
+    try {
+      const release = holdNextList();
+      // It reads the keys, then stalls while two rotations (another admin, another replica) run to the end.
+      const late = replica.issuer.rotateKeys();
+      await h.issuer.rotateKeys();
+      const { kid } = await h.issuer.rotateKeys();
+      release();
+      expect(await late).toEqual({ kid });
+      const keys = await h.issuer.listKeys();
+      expect(keys.filter((k) => k.status === 'active').map((k) => k.kid)).toEqual([kid]);
+      expect(keys.filter((k) => k.status === 'next')).toHaveLength(1);
+      expect(replica.logs()).not.toContain('"level":50');
+    } finally {
+      await replica.close();
+    }
+  });
 });
+
+/** The store, except that the listSigningKeys call after holdNextList() reads the keys, then waits for the release. */
+function stallingStore(target: Store): { store: Store; holdNextList(): () => void } {
+  let hold: Promise<void> | undefined;
+  const listSigningKeys = async () => {
+    const keys = await target.listSigningKeys();
+    const waiting = hold;
+    hold = undefined;
+    if (waiting) await waiting;
+    return keys;
+  };
+  return {
+    store: { ...target, listSigningKeys },
+    holdNextList() {
+      let release = () => {};
+      hold = new Promise((resolve) => (release = resolve));
+      return release;
+    },
+  };
+}
 
 describe('restart', () => {
   it('keeps keys and clients: the same key set, the old secret works, old tokens verify', async () => {

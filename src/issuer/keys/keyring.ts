@@ -73,16 +73,28 @@ export class Keyring {
     return this.#state?.publicKeys.get(kid);
   }
 
-  /** next → active, active → retired, and a new next; then reload. */
+  /**
+   * next → active, active → retired, and a new next; then reload. Rotations requested at once
+   * (here or on another replica) run as one: the store refuses every one whose keys changed since
+   * it read them, since the rotation that changed them already retired the key they would retire;
+   * those answer with the key that rotation promoted.
+   */
   async rotate(): Promise<{ kid: string }> {
     const now = this.#clock.now();
     const keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
     const changes = rotationChanges(keys, now);
-    this.#warnIfUnannounced(keys, now);
     // Promote first: the store holds one next key at a time. Whoever inserts the new one first
     // (this rotation, a concurrent one, or another replica's load) provides it; if we stop in
     // between, the next load creates it.
-    await this.#store.updateSigningKeys(changes);
+    try {
+      await this.#store.updateSigningKeys(changes);
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === 'signing_keys_changed')) throw error;
+      await this.load();
+      this.#log.info({ kid: this.signer.kid }, 'a concurrent rotation promoted the signing key first; this one joins it');
+      return { kid: this.signer.kid };
+    }
+    this.#warnIfUnannounced(keys, now);
     await this.#create('next', keys, now);
     await this.load();
     const kid = this.signer.kid;

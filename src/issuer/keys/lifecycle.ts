@@ -1,4 +1,4 @@
-import type { SigningKey } from '#store';
+import type { SigningKey, SigningKeyChange } from '#store';
 import { RETIRED_KEY_PUBLISHED_SEC } from '../limits.ts';
 
 /**
@@ -25,12 +25,17 @@ export function nextKey(keys: readonly SigningKey[]): SigningKey | undefined {
   return newest(keys.filter((k) => k.status === 'next'), (k) => k.createdAt);
 }
 
-/** Status changes of one rotation: next → active, every active → retired. */
-export function rotationChanges(keys: readonly SigningKey[], now: number): Array<Pick<SigningKey, 'kid' | 'status' | 'activatedAt' | 'retiredAt'>> {
+/**
+ * Status changes of one rotation: next → active, every active → retired, each only from the
+ * status it was read with (a rotation that landed meanwhile makes the store refuse them all).
+ */
+export function rotationChanges(keys: readonly SigningKey[], now: number): SigningKeyChange[] {
   const next = nextKey(keys);
   if (!next) throw new Error('no next key to promote');
-  const retire = keys.filter((k) => k.status === 'active').map((k) => ({ kid: k.kid, status: 'retired' as const, activatedAt: k.activatedAt, retiredAt: now }));
-  return [...retire, { kid: next.kid, status: 'active', activatedAt: now, retiredAt: null }];
+  const retire = keys
+    .filter((k) => k.status === 'active')
+    .map((k) => ({ kid: k.kid, status: 'retired' as const, activatedAt: k.activatedAt, retiredAt: now, from: 'active' as const }));
+  return [...retire, { kid: next.kid, status: 'active', activatedAt: now, retiredAt: null, from: 'next' }];
 }
 
 /** Key-set order: active first, then next, then retired (newest first). */

@@ -63,6 +63,29 @@ export function signingKeyCases(ctx: SuiteContext): void {
     expect(await ours([active])).toEqual([active]);
   });
 
+  it('changes nothing when a key of a rotation no longer has the status the rotation read (another rotation landed first)', async () => {
+    const active = signingKey('active', 1000);
+    const next = signingKey('next', 2000);
+    await ctx.store.insertSigningKey(active);
+    await ctx.store.insertSigningKey(next);
+    const rotation = (now: number) => [
+      { kid: active.kid, status: 'retired' as const, activatedAt: 1000, retiredAt: now, from: 'active' as const },
+      { kid: next.kid, status: 'active' as const, activatedAt: now, retiredAt: null, from: 'next' as const },
+    ];
+    await ctx.store.updateSigningKeys(rotation(5000));
+    await expect(ctx.store.updateSigningKeys(rotation(6000))).rejects.toMatchObject({ name: 'StoreError', code: 'signing_keys_changed' });
+    expect(await ours([active, next])).toEqual([
+      { ...active, status: 'retired', retiredAt: 5000 },
+      { ...next, status: 'active', activatedAt: 5000 },
+    ]);
+    const later = signingKey('next', 3000);
+    await ctx.store.insertSigningKey(later);
+    // Promoting beside an active key the rotation never read: refused the same way, not as a bare unique violation.
+    const blind = ctx.store.updateSigningKeys([{ kid: later.kid, status: 'active', activatedAt: 7000, retiredAt: null }]);
+    await expect(blind).rejects.toMatchObject({ name: 'StoreError', code: 'signing_keys_changed' });
+    expect(await ours([later])).toEqual([later]);
+  });
+
   it('deletes a signing key', async () => {
     const retired = signingKey('retired', 1000);
     await ctx.store.insertSigningKey(retired);
