@@ -132,6 +132,15 @@ describe('forwarding an accepted bearer request', () => {
     expect(seen.headers['x-tokengate-identity']).toBeUndefined();
   });
 
+  it('verifies a request without a key parameter on a key/secret route: a query alone (or a secret alone) is no credential', async () => {
+    const before = h.upstream.seen.length;
+    for (const query of ['q=x', 'q=x&secret=s1', 'keys=k1']) {
+      const res = await h.fetch(`/api/au/address/autocomplete?${query}`);
+      expect({ query, status: res.status, body: await res.json() }).toMatchObject({ query, status: 401, body: { completions: [], error_code: '1040', success: false } });
+    }
+    expect(h.upstream.seen.length).toBe(before);
+  });
+
   it('does not let key/secret pass on a route that does not allow it', async () => {
     const res = await h.fetch('/api/phone/v1/verification?key=k1&secret=s1');
     expect(res.status).toBe(401);
