@@ -187,6 +187,28 @@ describe('rotation', () => {
       await replica.close();
     }
   });
+
+  it('answers the promoted kid and signs with it even when a key reload that read the old keys is in flight', async () => {
+    const { store, holdNextList } = stallingStore(h.store);
+    const replica = await startHarness({ store, clock });
+    let release = () => {};
+    try {
+      const next = (await replica.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
+      release = holdNextList();
+      // A reload (the periodic one, or `keys list`) reads the keys as they are before the rotation, then stalls.
+      const reload = replica.issuer.listKeys();
+      const rotation = replica.issuer.rotateKeys();
+      setTimeout(release, 300);
+      await reload;
+      expect(await rotation).toEqual({ kid: next });
+      const { client, secret: clientSecret } = await replica.client(['address']);
+      const issued = await postForm(replica.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret });
+      expect(kidOf(String(issued.json['access_token']))).toBe(next);
+    } finally {
+      release();
+      await replica.close();
+    }
+  });
 });
 
 /** The store, except that the listSigningKeys call after holdNextList() reads the keys, then waits for the release. */

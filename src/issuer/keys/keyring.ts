@@ -90,16 +90,26 @@ export class Keyring {
       await this.#store.updateSigningKeys(changes);
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'signing_keys_changed')) throw error;
-      await this.load();
+      await this.#loadAfterWrite();
       this.#log.info({ kid: this.signer.kid }, 'a concurrent rotation promoted the signing key first; this one joins it');
       return { kid: this.signer.kid };
     }
     this.#warnIfUnannounced(keys, now);
     await this.#create('next', keys, now);
-    await this.load();
+    await this.#loadAfterWrite();
     const kid = this.signer.kid;
     this.#log.info({ kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) }, 'signing keys rotated');
     return { kid };
+  }
+
+  /**
+   * A load that reads the store after our write: one already in flight (the periodic reload, a
+   * concurrent rotation's) may have read it before, and would leave us signing with the key we
+   * just retired and answering its kid as the promoted one.
+   */
+  async #loadAfterWrite(): Promise<void> {
+    await this.#loading?.catch(() => undefined);
+    await this.load();
   }
 
   /**
