@@ -167,6 +167,27 @@ describe('routing at the edge', () => {
     expect(res.headers.get('allow')).toBe('GET');
   });
 
+  it("answers 405 in the route's error shape, with every method the path allows in Allow", async () => {
+    const autocomplete = await h.fetch('/api/au/address/autocomplete', { method: 'DELETE' });
+    expect(autocomplete.status).toBe(405);
+    expect(await autocomplete.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
+    const prefix = await h.fetch('/public/x', { method: 'DELETE' });
+    expect(prefix.status).toBe(405);
+    expect(prefix.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it("answers with the caller's request id on the replies the gateway writes itself (404, 405, 401)", async () => {
+    const replies = [
+      ['GET', '/nowhere', 404],
+      ['DELETE', '/api/phone/v1/verification', 405],
+      ['GET', '/api/phone/v1/verification', 401],
+    ] as const;
+    for (const [method, path, status] of replies) {
+      const res = await rawRequest(h.gateway.url, path, { method, headers: { 'x-request-id': `trace-${status}` } });
+      expect({ path, status: res.status, id: res.headers['x-request-id'] }).toEqual({ path, status, id: `trace-${status}` });
+    }
+  });
+
   it('refuses a dot-segment path that would reach /internal through a prefix route', async () => {
     for (const path of ['/public/%2e%2e/internal/revocations', '/public/../internal/revocations', '/public/..%2finternal']) {
       const res = await rawRequest(h.gateway.url, path);
