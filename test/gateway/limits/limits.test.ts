@@ -34,6 +34,8 @@ describe('request limits', () => {
     const res = await h.fetch('/api/upload', { method: 'POST', body: 'x'.repeat(5_000) });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ completions: [], message: 'Request too large', error_code: '1043', success: false });
+    // The connection ends with the reply: the rest of an upload of any size is never read.
+    expect(res.headers.get('connection')).toBe('close');
     expect(h.upstream.seen.length).toBe(before);
   });
 
@@ -69,6 +71,25 @@ describe('request limits', () => {
     const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from([new TextEncoder().encode('z'.repeat(900))]), duplex: 'half' } as RequestInit);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { bodyBytes: number }).bodyBytes).toBe(900);
+  });
+
+  it('forwards a body of exactly maxBodyBytes and refuses one byte more, declared or chunked', async () => {
+    const chunked = (text: string) => ({ body: ReadableStream.from([new TextEncoder().encode(text)]), duplex: 'half' }) as RequestInit;
+    const at = 'a'.repeat(1_000);
+    const over = 'a'.repeat(1_001);
+    const declaredAt = await h.fetch('/api/upload', { method: 'POST', body: at });
+    expect({ status: declaredAt.status, bytes: ((await declaredAt.json()) as { bodyBytes: number }).bodyBytes }).toEqual({ status: 200, bytes: 1_000 });
+    const chunkedAt = await h.fetch('/api/upload', { method: 'POST', ...chunked(at) });
+    expect({ status: chunkedAt.status, bytes: ((await chunkedAt.json()) as { bodyBytes: number }).bodyBytes }).toEqual({ status: 200, bytes: 1_000 });
+    expect((await h.fetch('/api/upload', { method: 'POST', body: over })).status).toBe(413);
+    expect((await h.fetch('/api/upload', { method: 'POST', ...chunked(over) })).status).toBe(413);
+  });
+
+  it('serves a URL of exactly maxUrlLength and answers 414 to one character more', async () => {
+    const path = '/api/x?q=';
+    const at = `${path}${'a'.repeat(256 - path.length)}`;
+    expect((await rawRequest(h.gateway.url, at)).status).toBe(200);
+    expect((await rawRequest(h.gateway.url, `${at}a`)).status).toBe(414);
   });
 
   it('answers 414 JSON for a URL longer than maxUrlLength', async () => {
