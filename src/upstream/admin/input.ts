@@ -33,8 +33,11 @@ export function nameField(body: JsonObject): string {
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('name: required, a non-empty string');
   const trimmed = name.trim();
   if (trimmed.length > NAME_MAX) throw badRequest(`name: at most ${NAME_MAX} characters`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw badRequest('name: must not contain control characters');
+  // Every control character (C0, DEL and C1: U+0085 is a line break, U+009B a terminal escape), so
+  // a name cannot break a line or a terminal when `client list` or the portal shows it.
+  if (/\p{Cc}/u.test(trimmed)) throw badRequest('name: must not contain control characters');
+  // A lone surrogate (JSON allows "\ud800") would be stored as U+FFFD: a name other than the one sent.
+  if (!trimmed.isWellFormed()) throw badRequest('name: must be valid Unicode text (no lone surrogate)');
   return trimmed;
 }
 
