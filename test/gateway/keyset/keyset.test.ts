@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
 import { bearer, createTestKey, createTokenKit } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -64,7 +64,9 @@ describe('the key set behind the gateway', () => {
     const ready = await h.fetch('/readyz');
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ ready: false, checks: { keys: { ok: false }, revocations: { ok: true } } });
-    expect(await (await fetch(h.gateway.metricsUrl)).text()).toMatch(/tokengate_gateway_keyset_fetch_total\{outcome="failed"\} [1-9]/);
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toMatch(/tokengate_gateway_keyset_fetch_total\{outcome="failed"\} [1-9]/);
+    expect(metrics).toMatch(/tokengate_gateway_keyset_stale_served_total [1-9]/);
   });
 
   it('answers a flood of random kids without hammering the issuer (one refetch, then cooldown)', async () => {
@@ -75,6 +77,7 @@ describe('the key set behind the gateway', () => {
     expect(h.jwks.requests).toBeLessThanOrEqual(2);
     const metrics = await (await fetch(h.gateway.metricsUrl)).text();
     expect(metrics).toMatch(/tokengate_gateway_unknown_kid_total\{refetched="false"\} (3\d|40)/);
+    expect(metrics).toMatch(/tokengate_gateway_unknown_kid_total\{refetched="true"\} 1\n/);
   });
 
   it('keeps answering known-kid tokens at once while a slow issuer holds an unknown-kid refetch', async () => {
@@ -86,6 +89,20 @@ describe('the key set behind the gateway', () => {
     expect(await status(h, good)).toBe(200);
     expect(performance.now() - started).toBeLessThan(300);
     expect(await slow).toBe(401); // the refetch gives up at fetchTimeoutMs (500 ms)
+  });
+
+  it('reports the key set age in seconds since its last fetch, apart from the revocation lag', async () => {
+    const { h, clock } = await start();
+    clock.advanceSec(100); // within max-age (300): no refetch
+    // The feed answers a held poll every 2 s: a poll after the jump brings the revocation lag back down.
+    const polls = h.feed.requests.length;
+    await vi.waitFor(() => expect(h.feed.requests.length).toBeGreaterThanOrEqual(polls + 2), { timeout: 10_000 });
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(gauge('tokengate_gateway_keyset_age_seconds')).toBeGreaterThanOrEqual(100);
+    expect(gauge('tokengate_gateway_keyset_age_seconds')).toBeLessThan(110);
+    expect(gauge('tokengate_gateway_revocation_lag_seconds')).toBeLessThan(100);
+    expect(h.jwks.requests).toBe(1);
   });
 
   it('is not ready until the first key set has loaded', async () => {
