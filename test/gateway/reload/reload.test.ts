@@ -97,6 +97,19 @@ describe('configuration reload', () => {
     expect(refused?.['problems']).toEqual(result.problems);
   });
 
+  it('applies what it can and warns which changed sections take effect only after a restart', async () => {
+    const { h, file } = await startOnCopy(false);
+    const text = (await readFile(file, 'utf8'))
+      .replace('listen: { port: 0 }', 'listen: { port: 0, host: 127.0.0.2 }')
+      .replace('routes:', 'limits: { maxBodyBytes: 10, maxHeaderSize: 4096 }\nroutes:');
+    await writeFile(file, text);
+    await addRoute(file, '/api/second');
+    expect((await h.gateway.reload()).ok).toBe(true);
+    expect(await statusOf(h, '/api/second')).toBe(200);
+    const warning = h.logs.entries().find((e) => e['msg'] === 'config reload: these sections take effect only after a restart');
+    expect(warning?.['sections']).toEqual(['listen', 'limits (listener)']);
+  });
+
   it('lets in-flight requests finish on the old configuration', async () => {
     const { h, file } = await startOnCopy(false);
     h.upstream.setDelay(300);
