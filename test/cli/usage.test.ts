@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,18 @@ async function closedPort(): Promise<number> {
   const address = server.address();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return typeof address === 'object' && address ? address.port : 1;
+}
+
+/** Listens on the first free port of the Fetch standard's bad-port list (fetch refuses to connect to any of them). */
+async function listenOnBadPort(server: Server): Promise<number> {
+  for (const port of [6000, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080, 5060, 5061, 6566, 4190]) {
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) return port;
+  }
+  throw new Error('every bad port is taken');
 }
 
 describe('tokengate CLI without a server', () => {
@@ -30,6 +43,21 @@ describe('tokengate CLI without a server', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`cannot reach the admin API at http://127.0.0.1:${port} \\(ECONNREFUSED\\)`));
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says that an admin API on a port fetch refuses (6000, 6665 ...) cannot be reached there, rather than that it is down', async () => {
+    const server = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const port = await listenOnBadPort(server);
+    try {
+      const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: 't' });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `tokengate: ADMIN_URL: port ${port} is one that fetch and browsers refuse to connect to (the Fetch standard's bad ports): run the admin API on another ADMIN_PORT\n`,
+      });
+    } finally {
+      server.close();
+    }
   });
 
   it('refuses an ADMIN_URL carrying user:password@ without printing the password, whether or not the URL parses', async () => {

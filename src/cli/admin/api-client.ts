@@ -25,6 +25,7 @@ export function createAdminApi(settings: AdminSettings, fetchImpl: typeof fetch 
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch (error) {
+        if (causeOf(error)?.message === 'bad port') throw badPort(settings.baseUrl);
         throw new CliError(`cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`);
       }
       const payload = await readPayload(res);
@@ -52,6 +53,24 @@ function failureMessage(status: number, payload: unknown): string {
 
 function reason(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
-  return cause?.code ?? (error instanceof Error ? error.message : String(error));
+  const cause = causeOf(error);
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+function causeOf(error: unknown): NodeJS.ErrnoException | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? (cause as NodeJS.ErrnoException) : undefined;
+}
+
+/**
+ * fetch, like every browser, never connects to the ports of the Fetch standard's "bad port" list
+ * (6000, 6665-6669, 10080 ...): an admin API there runs, but neither this CLI nor the portal in a
+ * browser can reach it. A configuration mistake (exit 2), not an upstream that is down.
+ */
+function badPort(baseUrl: string): CliError {
+  const port = new URL(baseUrl).port;
+  return new CliError(
+    `ADMIN_URL: port ${port} is one that fetch and browsers refuse to connect to (the Fetch standard's bad ports): run the admin API on another ADMIN_PORT`,
+    2,
+  );
 }
