@@ -69,6 +69,47 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
   });
 
+  it('cuts a request still in flight after drainTimeoutMs instead of waiting for it', async () => {
+    h = await startHarness(import.meta.dirname, { env: { DRAIN_TIMEOUT_MS: '300', RESPONSE_TIMEOUT_MS: '60000' } });
+    h.upstream.setDelay(30_000);
+    const { response } = keepAliveGet(`${h.gateway.url}/api/slow`);
+    const outcome = response.then(
+      () => 'answered',
+      () => 'cut',
+    );
+    const { closing } = await closeWhileInFlight(h);
+    expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+    expect(await outcome).toBe('cut');
+  });
+
+  it('answers a request that arrives on an open connection during the drain with Connection: close, and ends', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const client = connect(Number(port), '127.0.0.1');
+    client.on('error', () => undefined);
+    await new Promise((resolve) => client.once('connect', resolve));
+    let reply = '';
+    client.setEncoding('utf8');
+    client.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    // The request's head is still arriving when the drain starts: its connection is not idle.
+    client.write('GET /api/late HTTP/1.1\r\nHost: h\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = h.gateway.close().then(() => 'closed' as const);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.write('\r\n');
+    try {
+      expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+      await ended;
+      expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reply.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('ends while a client that sent CONNECT and got its 501 keeps its side of the connection open', async () => {
     // Regression: the 501 half-closed the socket Node had handed over (no parser, no timeouts), so
     // a client that never closed held it, and the drain, for ever.
