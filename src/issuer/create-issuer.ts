@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { epochSeconds, generateSecret, hashSecret, systemClock } from '#common';
 import { ClientDirectory } from './clients/client-directory.ts';
 import { checkIssuerConfig } from './config-check.ts';
+import { ClientRevocationError } from './issuer-errors.ts';
 import { metadataDocument, metadataPaths, PATHS } from './endpoints/metadata.ts';
 import { type OAuthHandler, oauthRoute } from './endpoints/oauth-route.ts';
 import { servePublicDocument } from './endpoints/public-document.ts';
@@ -85,7 +86,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     async setClientEnabled(clientId, enabled) {
       const client = await store.setClientEnabled(clientId, enabled);
       clients.evict(clientId);
-      if (client && !enabled) await revoker.revokeClient(clientId);
+      if (client && !enabled) await revoker.revokeClient(clientId).catch((error: unknown) => Promise.reject(new ClientRevocationError(clientId, error)));
       return client;
     },
     revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),

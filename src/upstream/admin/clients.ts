@@ -1,6 +1,7 @@
 import { planAllowsOAuth } from '#common';
+import { ClientRevocationError } from '#issuer';
 import { isWellFormedId } from '#store';
-import { conflict, notFound } from './admin-error.ts';
+import { AdminError, conflict, notFound } from './admin-error.ts';
 import { nameField, readJsonObject, scopesField } from './input.ts';
 import { type AdminContext, type AdminRoute, ok, type Params, requireProject } from './route.ts';
 import { clientView } from './views.ts';
@@ -35,11 +36,20 @@ export const clientRoutes: readonly AdminRoute[] = [
   { method: 'POST', path: '/clients/:id/enable', handle: (ctx, _req, params) => setEnabled(ctx, params, true) },
 ];
 
-/** Disabling revokes the client's outstanding tokens (the issuer does it). */
+/**
+ * Disabling revokes the client's outstanding tokens (the issuer does it). A disable stored without
+ * its revocation answers 500 saying so, so the operator disables again instead of trusting it.
+ */
 async function setEnabled(ctx: AdminContext, params: Params, enabled: boolean) {
   const id = params['id'] ?? '';
-  const client = isWellFormedId(id) ? await ctx.issuer.setClientEnabled(id, enabled) : null;
+  const client = isWellFormedId(id) ? await ctx.issuer.setClientEnabled(id, enabled).catch((error: unknown) => halfDisabled(ctx, id, error)) : null;
   if (!client) throw notFound('client', id);
   ctx.log.info({ clientId: id, enabled }, 'admin: client enabled changed');
   return ok({ client_id: client.clientId, enabled: client.enabled });
+}
+
+function halfDisabled(ctx: AdminContext, clientId: string, error: unknown): never {
+  if (!(error instanceof ClientRevocationError)) throw error;
+  ctx.log.error({ err: error.cause, clientId }, 'admin: client disabled, but revoking its outstanding tokens failed');
+  throw new AdminError('internal_error', error.message);
 }

@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientRevocationError } from '#issuer';
+import { openStore, type Store } from '#store';
+import { createFakeClock } from '#test/fake-clock.ts';
+import { ADMIN_ROUTES } from '#upstream';
+import { type Harness, logSink, postForm, startHarness, verdictOf } from '../issuer/harness.ts';
+
+const clock = createFakeClock(Date.now() - (Date.now() % 1000));
+
+/**
+ * `client disable` stores the disable, then writes the revocation of the client's outstanding
+ * tokens. When the store fails in between, the operator must learn that the tokens still work.
+ */
+describe('client disable when the store fails between the disable and the revocation', () => {
+  let dataDir: string;
+  let store: Store;
+  let h: Harness;
+  let failNextRevocation = false;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-disable-'));
+    const real = await openStore({ dataDir, clock });
+    store = {
+      ...real,
+      addRevocation(entry) {
+        if (!failNextRevocation) return real.addRevocation(entry);
+        failNextRevocation = false;
+        return Promise.reject(new Error('Connection terminated unexpectedly'));
+      },
+    };
+    h = await startHarness({ store, clock });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await store?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const disable = ADMIN_ROUTES.find((route) => route.path === '/clients/:id/disable');
+
+  it('answers 500 saying the client is disabled but its tokens are not revoked, and disabling again revokes them', async () => {
+    const { client, secret } = await h.client(['address']);
+    const issued = await postForm(h.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: secret });
+    const token = String(issued.json['access_token']);
+    const { log, lines } = logSink();
+    const ctx = { store, issuer: h.issuer, log };
+
+    failNextRevocation = true;
+    const failed = await disable?.handle(ctx, undefined as never, { id: client.clientId }).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ name: 'AdminError', status: 500 });
+    expect((failed as { toResponse(): unknown }).toResponse()).toEqual({
+      status: 500,
+      body: {
+        message: `client "${client.clientId}" is disabled, but revoking its outstanding tokens failed (they may still work): disable it again`,
+        error_code: '1099',
+        success: false,
+      },
+    });
+    expect(lines()).toContain('Connection terminated unexpectedly');
+    expect((await store.getClient(client.clientId))?.enabled).toBe(false);
+    expect(await verdictOf(h, token, clock)).toBe('ok');
+
+    expect(await disable?.handle(ctx, undefined as never, { id: client.clientId })).toEqual({ status: 200, body: { client_id: client.clientId, enabled: false } });
+    expect(await verdictOf(h, token, clock)).toBe('token_revoked');
+  });
+
+  it('tells the issuer caller the same with a ClientRevocationError', async () => {
+    const { client } = await h.client(['phone']);
+    failNextRevocation = true;
+    await expect(h.issuer.setClientEnabled(client.clientId, false)).rejects.toBeInstanceOf(ClientRevocationError);
+  });
+});
