@@ -17,12 +17,25 @@ const USAGE = `usage: tokengate <command>
 type Command = (args: string[]) => Promise<void>;
 
 const COMMANDS: Readonly<Record<string, Command>> = {
-  admin: (args) => runAdmin(args, process.env, (text) => process.stdout.write(`${text}\n`)),
+  admin: (args) => runAdmin(args, process.env, printOutput),
   start: async (args) => (await import('./start.ts')).runStart(args),
   upstream: async (args) => (await import('./upstream.ts')).runUpstream(args),
   gateway: async (args) => (await import('./gateway.ts')).runGateway(args),
   'check-config': async (args) => (await import('./check-config.ts')).runCheckConfig(args),
 };
+
+/**
+ * An admin command's output. A stdout closed before it is written (`… | true`, a reader that
+ * quit) fails the write asynchronously: one line on stderr and exit 1 rather than Node's stack
+ * trace, saying the command itself ran (`client create` made a client whose secret is now lost).
+ */
+function printOutput(text: string): void {
+  process.stdout.once('error', (error: NodeJS.ErrnoException) => {
+    process.stderr.write(`tokengate: the command ran, but its output could not be written to stdout (${error.code ?? error.message})\n`);
+    process.exitCode = 1;
+  });
+  process.stdout.write(`${text}\n`);
+}
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;

@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-runner.ts';
+import { CLI, runCli } from './cli-runner.ts';
 
 /** A port that was free a moment ago: nothing listens there. */
 async function closedPort(): Promise<number> {
@@ -110,6 +112,15 @@ describe('tokengate CLI without a server', () => {
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain('--scopes: unknown scope "adress"');
     for (const result of [unknownCommand, unknownAdmin, unknownOption, missing, badPlan, badScope]) expect(result.stdout).toBe('');
+  });
+
+  it('says on stderr, without a stack trace, when stdout is closed before the output is written', async () => {
+    const child = spawn(process.execPath, [CLI, 'admin', '--help'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect({ code, stderr }).toEqual({ code: 1, stderr: 'tokengate: the command ran, but its output could not be written to stdout (EPIPE)\n' });
   });
 
   it('prints the admin usage with every contract command', async () => {
