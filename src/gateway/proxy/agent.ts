@@ -23,10 +23,9 @@ export function createUpstreamAgent(upstream: GatewayConfig['upstream']): HttpAg
   return agent;
 }
 
-/** The parts of Node's Agent this module relies on: `addRequest` is how ClientRequest asks for a socket. */
+/** The part of Node's Agent this module relies on: `addRequest` is how ClientRequest asks for a socket. */
 interface QueueingAgent extends HttpAgent {
   addRequest(req: ClientRequest, options: object): void;
-  getName(options: object): string;
 }
 
 /**
@@ -40,24 +39,32 @@ function boundQueueWait(agent: QueueingAgent, ms: number): void {
   const addRequest = agent.addRequest;
   agent.addRequest = function (this: QueueingAgent, req: ClientRequest, options: object): void {
     addRequest.call(this, req, options);
-    const name = this.getName(options);
-    const queue = this.requests[name];
-    // Queued requests are pushed last; one handed a socket is not in the queue at all.
-    if (queue === undefined || queue[queue.length - 1] !== (req as unknown)) return;
-    const timer = setTimeout(() => {
-      // Node documents `requests` as not to be modified; this agent owns its queue, and Node's
-      // agent leaves a queued request there until a socket comes free, even once it is destroyed.
-      const requests = this.requests as Record<string, ClientRequest[] | undefined>;
-      const waiting = requests[name];
-      const at = waiting ? waiting.indexOf(req) : -1;
-      if (waiting === undefined || at < 0) return;
-      waiting.splice(at, 1);
-      if (waiting.length === 0) delete requests[name];
-      // Given up by the client meanwhile: leaving the queue is all that is left to do.
-      if (req.destroyed) return;
-      const error = Object.assign(new Error(`no upstream connection within ${ms} ms (all ${this.maxSockets} sockets busy)`), { code: 'EUPSTREAMQUEUE' });
-      (req as ClientRequest & { onSocket(socket: undefined, err: Error): void }).onSocket(undefined, error);
-    }, ms);
-    req.once('socket', () => clearTimeout(timer));
+    // Node's agent deletes a queue once it empties, so this loop runs only while requests wait
+    // (one upstream: one queue). A queued request was pushed last.
+    for (const name in this.requests) {
+      const queue = this.requests[name];
+      if (queue !== undefined && queue[queue.length - 1] === req) {
+        armQueueTimeout(this, name, req, ms);
+        return;
+      }
+    }
   };
+}
+
+function armQueueTimeout(agent: QueueingAgent, name: string, req: ClientRequest, ms: number): void {
+  const timer = setTimeout(() => {
+    // Node documents `requests` as not to be modified; this agent owns its queue, and Node's
+    // agent leaves a queued request there until a socket comes free, even once it is destroyed.
+    const requests = agent.requests as Record<string, ClientRequest[] | undefined>;
+    const waiting = requests[name];
+    const at = waiting ? waiting.indexOf(req) : -1;
+    if (waiting === undefined || at < 0) return;
+    waiting.splice(at, 1);
+    if (waiting.length === 0) delete requests[name];
+    // Given up by the client meanwhile: leaving the queue is all that is left to do.
+    if (req.destroyed) return;
+    const error = Object.assign(new Error(`no upstream connection within ${ms} ms (all ${agent.maxSockets} sockets busy)`), { code: 'EUPSTREAMQUEUE' });
+    (req as ClientRequest & { onSocket(socket: undefined, err: Error): void }).onSocket(undefined, error);
+  }, ms);
+  req.once('socket', () => clearTimeout(timer));
 }
