@@ -68,6 +68,12 @@ describe('the gateway router', () => {
     }
   });
 
+  it('refuses an encoded backslash or NUL, which a lenient upstream may read as a separator or a string end', () => {
+    for (const url of ['/prefix/..%5cinternal', '/prefix/..%5Cinternal', '/prefix/a%00b', '/exact%00']) {
+      expect(router.match('GET', url)).toEqual({ kind: 'bad_path' });
+    }
+  });
+
   it('keeps ordinary percent-encoded characters', () => {
     expect(isSafePath('/prefix/caf%C3%A9')).toBe(true);
     expect(isSafePath('/prefix/a..b')).toBe(true);
