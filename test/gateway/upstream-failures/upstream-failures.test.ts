@@ -119,6 +119,25 @@ describe('when the upstream fails', () => {
     expect(seen).toEqual({ informational: [{ status: 102 }, { status: 103, link: '</style.css>; rel=preload; as=style', hint: 'early' }], status: 200, body: 'final' });
   });
 
+  it('sends an HTTP/1.0 client no informational reply, only the final one (RFC 9110 §15)', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/hints HTTP/1.0\r\nHost: h\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).not.toContain(' 102 ');
+    expect(reply).not.toContain(' 103 ');
+    expect(reply.endsWith('final')).toBe(true);
+  });
+
   it('drops Content-Length and Transfer-Encoding from the 103 replies it relays, which no 1xx may carry', async () => {
     // Regression: they were relayed, and a client honouring them would read the next reply as a body.
     h = await startHarness(import.meta.dirname);
