@@ -3,10 +3,15 @@
  * only to loopback (local stacks, tests) or when the caller opts in explicitly, so a credential
  * or a bearer token is never sent in clear across a network by accident.
  */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+/**
+ * 127.0.0.0/8. The URL parser writes every IPv4 host as four decimal parts (0x7f.1 becomes
+ * 127.0.0.1), so a host of any other shape, such as 127.example.com, is a name to resolve.
+ */
+const LOOPBACK_IPV4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 export function isLoopback(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
+  return LOOPBACK_HOSTS.has(url.hostname) || LOOPBACK_IPV4.test(url.hostname);
 }
 
 /** Throws a TypeError naming the option when `url` would carry a secret in clear. */

@@ -24,6 +24,7 @@ describe('fetch with the bearer token', () => {
 
   it('refuses to send the token over plain http to a non-loopback host, before asking for a token', async () => {
     await expect(client().fetch('http://api.example.com/api/phone/v1/verification')).rejects.toThrow(TypeError);
+    await expect(client().fetch('http://127.example.com/api/phone/v1/verification')).rejects.toThrow('request URL uses plain http to a non-loopback host');
     expect(server.tokenRequests).toHaveLength(0);
   });
 

@@ -110,5 +110,14 @@ describe('token request', () => {
     expect(() => createTokenClient({ ...base, tokenUrl: 'https://auth.example.com/oauth/token' })).not.toThrow();
     expect(() => createTokenClient({ ...base, tokenUrl: 'http://localhost:8080/oauth/token' })).not.toThrow();
     expect(() => createTokenClient({ ...base, tokenUrl: 'http://[::1]:8080/oauth/token' })).not.toThrow();
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://127.0.0.2:8080/oauth/token' })).not.toThrow();
+    expect(() => createTokenClient({ ...base, tokenUrl: 'http://0x7f.1:8080/oauth/token' })).not.toThrow();
+  });
+
+  it('does not take a host name that merely starts with 127. for loopback (regression: http://127.example.com was allowed)', () => {
+    const base = { clientId: 'cli_1', clientSecret: SECRET };
+    for (const host of ['127.example.com', '127.0.0.1.nip.io', '127.0.0.1x']) {
+      expect(() => createTokenClient({ ...base, tokenUrl: `http://${host}/oauth/token` }), host).toThrow('tokenUrl uses plain http to a non-loopback host');
+    }
   });
 });
