@@ -140,6 +140,37 @@ describe('configuration reload', () => {
     }
   });
 
+  it('builds a new verifier when the caches or revocation settings change, and keeps the warm one when only routes do', async () => {
+    const { h, file } = await startOnCopy(false);
+    const fetches = h.jwks.requests;
+    await addRoute(file, '/api/second');
+    expect((await h.gateway.reload()).ok).toBe(true);
+    expect(h.jwks.requests).toBe(fetches);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('routes:', 'caches: { tokens: { maxEntries: 10 } }\nroutes:'));
+    expect((await h.gateway.reload()).ok).toBe(true);
+    expect(h.jwks.requests).toBe(fetches + 1);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('routes:', 'revocation: { maxStalenessSec: 6 }\nroutes:'));
+    expect((await h.gateway.reload()).ok).toBe(true);
+    expect(h.jwks.requests).toBe(fetches + 2);
+    // The new verifier asks the feed to hold its polls for half the new bound.
+    await until(() => h.feed.requests.some((r) => r.wait === '3'), 'the feed was polled with wait=3');
+  });
+
+  it('stops the verifier it replaces: after a reload to another feed, the old feed is polled no more', async () => {
+    const { h, file } = await startOnCopy(false);
+    const feed = await startFeedServer(h.feed.token, 1);
+    try {
+      await writeFile(file, (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`));
+      expect((await h.gateway.reload()).ok).toBe(true);
+      const polls = h.feed.requests.length;
+      // The old feed holds a poll for 2 s: a client left running would poll it again in this time.
+      await pollsLater(feed, 4);
+      expect(h.feed.requests.length).toBe(polls);
+    } finally {
+      await feed.close();
+    }
+  });
+
   it('refuses a reload whose new key-set URL does not answer, keeping the old verifier', async () => {
     const { h, file } = await startOnCopy(false);
     await writeFile(file, (await readFile(file, 'utf8')).replace(JWKS_LINE, 'jwksUrl: http://127.0.0.1:1/jwks.json'));
