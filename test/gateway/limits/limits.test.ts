@@ -219,6 +219,35 @@ describe('request limits', () => {
     expect(seen.headers.upgrade).toBeUndefined();
   });
 
+  it('drops a client that sends its headers but never finishes its body with 408 after requestTimeoutMs', async () => {
+    const reply = await Promise.race([
+      rawExchange('POST /api/upload HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nx'),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still open after 5 s'), 5_000).unref()),
+    ]);
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes an idle keep-alive connection after keepAliveTimeoutMs', async () => {
+    const { port } = new URL(h.gateway.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.setEncoding('utf8');
+    let reply = '';
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    socket.write('GET /api/x HTTP/1.1\r\nHost: a\r\n\r\n');
+    // Node's default is 5 s: well past this wait.
+    const closed = await Promise.race([
+      new Promise<string>((resolve) => socket.once('close', () => resolve('closed'))),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still open after 3 s'), 3_000).unref()),
+    ]);
+    socket.destroy();
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).toContain('connection: keep-alive');
+    expect(closed).toBe('closed');
+  });
+
   it('drops a client that never finishes its headers (slow loris) with 408', async () => {
     const started = Date.now();
     const reply = await rawExchange('GET /api/x HTTP/1.1\r\nHost: a\r\nX-Slow: 1\r\n');
