@@ -27,6 +27,10 @@ export async function requestToken(options: TokenRequestOptions): Promise<Issued
       method: 'POST',
       headers: requestHeaders(options),
       body: requestBody(options),
+      // A token endpoint never redirects. Following one would send the form, client secret
+      // included, wherever the Location says (another host, or plain http); a 3xx is
+      // answered as invalid_response instead.
+      redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     text = await readLimited(response, MAX_RESPONSE_BYTES);

@@ -1,3 +1,5 @@
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenClient, TokenEndpointError, TokenRequestError } from '../../src/client/index.ts';
@@ -71,6 +73,31 @@ describe('token request', () => {
     server.failWith = { status: 200, body: JSON.stringify({ access_token: 'x'.repeat(100_000), token_type: 'Bearer', expires_in: 900 }) };
     const c = createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: SECRET });
     await expect(c.getToken()).rejects.toMatchObject({ kind: 'invalid_response' });
+  });
+
+  it.each([301, 302, 303, 307, 308])('does not follow a %i redirect from the token endpoint: the secret goes nowhere else', async (status) => {
+    const elsewhere: IncomingMessage[] = [];
+    const sink = createHttpServer((req, res) => {
+      elsewhere.push(req);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: 'stolen', token_type: 'Bearer', expires_in: 900 }));
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const issuer = createHttpServer((_req, res) => {
+      res.writeHead(status, { location: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/collect` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
+    try {
+      for (const authMethod of ['client_secret_post', 'client_secret_basic'] as const) {
+        const tokenUrl = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}/oauth/token`;
+        const c = createTokenClient({ tokenUrl, clientId: 'cli_1', clientSecret: SECRET, authMethod });
+        await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response', status });
+      }
+      expect(elsewhere).toHaveLength(0);
+    } finally {
+      await Promise.all([sink, issuer].map((s) => new Promise((resolve) => s.close(resolve))));
+    }
   });
 
   it('times out a token request the server never answers', async () => {
