@@ -19,12 +19,27 @@ export async function authorizedFetch(
   init: RequestInit = {},
 ): Promise<Response> {
   requireSecureUrl(new URL(input), 'request URL', allowInsecureHttp);
-  const token = await cache.get();
+  const signal = init.signal ?? undefined;
+  const token = await tokenFor(cache, signal);
   const first = await send(fetchImpl, input, init, token);
   if (!replayable(init) || !(await isTokenExpired(first))) return first;
   await first.body?.cancel();
   cache.invalidateIf(token);
-  return send(fetchImpl, input, init, await cache.get());
+  return send(fetchImpl, input, init, await tokenFor(cache, signal));
+}
+
+/**
+ * The token, or the caller's abort reason as soon as its signal fires, as fetch itself would
+ * reject. The token request goes on for the other callers sharing it (and fills the cache).
+ */
+function tokenFor(cache: TokenCache, signal: AbortSignal | undefined): Promise<string> {
+  if (!signal) return cache.get();
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<string>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    cache.get().then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function send(fetchImpl: typeof fetch, input: string | URL, init: RequestInit, token: string): Promise<Response> {

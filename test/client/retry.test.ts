@@ -68,4 +68,31 @@ describe('fetch with the bearer token', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(server.tokenRequests).toHaveLength(2);
   });
+
+  it('honours the caller AbortSignal while the token is still being requested, without failing the others', async () => {
+    server.delayMs = 1500;
+    const c = client();
+    const shared = c.getToken();
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = c.fetch(server.apiUrl, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(server.apiCalls).toHaveLength(0);
+    // The token request went on for the other caller, and filled the cache once.
+    expect(await shared).toBe('tok-1');
+    expect(server.tokenRequests).toHaveLength(1);
+  });
+
+  it('rejects at once with the reason of a signal that is already aborted or times out, asking for no token first', async () => {
+    server.delayMs = 1500;
+    const c = client();
+    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.tokenRequests).toHaveLength(0);
+    const started = Date.now();
+    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(server.apiCalls).toHaveLength(0);
+  });
 });

@@ -21,6 +21,8 @@ export interface TokenServer {
   failWith: { status: number; body: string; contentType?: string } | undefined;
   /** When true, token requests are accepted but never answered. */
   hang: boolean;
+  /** Milliseconds the token endpoint waits before it answers (a slow issuer). */
+  delayMs: number;
   /** Tokens the API answers with 1030. `'all'` expires every token. */
   expired: Set<string> | 'all';
   /** Bearer tokens the API refuses with this other 401 code (e.g. 1026). */
@@ -47,6 +49,7 @@ export async function startTokenServer(): Promise<TokenServer> {
     expiresIn: 900,
     failWith: undefined,
     hang: false,
+    delayMs: 0,
     expired: new Set(),
     otherFailure: undefined,
   };
@@ -54,6 +57,7 @@ export async function startTokenServer(): Promise<TokenServer> {
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     state.tokenRequests.push({ form: await readForm(req), authorization: req.headers.authorization });
     if (state.hang) return;
+    if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.failWith) {
       res.writeHead(state.failWith.status, { 'content-type': state.failWith.contentType ?? 'application/json' });
       res.end(state.failWith.body);
