@@ -48,9 +48,23 @@ function send(fetchImpl: typeof fetch, input: string | URL, init: RequestInit, t
   return fetchImpl(input, { ...init, headers });
 }
 
-/** A stream body is consumed by the first attempt and cannot be sent again. */
+/**
+ * Only a body held whole in memory can be sent again. A stream, async iterable (a Node
+ * Readable, a generator) or iterable is consumed by the first attempt: resending it sent an
+ * empty body, or threw. Those answers are returned as they are, 1030 included.
+ */
 function replayable(init: RequestInit): boolean {
-  return !(init.body instanceof ReadableStream);
+  const body: unknown = init.body;
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === 'string' ||
+    body instanceof URLSearchParams ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body)
+  );
 }
 
 async function isTokenExpired(response: Response): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenClient } from '../../src/client/index.ts';
 import { startTokenServer, type TokenServer } from './token-server.ts';
@@ -94,5 +95,35 @@ describe('fetch with the bearer token', () => {
     await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(server.apiCalls).toHaveLength(0);
+  });
+
+  it.each([
+    { kind: 'an async generator', body: () => (async function* () { yield new TextEncoder().encode('q=1+george'); })() },
+    { kind: 'a Node Readable', body: () => Readable.from([Buffer.from('q=1+george')]) },
+    { kind: 'a ReadableStream', body: () => new Blob(['q=1+george']).stream() },
+  ])('returns the 1030 answer instead of resending $kind body, which the first attempt consumed', async ({ body }) => {
+    const c = client();
+    await c.getToken();
+    server.expired = new Set(['tok-1']);
+    const init = { method: 'POST', body: body(), duplex: 'half' } as RequestInit;
+    const res = await c.fetch(server.apiUrl, init);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1030' });
+    expect(server.apiBodies).toEqual(['q=1+george']);
+  });
+
+  it.each([
+    { kind: 'string', body: () => 'q=1+george' },
+    { kind: 'Uint8Array', body: () => new TextEncoder().encode('q=1+george') },
+    { kind: 'Blob', body: () => new Blob(['q=1+george']) },
+    { kind: 'URLSearchParams', body: () => new URLSearchParams({ q: '1 george' }) },
+  ])('resends a $kind body whole with the fresh token after 1030', async ({ body }) => {
+    const c = client();
+    await c.getToken();
+    server.expired = new Set(['tok-1']);
+    const res = await c.fetch(server.apiUrl, { method: 'POST', body: body() });
+    expect(res.status).toBe(200);
+    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(server.apiBodies).toEqual(['q=1+george', 'q=1+george']);
   });
 });

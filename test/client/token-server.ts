@@ -15,6 +15,8 @@ export interface TokenServer {
   readonly apiUrl: string;
   readonly tokenRequests: TokenRequestRecord[];
   readonly apiCalls: Array<string | undefined>;
+  /** The body of each API call, as text. */
+  readonly apiBodies: string[];
   /** Lifetime the next tokens are issued with. */
   expiresIn: number;
   /** When set, the token endpoint answers this instead of a token. */
@@ -30,10 +32,14 @@ export interface TokenServer {
   close(): Promise<void>;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+async function readText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new URLSearchParams(await readText(req));
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -46,6 +52,7 @@ export async function startTokenServer(): Promise<TokenServer> {
   const state: Omit<TokenServer, 'tokenUrl' | 'apiUrl' | 'close'> = {
     tokenRequests: [],
     apiCalls: [],
+    apiBodies: [],
     expiresIn: 900,
     failWith: undefined,
     hang: false,
@@ -67,9 +74,10 @@ export async function startTokenServer(): Promise<TokenServer> {
     json(res, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: state.expiresIn, scope: 'address' });
   }
 
-  function api(req: IncomingMessage, res: ServerResponse): void {
+  async function api(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     state.apiCalls.push(bearer);
+    state.apiBodies.push(await readText(req));
     const expired = state.expired === 'all' || (bearer !== undefined && state.expired.has(bearer));
     if (expired) json(res, 401, { message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
     else if (state.otherFailure) json(res, 401, { message: 'refused', error_code: state.otherFailure, success: false });
@@ -78,7 +86,7 @@ export async function startTokenServer(): Promise<TokenServer> {
 
   const server: Server = createServer((req, res) => {
     if (req.url === '/oauth/token' && req.method === 'POST') void token(req, res);
-    else api(req, res);
+    else void api(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
