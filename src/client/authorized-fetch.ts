@@ -1,10 +1,11 @@
+import { readLimited } from './read-limited.ts';
 import type { TokenCache } from './token-cache.ts';
 import { requireSecureUrl } from './transport-security.ts';
 
 /** The API's "Token expired at <timestamp>" code (spec: Errors): the one answer worth a retry. */
 const TOKEN_EXPIRED_CODE = '1030';
-/** Error bodies are small; a larger 401 body is not ours and is not inspected. */
-const MAX_ERROR_BODY_CHARS = 16 * 1024;
+/** Error bodies are small; a larger 401 body is not ours and is read no further. */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 /**
  * fetch with the bearer token added. On a 1030 answer (the server thinks the token expired,
@@ -71,8 +72,10 @@ async function isTokenExpired(response: Response): Promise<boolean> {
   if (response.status !== 401) return false;
   if (!response.headers.get('content-type')?.includes('json')) return false;
   try {
-    const text = await response.clone().text();
-    if (text.length > MAX_ERROR_BODY_CHARS) return false;
+    // A copy, read only up to the bound: the caller still gets the whole body, and a huge or
+    // endless 401 neither fills memory nor holds the answer back.
+    const text = await readLimited(response.clone(), MAX_ERROR_BODY_BYTES);
+    if (text === undefined) return false;
     const body: unknown = JSON.parse(text);
     return typeof body === 'object' && body !== null && (body as { error_code?: unknown }).error_code === TOKEN_EXPIRED_CODE;
   } catch {

@@ -12,7 +12,9 @@ export async function readLimited(response: Response, limit: number): Promise<st
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      // Not awaited: cancelling one branch of a cloned (teed) body settles only once the other
+      // branch is cancelled too, which the caller holding that branch may never do.
+      reader.cancel().catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenClient } from '../../src/client/index.ts';
@@ -125,5 +127,31 @@ describe('fetch with the bearer token', () => {
     expect(res.status).toBe(200);
     expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
     expect(server.apiBodies).toEqual(['q=1+george', 'q=1+george']);
+  });
+
+  it('returns a 401 whose JSON body is large and still arriving without reading it to the end, and does not retry it', async () => {
+    let bodyEnded = false;
+    const api = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      // 1 MiB of a JSON error body that has not ended (an endless or huge answer).
+      res.write(`{"error_code":"1030","message":"${'x'.repeat(1024 * 1024)}`);
+      res.on('close', () => {
+        bodyEnded = true;
+      });
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
+      const answered = client().fetch(url);
+      const res = await Promise.race([answered, new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000))]);
+      expect(res).not.toBe('stuck');
+      expect((res as Response).status).toBe(401);
+      expect(server.tokenRequests).toHaveLength(1);
+      expect(bodyEnded).toBe(false);
+      await (res as Response).body?.cancel();
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+    }
   });
 });
