@@ -7,8 +7,8 @@ export interface IssuedToken {
 }
 
 /**
- * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, `token_type`
- * Bearer, positive integer `expires_in`), an OAuth error body (section 5.2) as a
+ * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, an
+ * `access_token` of bearer token characters, `token_type` Bearer, positive integer `expires_in`), an OAuth error body (section 5.2) as a
  * TokenEndpointError, or anything else as a TokenRequestError `invalid_response`.
  */
 export function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
@@ -31,10 +31,16 @@ interface TokenBody {
   scope?: unknown;
 }
 
+/**
+ * RFC 6750 section 2.1 b64token, what an Authorization: Bearer header can carry. Anything else
+ * (a space, a line break, non-ASCII) would make every call throw a header error quoting the token.
+ */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 function isTokenBody(body: Record<string, unknown>): body is Record<string, unknown> & TokenBody {
   return (
     typeof body.access_token === 'string' &&
-    body.access_token.length > 0 &&
+    BEARER_TOKEN.test(body.access_token) &&
     typeof body.token_type === 'string' &&
     body.token_type.toLowerCase() === 'bearer' &&
     Number.isInteger(body.expires_in) &&

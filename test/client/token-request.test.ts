@@ -69,6 +69,17 @@ describe('token request', () => {
     await expect(c.getToken()).rejects.toMatchObject({ kind: 'invalid_response', status: 200 });
   });
 
+  it('refuses an access_token that no Authorization header can carry, and never quotes it in an error', async () => {
+    for (const token of ['tok SECRETPART', 'tok\r\nx-injected: SECRETPART', 'tokSECRETPART\u00e9']) {
+      server.failWith = { status: 200, body: JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 900 }) };
+      const c = createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: SECRET });
+      const error = await c.fetch(server.apiUrl).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response', status: 200 });
+      expect(`${String(error)} ${String((error as Error).cause)}`).not.toContain('SECRETPART');
+    }
+    expect(server.apiCalls).toHaveLength(0);
+  });
+
   it('refuses an oversized token response instead of buffering it', async () => {
     server.failWith = { status: 200, body: JSON.stringify({ access_token: 'x'.repeat(100_000), token_type: 'Bearer', expires_in: 900 }) };
     const c = createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: SECRET });
