@@ -14,8 +14,15 @@ export function isLoopback(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname) || LOOPBACK_IPV4.test(url.hostname);
 }
 
-/** Throws a TypeError naming the option when `url` would carry a secret in clear. */
+/**
+ * Throws a TypeError naming the option when `url` would carry a secret in clear. A URL with
+ * user:password@ is refused without quoting it: fetch refuses it too, with the whole URL,
+ * password included, in its message.
+ */
 export function requireSecureUrl(url: URL, what: string, allowInsecureHttp: boolean): void {
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`${what} must not contain user:password@ (give the credentials as clientId and clientSecret)`);
+  }
   if (url.protocol === 'https:') return;
   if (url.protocol !== 'http:') throw new TypeError(`${what} must be an absolute http(s) URL`);
   if (!allowInsecureHttp && !isLoopback(url)) {

@@ -152,6 +152,19 @@ describe('token request', () => {
     expect(() => createTokenClient({ ...base, tokenUrl: 'http://0x7f.1:8080/oauth/token' })).not.toThrow();
   });
 
+  it('refuses a tokenUrl or request URL with user:password@ without quoting the password', async () => {
+    const base = { clientId: 'cli_1', clientSecret: SECRET };
+    const tokenUrl = server.tokenUrl.replace('http://', 'http://cli_1:PASSWORD@');
+    expect(() => createTokenClient({ ...base, tokenUrl })).toThrow(
+      new TypeError('tokenUrl must not contain user:password@ (give the credentials as clientId and clientSecret)'),
+    );
+    const c = createTokenClient({ ...base, tokenUrl: server.tokenUrl });
+    const error = await c.fetch(server.apiUrl.replace('http://', 'http://u:PASSWORD@')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(`${String(error)} ${String((error as Error).cause)}`).not.toContain('PASSWORD');
+    expect(server.tokenRequests).toHaveLength(0);
+  });
+
   it('does not take a host name that merely starts with 127. for loopback (regression: http://127.example.com was allowed)', () => {
     const base = { clientId: 'cli_1', clientSecret: SECRET };
     for (const host of ['127.example.com', '127.0.0.1.nip.io', '127.0.0.1x']) {
