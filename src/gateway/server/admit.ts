@@ -12,7 +12,7 @@ const SLASH = 0x2f;
 
 /**
  * Everything decided before authentication: URL length (414), the request target's form and
- * Host (400, request-target.ts), health endpoints, the route (400 for unsafe paths, 404, 405
+ * Host (400, request-target.ts), health endpoints (GET and HEAD), the route (400 for unsafe paths, 404, 405
  * with Allow) and a declared body size (413). Returns the route, or undefined when the request
  * has been answered here.
  */
@@ -29,10 +29,14 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
   }
   const hostIssue = hostProblem(req);
   if (hostIssue !== undefined) return refuse(res, record, hostIssue);
-  if (req.method === 'GET' && HEALTH_PATHS.has(pathOf(url))) {
-    record.route = pathOf(url);
-    record.decision = 'health';
-    sendHealth(res, record.route, gen.auth.readiness);
+  const path = pathOf(url);
+  if (HEALTH_PATHS.has(path)) {
+    record.route = path;
+    // RFC 9110 §9.1: GET and HEAD (some load balancers probe with HEAD); any other method is a 405.
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      record.decision = 'health';
+      sendHealth(res, path, gen.auth.readiness);
+    } else sendApiError(res, record, 'method_not_allowed', { headers: { allow: 'GET, HEAD' } });
     return undefined;
   }
   const match = gen.router.match(record.method, url);

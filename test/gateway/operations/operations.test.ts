@@ -15,6 +15,20 @@ describe('health endpoints', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
+  it('answers HEAD probes like GET, without a body, and other methods with 405 (it answered HEAD with 404)', async () => {
+    for (const path of ['/healthz', '/readyz']) {
+      const head = await h.fetch(path, { method: 'HEAD' });
+      expect({ path, status: head.status, type: head.headers.get('content-type'), body: await head.text() }).toEqual({ path, status: 200, type: expect.stringMatching(/^application\/json/), body: '' });
+      const post = await h.fetch(path, { method: 'POST' });
+      expect({ path, status: post.status, allow: post.headers.get('allow'), body: await post.json() }).toEqual({
+        path,
+        status: 405,
+        allow: 'GET, HEAD',
+        body: { message: 'Method not allowed', error_code: '1042', success: false },
+      });
+    }
+  });
+
   it('answers /readyz with 200 and every check once keys are loaded and revocations synced', async () => {
     const res = await h.fetch('/readyz');
     expect(res.status).toBe(200);
