@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
@@ -28,11 +30,11 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-function startProcess(workers: string): Running {
+function startProcess(workers: string, config = join(import.meta.dirname, 'gateway.yaml')): Running {
   const proc = spawn(process.execPath, [join(import.meta.dirname, 'run-gateway.ts')], {
     env: {
       ...process.env,
-      GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
+      GATEWAY_CONFIG: config,
       WORKERS: workers,
       UPSTREAM_URL: upstream.url,
       JWKS_URL: jwks.url,
@@ -87,6 +89,30 @@ describe('cluster mode', () => {
     const after = await run.waitFor(listening, 3);
     expect(after[2]?.['pid']).not.toBe(victim);
     expect((await fetch(`${url}/api/x`)).status).toBe(200);
+  });
+
+  it('passes SIGHUP on to every worker, which reloads a file its watch cannot see change', async () => {
+    // GATEWAY_CONFIG is a symlink into another directory (as a mounted ConfigMap is): the workers
+    // watch the symlink's directory, so an edit of the target reaches them only through SIGHUP.
+    const dir = await mkdtemp(join(tmpdir(), 'tg-cluster-hup-'));
+    try {
+      await mkdir(join(dir, 'data'));
+      const target = join(dir, 'data', 'gateway.yaml');
+      await copyFile(join(import.meta.dirname, 'gateway.yaml'), target);
+      await mkdir(join(dir, 'config'));
+      await symlink(target, join(dir, 'config', 'gateway.yaml'));
+      const run = startProcess('2', join(dir, 'config', 'gateway.yaml'));
+      const [first] = await run.waitFor(listening, 2);
+      const url = String(first?.['url']);
+      expect((await fetch(`${url}/other/x`)).status).toBe(404);
+      await writeFile(target, `${await readFile(target, 'utf8')}  - { path: /other/*, auth: none }\n`);
+      run.child.kill('SIGHUP');
+      const reloaded = run.waitFor((l) => l['msg'] === 'config reloaded', 2).then(() => 'both reloaded');
+      expect(await Promise.race([reloaded, new Promise((resolve) => setTimeout(() => resolve('not reloaded after 10 s'), 10_000).unref())])).toBe('both reloaded');
+      for (let i = 0; i < 6; i++) expect((await fetch(`${url}/other/x`)).status).toBe(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('drains on SIGTERM: an in-flight request completes and the process exits 0', async () => {
