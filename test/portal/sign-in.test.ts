@@ -51,6 +51,28 @@ describe('portal sign-in', () => {
     expect(c.cookies.has('tokengate_portal')).toBe(false);
   });
 
+  it('signs in from any of several sign-in pages open in one browser, and a sign-in page left open after that leads to the portal', async () => {
+    const c = client();
+    await c.get('/portal/login');
+    const firstTab = c.csrfToken();
+    await c.get('/portal/login');
+    const secondTab = c.csrfToken();
+    const signedIn = await c.request('POST', '/portal/login', { form: { csrf_token: firstTab, admin_token: t.adminToken } });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/portal/projects');
+    expect((await c.get('/portal/projects')).status).toBe(200);
+    // The other tab, posted once signed in: the nonce cookie is gone, the session is there.
+    const later = await c.request('POST', '/portal/login', { form: { csrf_token: secondTab, admin_token: t.adminToken } });
+    expect(later.status).toBe(303);
+    expect(later.headers.get('location')).toBe('/portal/projects');
+    expect((await c.get('/portal/projects')).status).toBe(200);
+    // Without the session the same stale form is still refused.
+    const anonymous = client();
+    const refused = await anonymous.request('POST', '/portal/login', { form: { csrf_token: secondTab, admin_token: t.adminToken } });
+    expect(refused.status).toBe(403);
+    expect(anonymous.cookies.has('tokengate_portal')).toBe(false);
+  });
+
   it('redirects every page to the sign-in page without a session, and sign-out ends the session on the server', async () => {
     const anonymous = client();
     for (const path of ['/portal', '/portal/projects', '/portal/signing-keys', '/portal/tokens/revoke']) {

@@ -16,8 +16,20 @@ import type { PortalRoute, RouteRequest } from '../routing.ts';
 const LOGIN_NONCE_COOKIE = 'tokengate_portal_login';
 const LOGIN_NONCE_SECONDS = 30 * 60;
 
+/** What randomToken() makes: 256 bits in base64url. */
+const NONCE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The browser's current nonce when it has one, so every sign-in page open in its tabs posts
+ * the same nonce (a fresh one per page made all but the last-opened tab fail with 403).
+ */
+function loginNonce(r: RouteRequest<Session | undefined>): string {
+  const current = readCookie(r.req, LOGIN_NONCE_COOKIE);
+  return current !== undefined && NONCE_SHAPE.test(current) ? current : randomToken();
+}
+
 function loginPage(r: RouteRequest<Session | undefined>, status: number, error?: string, headers: Record<string, string> = {}) {
-  const nonce = randomToken();
+  const nonce = loginNonce(r);
   const body = html`<div class="narrow">
 <h1>Sign in</h1>
 <p>Sign in with the operator's admin token (the <code>ADMIN_TOKEN</code> setting, or the file <code>admin-token</code> in the data directory).</p>
@@ -39,6 +51,10 @@ async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
   const nonce = readCookie(r.req, LOGIN_NONCE_COOKIE);
   const given = r.form.get(CSRF_FIELD);
   if (!sameOriginRequest(r.req) || !nonce || !given || !sameSecret(given, nonce)) {
+    // A sign-in page left open in another tab, posted after this browser signed in (the nonce
+    // cookie is gone by then): the person is in already. A cross-site post carries no session
+    // cookie (SameSite=Strict), so it still gets the 403.
+    if (r.session && sameOriginRequest(r.req)) return redirect(r.res, '/portal/projects');
     return loginPage(r, 403, 'The sign-in form expired or came from another site. Please sign in again.');
   }
   const token = r.form.get('admin_token') ?? '';
