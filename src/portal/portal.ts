@@ -33,11 +33,13 @@ export function createPortal(options: PortalOptions): Portal {
     maxParamLength: 200,
     defaultRoute: (_req, res) => simplePage(res, 404, 'Not found', 'There is no such portal page.'),
   });
-  router.on('GET', '/portal/assets/:name', (_req, res, params) => {
+  // HEAD wherever GET is (RFC 9110 section 9.3.2): the same status and headers, Node leaves out the body.
+  router.on(['GET', 'HEAD'], '/portal/assets/:name', (_req, res, params) => {
     if (!sendAsset(res, params['name'] ?? '')) simplePage(res, 404, 'Not found', 'There is no such file.');
   });
   for (const route of PORTAL_ROUTES) {
-    router.on(route.method, route.path, (req, res, params) => void run(app, route, req, res, params));
+    const methods = route.method === 'GET' ? ['GET' as const, 'HEAD' as const] : [route.method];
+    router.on(methods, route.path, (req, res, params) => void run(app, route, req, res, params));
   }
   return { handle: (req, res) => router.lookup(req, res) };
 }

@@ -107,6 +107,28 @@ describe('portal sign-in', () => {
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
   });
 
+  it('answers HEAD like GET, without a body: sign-in page, a page behind the session, its redirect when signed out, an asset', async () => {
+    const c = client();
+    await c.signIn(t.adminToken);
+    const cases: Array<[PortalClient, string, number]> = [
+      [client(), '/portal/login', 200],
+      [c, '/portal/projects', 200],
+      [client(), '/portal/projects', 303],
+      [client(), '/portal/assets/portal.css', 200],
+      [client(), '/portal/nope', 404],
+    ];
+    for (const [who, path, status] of cases) {
+      const get = await who.request('GET', path);
+      const head = await who.request('HEAD', path);
+      expect(head.status, path).toBe(status);
+      expect(head.status, path).toBe(get.status);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('location'), path).toBe(get.headers.get('location'));
+      expect(head.headers.get('content-security-policy'), path).toBe(get.headers.get('content-security-policy'));
+      expect(head.text, path).toBe('');
+    }
+  });
+
   it('opens no admin API route with a portal session: those still need the admin token', async () => {
     const c = client();
     await c.signIn(t.adminToken);
