@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURE_LIMIT } from '../../src/portal/auth/login-limiter.ts';
-import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
 import { PortalClient, startPortal } from './portal-client.ts';
 
 describe('portal sign-in', () => {
@@ -105,6 +105,22 @@ describe('portal sign-in', () => {
     }
     const script = await c.get('/portal/assets/app.js');
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+  });
+
+  it('signs in with an ADMIN_TOKEN longer than 512 characters, which the CLI accepts too', async () => {
+    const long = `${'Kq7-'.repeat(250)}end`;
+    const own = await startTestUpstream({ routes: [], env: { ADMIN_TOKEN: long } });
+    try {
+      const c = new PortalClient(own.upstream.adminUrl);
+      const login = await c.get('/portal/login');
+      expect(login.text).not.toMatch(/id="admin-token"[^>]*maxlength/);
+      const res = await c.signIn(long);
+      expect(res.status).toBe(303);
+      expect((await c.get('/portal/projects')).status).toBe(200);
+      expect((await new PortalClient(own.upstream.adminUrl).signIn(`${long}x`)).status).toBe(401);
+    } finally {
+      await own.destroy();
+    }
   });
 
   it('answers HEAD like GET, without a body: sign-in page, a page behind the session, its redirect when signed out, an asset', async () => {
