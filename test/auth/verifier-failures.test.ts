@@ -75,6 +75,7 @@ describe('verifier: every failure path', () => {
     ['an iat in the future', { iat: 4_000_000_000, exp: 4_000_000_900 }],
     ['a lifetime beyond 3600 s', { exp: 4_000_000_000 }],
     ['an nbf in the future', { nbf: 4_000_000_000 }],
+    ['a string nbf', { nbf: 'soon' }],
   ])('rejects a token with %s', async (_name, claims) => {
     expect(decide(await f.kit.goodToken({ claims }))).toMatchObject({ kind: 'invalid_token' });
   });
@@ -130,6 +131,34 @@ describe('verifier: scope requirements', () => {
     const token = bearer(await f.kit.goodToken({ claims: { scope: 'admin addresses' } }));
     expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true, token: { scopes: [] } });
+  });
+
+  it('treats a token without a scope claim as having no scope: accepted where none is required, 1026 where one is', async () => {
+    const token = bearer(await f.kit.goodToken({ claims: { scope: undefined } }));
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true, token: { scopes: [] } });
+    expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
+  });
+});
+
+describe('verifier: token lifetime', () => {
+  it('accepts a token of the longest lifetime the issuer grants (3600 s) and refuses one of 3601 s', async () => {
+    const f = await verifierFixture();
+    expect(f.verifier.authorize(bearer(await f.kit.goodToken({ expiresInSec: 3600 })), ANY)).toMatchObject({ ok: true });
+    const tooLong = await f.kit.goodToken({ expiresInSec: 3601 });
+    expect(f.verifier.authorize(bearer(tooLong), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'lifetime out of bounds' });
+  });
+
+  it('refuses a token whose exp equals its iat, even while the clock tolerance would cover its exp', async () => {
+    const f = await verifierFixture({ clockToleranceSec: 5 });
+    const instant = await f.kit.goodToken({ expiresInSec: 0 });
+    expect(f.verifier.authorize(bearer(instant), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'lifetime out of bounds' });
+  });
+
+  it('refuses a token longer than maxTokenLength before parsing it', async () => {
+    const f = await verifierFixture({ maxTokenLength: 200 });
+    const token = await f.kit.goodToken();
+    expect(token.length).toBeGreaterThan(200);
+    expect(f.verifier.authorize(bearer(token), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'bearer token too long' });
   });
 });
 
