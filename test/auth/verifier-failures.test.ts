@@ -186,6 +186,17 @@ describe('verifier: order of checks', () => {
     const revokedNoScope = await f.kit.tokenWithScopes(['phone'], { claims: { jti: 'both' } });
     expect(decide(revokedNoScope, ADDRESS)).toMatchObject({ kind: 'token_revoked' });
   });
+
+  it('answers token_expired, not revocations_stale, for an expired token while the revocation set is stale', async () => {
+    const expired = await f.kit.expiredToken(60);
+    f.revocations.stale = true;
+    try {
+      expect(decide(expired)).toMatchObject({ kind: 'token_expired' });
+      expect(decide(await f.kit.goodToken())).toMatchObject({ kind: 'revocations_stale' });
+    } finally {
+      f.revocations.stale = false;
+    }
+  });
 });
 
 describe('verifier: clock tolerance', () => {
