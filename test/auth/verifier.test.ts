@@ -56,6 +56,17 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     expect(verifier.authorize(bearer(token), ANY)).toMatchObject({ kind: 'invalid_token', detail: `key ${ec.kid} does not fit RS256` });
   });
 
+  it('refuses a supported algorithm that is not pinned, even when the key fits it and declares no alg', async () => {
+    const ec = await createTestKey('ES256');
+    const keys = { get: (kid: string) => (kid === ec.kid ? ec.publicKey : undefined), ready: () => true };
+    const clock = createFakeClock();
+    const pinnedTo = (algorithms: string[]) =>
+      createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms, keys, revocations: simpleRevocations(), clock });
+    const token = bearer(await (await createTokenKit(clock, ec)).goodToken());
+    expect(pinnedTo(['RS256', 'ES256']).authorize(token, ANY)).toMatchObject({ ok: true });
+    expect(pinnedTo(['RS256']).authorize(token, ANY)).toMatchObject({ kind: 'invalid_token', detail: 'alg ES256 not pinned' });
+  });
+
   it('accepts ES256 signatures whatever the top bits of r and s (raw R||S re-encoded as DER)', async () => {
     const f = await verifierFixture({}, await createTestKey('ES256'));
     const tokens = await Promise.all(Array.from({ length: 40 }, () => f.kit.goodToken()));
