@@ -76,6 +76,16 @@ describe('verified-token cache', () => {
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_expired' });
   });
 
+  it('keeps a token no longer than its exp plus the tolerance: past that it is not answered from the cache', async () => {
+    const f = await verifierFixture({ clockToleranceSec: 5 });
+    const token = bearer(await f.kit.goodToken({ expiresInSec: 30 }));
+    admit(f, token);
+    f.clock.advanceSec(36);
+    const before = f.verifier.stats?.();
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_expired' });
+    expect(f.verifier.stats?.()).toMatchObject({ tokenCacheHits: before?.tokenCacheHits, signaturesChecked: (before?.signaturesChecked ?? 0) + 1 });
+  });
+
   it('still rejects a cached token once it is revoked', async () => {
     const f = await verifierFixture();
     const token = bearer(await f.kit.goodToken({ claims: { jti: 'j-1' } }));
