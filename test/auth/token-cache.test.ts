@@ -172,6 +172,25 @@ describe('negative cache', () => {
     expect({ gets: keys.gets, algs: keys.algs }).toEqual({ gets: 1, algs: 1 });
   });
 
+  it('answers a replayed token for another audience from the negative cache, without another signature check', async () => {
+    const f = await verifierFixture();
+    const other = bearer(await f.kit.wrongAudienceToken());
+    const first = f.verifier.authorize(other, ANY);
+    expect(first).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
+    for (let i = 0; i < 10; i++) expect(f.verifier.authorize(other, ANY)).toBe(first);
+    expect(f.verifier.stats?.()).toMatchObject({ signaturesChecked: 1, negativeCacheHits: 10 });
+  });
+
+  it('never refuses a good token for a refused one that shares its length and signature tail', async () => {
+    const f = await verifierFixture();
+    const good = await f.kit.goodToken();
+    // Same length and same last characters (the caches' fingerprint), another payload.
+    const dot = good.indexOf('.') + 1;
+    const twin = `${good.slice(0, dot)}${good[dot] === 'e' ? 'f' : 'e'}${good.slice(dot + 1)}`;
+    for (let i = 0; i < 2; i++) expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    expect(f.verifier.authorize(bearer(good), ANY)).toMatchObject({ ok: true });
+  });
+
   it('forgets a bad token after its TTL and checks it again', async () => {
     const f = await verifierFixture({ negativeCache: { ttlSec: 60 } });
     const forged = bearer(await f.kit.forgedToken());
@@ -198,6 +217,27 @@ describe('negative cache', () => {
     const token = bearer(await f.kit.goodToken({ claims: { [claim]: nowSec + 8, exp: nowSec + 908 } }));
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: false, kind: 'invalid_token', detail: `${claim} in the future` });
     f.clock.advanceSec(4);
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+  });
+
+  it('never remembers a refusal for a stale revocation set: the token is accepted once the set is fresh again', async () => {
+    const f = await verifierFixture();
+    const token = bearer(await f.kit.goodToken());
+    f.revocations.stale = true;
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'revocations_stale' });
+    f.revocations.stale = false;
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+  });
+
+  it('never remembers a refusal for keys not loaded yet: the token is accepted once they are', async () => {
+    const key = await createTestKey();
+    const loaded = staticKeys(key);
+    let ready = false;
+    const keys = { get: (kid: string) => (ready ? loaded.get(kid) : undefined), alg: loaded.alg, ready: () => ready };
+    const f = await verifierFixture({ keys }, key);
+    const token = bearer(await f.kit.goodToken());
+    expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'keys_unavailable' });
+    ready = true;
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
   });
 
