@@ -48,6 +48,15 @@ describe('remote key set: loading and refresh', () => {
     expect(f.keySet.status()).toMatchObject({ loaded: true, ageSec: 0, stale: false, lastError: null, keys: 1 });
   });
 
+  it('retries a failed first load by itself, without any request, and then resolves start()', async () => {
+    const f = await fixture();
+    f.server.failNext(1, 503);
+    const started = f.keySet.start();
+    await expect.poll(() => f.server.requests, { timeout: 3000 }).toBe(2);
+    await started;
+    expect(f.keySet.ready()).toBe(true);
+  });
+
   it('refreshes ahead of expiry from Cache-Control max-age', async () => {
     const f = await fixture();
     f.server.setCacheControl('max-age=100');
@@ -57,10 +66,10 @@ describe('remote key set: loading and refresh', () => {
     f.keySet.get('k1');
     expect(f.server.requests).toBe(1);
     f.clock.advanceSec(1);
+    // At 80% of max-age a request starts the refresh by itself (no reload() called).
     f.keySet.get('k1');
-    await f.keySet.reload();
+    await expect.poll(() => f.keySet.get('k2')).toBeDefined();
     expect(f.server.requests).toBe(2);
-    expect(f.keySet.get('k2')).toBeDefined();
   });
 
   it.each([
@@ -192,9 +201,15 @@ describe('remote key set: an unreachable issuer', () => {
     f.keySet.get('k1');
     await f.keySet.reload();
     const after = f.server.requests;
-    for (let i = 0; i < 100; i++) f.keySet.get('k1');
-    await f.keySet.reload();
-    expect(f.server.requests).toBe(after + 1);
+    // Each failed fetch settles in a few ms; requests after it, still within the 1 s backoff, start none.
+    for (let i = 0; i < 5; i++) {
+      f.keySet.get('k1');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(f.server.requests).toBe(after);
+    f.clock.advanceSec(1);
+    f.keySet.get('k1');
+    await expect.poll(() => f.server.requests).toBe(after + 1);
   });
 
   it('rejects start() when stopped before the first load', async () => {
