@@ -140,6 +140,32 @@ describe('remote key set: unknown kids', () => {
     expect(f.events.filter((e) => e.type === 'unknown_kid' && e.refetched)).toHaveLength(2);
   });
 
+  it('remembers an unknown kid: replayed after the cooldown it costs no fetch, while a kid never seen does refetch', async () => {
+    const f = await fixture({ cooldownSec: 30 });
+    await f.keySet.start();
+    expect(await f.keySet.refreshFor('first')).toBeUndefined();
+    expect(f.server.requests).toBe(2);
+    f.clock.advanceSec(20);
+    expect(await f.keySet.refreshFor('replayed')).toBeUndefined();
+    f.clock.advanceSec(11);
+    expect(await f.keySet.refreshFor('replayed')).toBeUndefined();
+    expect(f.server.requests).toBe(2);
+    expect(await f.keySet.refreshFor('new')).toBeUndefined();
+    expect(f.server.requests).toBe(3);
+  });
+
+  it('through the verifier: accepts a token refused during the cooldown once the cooldown is over and its key is published', async () => {
+    const f = await fixture({ cooldownSec: 30 });
+    await f.keySet.start();
+    const verifier = verifierOn(f);
+    expect(await f.keySet.refreshFor('other')).toBeUndefined();
+    f.server.rotate(k2);
+    const token = bearer(await (await createTokenKit(f.clock, k2)).goodToken());
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ kind: 'invalid_token' });
+    f.clock.advanceSec(31);
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: true });
+  });
+
   it('through the verifier: 1,000 tokens with random kids cost one fetch and all fail as invalid_token', async () => {
     const f = await fixture();
     await f.keySet.start();
