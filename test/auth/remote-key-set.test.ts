@@ -205,6 +205,20 @@ describe('remote key set: an unreachable issuer', () => {
     expect(f.events).toContainEqual({ type: 'keys_unavailable', ageSec: 901 });
   });
 
+  it('counts staleness from max-age, not from the refresh-ahead point, and serves the keys for all of maxStale after it', async () => {
+    const f = await fixture({ maxStaleSec: 600 });
+    f.server.setCacheControl('max-age=300');
+    await f.keySet.start();
+    f.server.failNext(1000, 503);
+    f.clock.advanceSec(299);
+    await f.keySet.reload();
+    expect(f.keySet.status()).toMatchObject({ stale: false, lastError: 'key set answered HTTP 503' });
+    f.clock.advanceSec(600); // max-age + maxStale = 900 s
+    expect(f.keySet.get('k1')).toBeDefined();
+    f.clock.advanceSec(1);
+    expect(f.keySet.get('k1')).toBeUndefined();
+  });
+
   it('makes the verifier answer keys_unavailable once the keys are past maxStale', async () => {
     const f = await fixture({ maxStaleSec: 0 });
     f.server.setCacheControl('max-age=60');
