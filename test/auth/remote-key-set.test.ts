@@ -103,6 +103,14 @@ describe('remote key set: loading and refresh', () => {
     expect(f.keySet.get('k1')).toBe(before);
   });
 
+  it('imports the new key when a refresh publishes other key material under a known kid', async () => {
+    const f = await fixture();
+    await f.keySet.start();
+    f.server.setKeys([{ ...k2.publicJwk, kid: 'k1' }]);
+    await f.keySet.reload();
+    expect(f.keySet.get('k1')?.equals(k2.publicKey)).toBe(true);
+  });
+
   it('stops verifying with a key once a refresh no longer lists it', async () => {
     const f = await fixture();
     await f.keySet.start();
