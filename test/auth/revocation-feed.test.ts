@@ -68,6 +68,17 @@ describe('revocation feed client', () => {
     expect(f.server.requests[1]).toMatchObject({ cursor: '0', wait: '20' });
   });
 
+  it('counts staleness from the latest sync, not the first: a set past the bound is fresh again after the next answer', async () => {
+    const f = await fixture();
+    await f.client.start();
+    f.clock.advanceSec(31);
+    expect(f.set.usable()).toBe(false);
+    f.server.revoke({ kind: 'jti', value: 'wakes-the-poll', issuedBefore: null, expiresAt: f.expiresAt });
+    while (!f.set.isRevoked(token('wakes-the-poll'))) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(f.set.usable()).toBe(true);
+    expect(f.set.status()).toMatchObject({ stale: false, lagSec: 0 });
+  });
+
   it('keeps the last set and retries when the feed fails, reporting the error', async () => {
     const f = await fixture();
     f.server.revoke({ kind: 'jti', value: 'kept', issuedBefore: null, expiresAt: f.expiresAt });
