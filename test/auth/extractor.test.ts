@@ -46,4 +46,9 @@ describe('extractBearer (RFC 6750 §2.1, header only)', () => {
     expect(extractBearer(`Bearer ${'a'.repeat(9000)}`)).toMatchObject({ kind: 'invalid_token' });
     expect(extractBearer(`Bearer ${'a'.repeat(100)}`, 50)).toMatchObject({ kind: 'invalid_token' });
   });
+
+  it('accepts a token of exactly the bound and refuses one character more', () => {
+    expect(extractBearer(`Bearer ${'a'.repeat(50)}`, 50)).toBe('a'.repeat(50));
+    expect(extractBearer(`Bearer ${'a'.repeat(51)}`, 50)).toMatchObject({ kind: 'invalid_token', detail: 'bearer token too long' });
+  });
 });
