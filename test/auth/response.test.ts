@@ -45,6 +45,12 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
     expect(authFailureResponse(failure('revocations_stale'))).toMatchObject({ status: 503, body: { error_code: '1053' } });
   });
 
+  it('answers 503 with a challenge without error, so a client does not discard a token that may be good', () => {
+    for (const kind of ['keys_unavailable', 'revocations_stale'] as const) {
+      expect(authFailureResponse(failure(kind)).headers['www-authenticate']).toBe('Bearer realm="tokengate"');
+    }
+  });
+
   it('adds the route extra fields (autocomplete: completions: []) to the documented body', () => {
     const res = authFailureResponse(failure('invalid_token'), { completions: [] });
     expect(res.body).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
