@@ -2,15 +2,22 @@ import { readLimited } from './read-limited.ts';
 import type { TokenCache } from './token-cache.ts';
 import { requireSecureUrl } from './transport-security.ts';
 
-/** The API's "Token expired at <timestamp>" code (spec: Errors): the one answer worth a retry. */
+/**
+ * The two answers a fresh token cures (spec: Errors): 1030 "Token expired at <timestamp>", and
+ * 1024 with the message "OAuth key has been revoked" (an operator revoked that one token; when
+ * the client itself is disabled, the token request fails instead). Other 1024s (a malformed or
+ * untrusted token) and 1026 (scope) would fail again with any token from the same client.
+ */
 const TOKEN_EXPIRED_CODE = '1030';
+const INVALID_TOKEN_CODE = '1024';
+const REVOKED_MESSAGE = 'OAuth key has been revoked';
 /** Error bodies are small; a larger 401 body is not ours and is read no further. */
 const MAX_ERROR_BODY_BYTES = 16 * 1024;
 
 /**
  * fetch with the bearer token added. On a 1030 answer (the server thinks the token expired,
- * e.g. clock skew) it drops that token and retries ONCE with a fresh one; any other answer,
- * including a second 1030, is returned as is.
+ * e.g. clock skew) or a revoked-token 1024 it drops that token and retries ONCE with a fresh
+ * one; any other answer, including a second such answer, is returned as is.
  */
 export async function authorizedFetch(
   cache: TokenCache,
@@ -23,7 +30,7 @@ export async function authorizedFetch(
   const signal = init.signal ?? undefined;
   const token = await tokenFor(cache, signal);
   const first = await send(fetchImpl, input, init, token);
-  if (!replayable(init) || !(await isTokenExpired(first))) return first;
+  if (!replayable(init) || !(await needsFreshToken(first))) return first;
   await first.body?.cancel();
   cache.invalidateIf(token);
   return send(fetchImpl, input, init, await tokenFor(cache, signal));
@@ -68,7 +75,7 @@ function replayable(init: RequestInit): boolean {
   );
 }
 
-async function isTokenExpired(response: Response): Promise<boolean> {
+async function needsFreshToken(response: Response): Promise<boolean> {
   if (response.status !== 401) return false;
   if (!response.headers.get('content-type')?.includes('json')) return false;
   try {
@@ -77,7 +84,9 @@ async function isTokenExpired(response: Response): Promise<boolean> {
     const text = await readLimited(response.clone(), MAX_ERROR_BODY_BYTES);
     if (text === undefined) return false;
     const body: unknown = JSON.parse(text);
-    return typeof body === 'object' && body !== null && (body as { error_code?: unknown }).error_code === TOKEN_EXPIRED_CODE;
+    if (typeof body !== 'object' || body === null) return false;
+    const { error_code: code, message } = body as { error_code?: unknown; message?: unknown };
+    return code === TOKEN_EXPIRED_CODE || (code === INVALID_TOKEN_CODE && message === REVOKED_MESSAGE);
   } catch {
     return false;
   }

@@ -51,7 +51,27 @@ describe('fetch with the bearer token', () => {
     expect(server.tokenRequests).toHaveLength(2);
   });
 
-  it('does not retry other 401 answers such as 1026 (missing scope) or 1024 (revoked)', async () => {
+  it('retries once with a fresh token when the token was revoked (1024 OAuth key has been revoked)', async () => {
+    // Regression: the revoked token stayed cached, so after an operator revoked one token every call failed until it expired (up to an hour).
+    const c = client();
+    await c.getToken();
+    server.revoked = new Set(['tok-1']);
+    const res = await c.fetch(server.apiUrl);
+    expect(res.status).toBe(200);
+    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(await c.getToken()).toBe('tok-2');
+  });
+
+  it('retries a revoked token only once: a second revoked answer is returned to the caller', async () => {
+    server.revoked = 'all';
+    const res = await client().fetch(server.apiUrl);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked' });
+    expect(server.apiCalls).toHaveLength(2);
+    expect(server.tokenRequests).toHaveLength(2);
+  });
+
+  it('does not retry other 401 answers such as 1026 (missing scope) or 1024 (invalid token)', async () => {
     for (const code of ['1026', '1024']) {
       server.otherFailure = code;
       const before = server.apiCalls.length;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A real loopback token endpoint and API for the client tests: it counts token requests,
- * records what each asked for, and answers 1030 for tokens the test marks as expired.
+ * records what each asked for, and answers 1030 for tokens the test marks as expired (1024 for revoked ones).
  */
 export interface TokenRequestRecord {
   readonly form: URLSearchParams;
@@ -27,6 +27,8 @@ export interface TokenServer {
   delayMs: number;
   /** Tokens the API answers with 1030. `'all'` expires every token. */
   expired: Set<string> | 'all';
+  /** Tokens the API answers with 1024 "OAuth key has been revoked". `'all'` revokes every token. */
+  revoked: Set<string> | 'all';
   /** Bearer tokens the API refuses with this other 401 code (e.g. 1026). */
   otherFailure: string | undefined;
   close(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startTokenServer(): Promise<TokenServer> {
     hang: false,
     delayMs: 0,
     expired: new Set(),
+    revoked: new Set(),
     otherFailure: undefined,
   };
 
@@ -79,7 +82,9 @@ export async function startTokenServer(): Promise<TokenServer> {
     state.apiCalls.push(bearer);
     state.apiBodies.push(await readText(req));
     const expired = state.expired === 'all' || (bearer !== undefined && state.expired.has(bearer));
+    const revoked = state.revoked === 'all' || (bearer !== undefined && state.revoked.has(bearer));
     if (expired) json(res, 401, { message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
+    else if (revoked) json(res, 401, { message: 'OAuth key has been revoked', error_code: '1024', success: false });
     else if (state.otherFailure) json(res, 401, { message: 'refused', error_code: state.otherFailure, success: false });
     else json(res, 200, { success: true, token: bearer });
   }
