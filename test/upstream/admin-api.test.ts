@@ -52,6 +52,8 @@ describe('admin API over HTTP', () => {
       [{ name: 'a\u0085b', plan: 'free' }, 'name: must not contain control characters'],
       [{ name: 'a\u009b31mb', plan: 'free' }, 'name: must not contain control characters'],
       ['{"name":"a\\ud800b","plan":"free"}', 'name: must be valid Unicode text'],
+      [{ name: 'invoice\u202Egnp.exe', plan: 'free' }, 'name: must not contain bidirectional controls'],
+      [{ name: 'a\u2066b\u2069', plan: 'free' }, 'name: must not contain bidirectional controls'],
       [{ name: 'n', plan: 'gold' }, 'plan: required, one of free, business, enterprise'],
       ['{not json', 'body must be valid JSON'],
       [[1, 2], 'body must be a JSON object'],
@@ -61,6 +63,11 @@ describe('admin API over HTTP', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toEqual({ message: expect.stringContaining(message), error_code: '1000', success: false });
     }
+  });
+
+  it('keeps a name with emoji sequences (joiners, variation selectors) as sent', async () => {
+    const name = 'Team \u{1F469}\u200D\u{1F4BB} \u2764\uFE0F';
+    expect(await createProject('free', name)).toMatchObject({ name });
   });
 
   it('refuses an oversized body with 413', async () => {

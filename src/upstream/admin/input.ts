@@ -36,6 +36,10 @@ export function nameField(body: JsonObject): string {
   // Every control character (C0, DEL and C1: U+0085 is a line break, U+009B a terminal escape), so
   // a name cannot break a line or a terminal when `client list` or the portal shows it.
   if (/\p{Cc}/u.test(trimmed)) throw badRequest('name: must not contain control characters');
+  // Bidirectional controls (U+202E and kin) reorder the text printed after them, so one name could
+  // make a listing show another's ("Trojan Source"). Joiners and variation selectors, which emoji
+  // need, are not among them.
+  if (/\p{Bidi_Control}/u.test(trimmed)) throw badRequest('name: must not contain bidirectional controls (U+202A-202E, U+2066-2069, marks)');
   // A lone surrogate (JSON allows "\ud800") would be stored as U+FFFD: a name other than the one sent.
   if (!trimmed.isWellFormed()) throw badRequest('name: must be valid Unicode text (no lone surrogate)');
   return trimmed;
