@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer } from '#test/tokens.ts';
+import { bearer, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
 import { ADDRESS, ANY, type VerifierFixture, verifierFixture } from './verifier-setup.ts';
 
 function b64(value: unknown): string {
@@ -26,6 +26,13 @@ describe('verifier: every failure path', () => {
     expect(decide(await f.kit.wrongAudienceToken())).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
     expect(decide(await f.kit.wrongTypToken('JWT'))).toMatchObject({ kind: 'invalid_token' });
     expect(decide(await f.kit.goodToken({ header: { typ: undefined } }))).toMatchObject({ kind: 'invalid_token' });
+  });
+
+  it('matches iss, aud and typ exactly: an issuer or audience that merely starts with or contains ours, or a typ ending in at+jwt, is refused', async () => {
+    expect(decide(await f.kit.wrongIssuerToken({ claims: { iss: `${TEST_ISSUER}.evil.test` } }))).toMatchObject({ kind: 'invalid_token', detail: 'iss mismatch' });
+    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `${TEST_AUDIENCE}.evil.test` } }))).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
+    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `x${TEST_AUDIENCE}` } }))).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
+    expect(decide(await f.kit.wrongTypToken('not-at+jwt'))).toMatchObject({ kind: 'invalid_token', detail: 'typ not-at+jwt' });
   });
 
   it.each(['none', 'None', 'NONE', 'nOnE'])('rejects alg %s with an empty signature', (alg) => {
@@ -131,6 +138,11 @@ describe('verifier: scope requirements', () => {
     const token = bearer(await f.kit.goodToken({ claims: { scope: 'admin addresses' } }));
     expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true, token: { scopes: [] } });
+  });
+
+  it('reads the scope claim as space-separated only: a comma-separated list grants nothing', async () => {
+    const token = bearer(await f.kit.goodToken({ claims: { scope: 'phone,address' } }));
+    expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
   });
 
   it('treats a token without a scope claim as having no scope: accepted where none is required, 1026 where one is', async () => {
