@@ -9,6 +9,7 @@ import { drain } from './server/drain.ts';
 import { createGeneration, type Generation, retire } from './server/generation.ts';
 import { createHandler } from './server/handler.ts';
 import { createListener } from './server/listener.ts';
+import { prepareTlsReload } from './server/tls-files.ts';
 import { listen, listenerUrl } from './server/url.ts';
 import { createAuthRuntime } from './verification/runtime.ts';
 
@@ -74,6 +75,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     load: () => loadGatewayConfig(options.configFile, options.env),
     newAuth,
     ...(options.reloadReadyTimeoutMs !== undefined ? { readyTimeoutMs: options.reloadReadyTimeoutMs } : {}),
+    prepareListener: (next) => prepareTlsReload(listener, next.tls),
     swap(next, auth) {
       const old = current as Generation;
       current = createGeneration(next, auth, hooks);

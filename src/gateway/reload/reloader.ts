@@ -18,6 +18,8 @@ export interface ReloadDeps {
   newAuth(config: GatewayConfig): AuthRuntime;
   /** Builds the new generation and makes it current; retires the old one. */
   swap(config: GatewayConfig, auth: AuthRuntime): void;
+  /** Reads what the listener needs anew (the TLS certificate); throws if it is unusable. Returns what applies it. */
+  prepareListener?(config: GatewayConfig): (() => void) | undefined;
   /** How long a changed issuer section may take to load keys and revocations. */
   readonly readyTimeoutMs?: number;
 }
@@ -30,9 +32,10 @@ export interface Reloader {
 }
 
 /**
- * Load → validate → (new verifier ready, if the issuer settings changed) → swap. Any failure
- * keeps the running configuration and says why. Reloads run one at a time, in order. Once the
- * gateway closes, nothing is swapped in: a new verifier would be left running with no owner.
+ * Load → validate → read the TLS files → (new verifier ready, if the issuer settings changed)
+ * → swap. Any failure keeps the running configuration and says why. Reloads run one at a time,
+ * in order. Once the gateway closes, nothing is swapped in: a new verifier would be left running
+ * with no owner.
  */
 export function createReloader(deps: ReloadDeps): Reloader {
   const { log } = deps;
@@ -54,6 +57,12 @@ export function createReloader(deps: ReloadDeps): Reloader {
     } catch (error) {
       return refuse(error instanceof ConfigError ? error.problems : [String(error)]);
     }
+    let applyListener: (() => void) | undefined;
+    try {
+      applyListener = deps.prepareListener?.(candidate);
+    } catch (error) {
+      return refuse([error instanceof Error ? error.message : String(error)]);
+    }
     const restart = sectionsNeedingRestart(old.config, candidate);
     if (restart.length > 0) log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
     let auth = old.auth;
@@ -72,6 +81,7 @@ export function createReloader(deps: ReloadDeps): Reloader {
       if (auth !== old.auth) auth.close();
       return refuse([String(error)]);
     }
+    applyListener?.();
     if (auth !== old.auth) old.auth.close();
     log.info({ routes: candidate.routes.length }, 'config reloaded');
     return { ok: true, problems: [] };

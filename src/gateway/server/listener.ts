@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { apiError } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
 import { trackConnections } from './drain.ts';
+import { readTlsFiles } from './tls-files.ts';
 
 /**
  * The public listener: HTTPS when `tls` is configured, with the slow-client and size limits
@@ -25,7 +25,7 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2))),
   };
   const server = config.tls
-    ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, handler)
+    ? createHttpsServer({ ...options, ...readTlsFiles(config.tls) }, handler)
     : createHttpServer(options, handler);
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);

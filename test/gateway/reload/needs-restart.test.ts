@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { parseGatewayConfig } from '../../../src/gateway/config/load.ts';
+import { sectionsNeedingRestart } from '../../../src/gateway/reload/needs-restart.ts';
+
+const ENV = { UPSTREAM_URL: 'http://127.0.0.1:4100', PUBLIC_URL: 'https://api.example' };
+const config = (tls: string) => parseGatewayConfig(`listen: { port: 0 }\n${tls}routes:\n  - { path: /api/*, auth: none }\n`, 'gateway.yaml', ENV);
+
+describe('which changed sections need a restart', () => {
+  it('applies a new certificate or key path in place, and asks for a restart only to turn TLS on or off', () => {
+    const plain = config('');
+    const tls = config('tls: { cert: /etc/tg/cert.pem, key: /etc/tg/key.pem }\n');
+    const moved = config('tls: { cert: /etc/tg/new/cert.pem, key: /etc/tg/new/key.pem }\n');
+    expect(sectionsNeedingRestart(tls, moved)).toEqual([]);
+    expect(sectionsNeedingRestart(plain, tls)).toEqual(['tls (on or off)']);
+    expect(sectionsNeedingRestart(tls, plain)).toEqual(['tls (on or off)']);
+  });
+});
