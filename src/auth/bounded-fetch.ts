@@ -54,8 +54,11 @@ export function reasonOf(error: unknown): string {
 function describe(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timeout';
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return cause?.code ? `${error.message} (${cause.code})` : error.message;
+    // fetch says only "fetch failed"; why is in its cause: an errno (ECONNREFUSED) or, with no
+    // code, a message (a port fetch refuses to use is "bad port").
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    if (typeof cause?.code === 'string') return `${error.message} (${cause.code})`;
+    return typeof cause?.message === 'string' && cause.message !== '' ? `${error.message} (${cause.message})` : error.message;
   }
   return String(error);
 }

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRemoteKeySet, createVerifier, type KeySetEvent, type RemoteKeySet, type RemoteKeySetOptions } from '#auth';
 import { createLogger } from '#common';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
@@ -319,5 +319,13 @@ describe('remote key set: what its failures say', () => {
     const reported = [JSON.stringify(keySet.status()), JSON.stringify(events), lines.join('')].join('');
     expect(keySet.status().lastError).toContain('credentials');
     expect(reported).not.toContain('upstream-password');
+  });
+
+  it('says why fetch failed, as its cause does: a key-set URL on a port fetch refuses (6000, X11) is "bad port", not just "fetch failed"', async () => {
+    const keySet = createRemoteKeySet({ url: 'http://127.0.0.1:6000/.well-known/jwks.json' });
+    cleanups.push(() => keySet.stop());
+    void keySet.start().catch(() => undefined);
+    await vi.waitFor(() => expect(keySet.status().lastError).not.toBeNull(), { timeout: 5_000 });
+    expect(keySet.status().lastError).toBe('fetch failed (bad port)');
   });
 });
