@@ -26,7 +26,7 @@ export async function authorizedFetch(
   input: string | URL,
   init: RequestInit = {},
 ): Promise<Response> {
-  requireSecureUrl(new URL(input), 'request URL', allowInsecureHttp);
+  requireSecureUrl(parseRequestUrl(input), 'request URL', allowInsecureHttp);
   const signal = init.signal ?? undefined;
   const token = await tokenFor(cache, signal);
   const first = await send(fetchImpl, input, init, token);
@@ -34,6 +34,16 @@ export async function authorizedFetch(
   await first.body?.cancel();
   cache.invalidateIf(token);
   return send(fetchImpl, input, init, await tokenFor(cache, signal));
+}
+
+/**
+ * The URL parser's error keeps the whole string in `input` (which loggers print): for one with
+ * user:password@ that is the password. This error quotes nothing.
+ */
+function parseRequestUrl(input: string | URL): URL {
+  if (input instanceof URL) return input;
+  if (!URL.canParse(input)) throw new TypeError('request URL must be an absolute http(s) URL');
+  return new URL(input);
 }
 
 /**

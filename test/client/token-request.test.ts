@@ -165,6 +165,15 @@ describe('token request', () => {
     expect(server.tokenRequests).toHaveLength(0);
   });
 
+  it('refuses a request URL that cannot be parsed without carrying it, password and all, in the error (regression: TypeError.input held it)', async () => {
+    const c = createTokenClient({ clientId: 'cli_1', clientSecret: SECRET, tokenUrl: server.tokenUrl });
+    // Port out of range: not a URL, and the URL parser's error kept the whole string in `input`, which loggers print.
+    const error = await c.fetch('http://u:PASSWORD@127.0.0.1:99999/api').catch((e: unknown) => e);
+    expect(error).toEqual(new TypeError('request URL must be an absolute http(s) URL'));
+    expect(JSON.stringify({ ...(error as object), message: String(error) })).not.toContain('PASSWORD');
+    expect(server.tokenRequests).toHaveLength(0);
+  });
+
   it('does not take a host name that merely starts with 127. for loopback (regression: http://127.example.com was allowed)', () => {
     const base = { clientId: 'cli_1', clientSecret: SECRET };
     for (const host of ['127.example.com', '127.0.0.1.nip.io', '127.0.0.1x']) {
