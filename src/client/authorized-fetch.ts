@@ -13,6 +13,8 @@ const INVALID_TOKEN_CODE = '1024';
 const REVOKED_MESSAGE = 'OAuth key has been revoked';
 /** Error bodies are small; a larger 401 body is not ours and is read no further. */
 const MAX_ERROR_BODY_BYTES = 16 * 1024;
+/** And sent whole with their head; one still arriving after this is not ours either. */
+const MAX_ERROR_BODY_WAIT_MS = 1_000;
 
 /**
  * fetch with the bearer token added. On a 1030 answer (the server thinks the token expired,
@@ -89,9 +91,9 @@ async function needsFreshToken(response: Response): Promise<boolean> {
   if (response.status !== 401) return false;
   if (!response.headers.get('content-type')?.includes('json')) return false;
   try {
-    // A copy, read only up to the bound: the caller still gets the whole body, and a huge or
-    // endless 401 neither fills memory nor holds the answer back.
-    const text = await readLimited(response.clone(), MAX_ERROR_BODY_BYTES);
+    // A copy, read only up to the bounds: the caller still gets the whole body, and a huge,
+    // endless or stalled 401 neither fills memory nor holds the answer back.
+    const text = await readLimited(response.clone(), MAX_ERROR_BODY_BYTES, AbortSignal.timeout(MAX_ERROR_BODY_WAIT_MS));
     if (text === undefined) return false;
     const body: unknown = JSON.parse(text);
     if (typeof body !== 'object' || body === null) return false;

@@ -174,4 +174,24 @@ describe('fetch with the bearer token', () => {
       await new Promise((resolve) => api.close(resolve));
     }
   });
+
+  it('returns a 401 whose small JSON body stalls before its end, instead of waiting for the rest (regression: fetch never resolved)', async () => {
+    const api = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      // A few bytes of an error body, then nothing: a stalled upstream or intermediary.
+      res.write('{"error_code":"1030","message":"Token exp');
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
+      const res = await Promise.race([client().fetch(url), new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000))]);
+      expect(res).not.toBe('stuck');
+      expect((res as Response).status).toBe(401);
+      expect(server.tokenRequests).toHaveLength(1);
+      await (res as Response).body?.cancel();
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+    }
+  });
 });
