@@ -14,7 +14,7 @@ export type { TokenClientOptions } from './options.ts';
 export interface TokenClient {
   /** The cached token, or a new one when none is cached or it is within the refresh margin. */
   getToken(): Promise<string>;
-  /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 answer. */
+  /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 or a revoked-token 1024 answer. */
   fetch(input: string | URL, init?: RequestInit): Promise<Response>;
   /** Forgets the cached token (e.g. after the operator rotated credentials). */
   invalidate(): void;
