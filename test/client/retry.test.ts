@@ -71,6 +71,15 @@ describe('fetch with the bearer token', () => {
     expect(server.tokenRequests).toHaveLength(2);
   });
 
+  it('rejects with invalid_client when a revoked token cannot be replaced because the client was disabled', async () => {
+    const c = client();
+    await c.getToken();
+    server.revoked = 'all';
+    server.failWith = { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
+    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    expect(server.apiCalls).toHaveLength(1);
+  });
+
   it('does not retry other 401 answers such as 1026 (missing scope) or 1024 (invalid token)', async () => {
     for (const code of ['1026', '1024']) {
       server.otherFailure = code;
