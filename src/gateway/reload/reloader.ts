@@ -42,6 +42,10 @@ export function createReloader(deps: ReloadDeps): Reloader {
   const readyMs = deps.readyTimeoutMs ?? 15_000;
   const closing = new AbortController();
   let queue: Promise<unknown> = Promise.resolve();
+  // What the process started with: a reload can change the listener, metrics and workers only by
+  // a restart, so these are compared with what runs, not with the last file reloaded (a change
+  // reloaded and then undone is no longer pending; one kept stays pending on every reload).
+  const started = deps.current().config;
 
   const refuse = (problems: readonly string[]): ReloadResult => {
     log.error({ problems }, 'config reload refused; keeping the running configuration');
@@ -63,7 +67,7 @@ export function createReloader(deps: ReloadDeps): Reloader {
     } catch (error) {
       return refuse([error instanceof Error ? error.message : String(error)]);
     }
-    const restart = sectionsNeedingRestart(old.config, candidate);
+    const restart = sectionsNeedingRestart(started, candidate);
     if (restart.length > 0) log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
     let auth = old.auth;
     if (authChanged(old.config, candidate)) {
