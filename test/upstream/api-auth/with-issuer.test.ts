@@ -97,15 +97,16 @@ describe('the client library and the upstream authenticator with the real issuer
     expect(error).toMatchObject({ status: 400, error: 'invalid_scope' });
   });
 
-  it('sees 1024 once the issuer revokes the token', async () => {
+  it('sees 1024 for a token the issuer revoked, and the client replaces it once with a fresh one', async () => {
     const c = client();
     const token = await c.getToken();
     expect((await c.fetch(`${base}${PHONE}`)).status).toBe(200);
     await issuer.revokeToken(token);
-    await expect.poll(async () => (await (await c.fetch(`${base}${PHONE}`)).json()) as unknown, { timeout: 1000 }).toMatchObject({
-      error_code: '1024',
-      message: 'OAuth key has been revoked',
-    });
+    await expect
+      .poll(async () => (await (await fetch(`${base}${PHONE}`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown, { timeout: 1000 })
+      .toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked' });
+    expect((await c.fetch(`${base}${PHONE}`)).status).toBe(200);
+    expect(await c.getToken()).not.toBe(token);
   });
 
   it('answers 1025 for a live token once its project is deleted', async () => {
