@@ -8,6 +8,12 @@ export const SERVER_LIMITS = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  /**
+   * Once the answer is sent, how long the rest of a request body nobody reads (an upload past its
+   * limit answered 413, a request refused before its body) is still read and discarded before the
+   * connection is closed: time for the client to read its answer, which closing at once would reset.
+   */
+  unreadBodyGraceMs: 2_000,
 } as const;
 
 /** How long a graceful close waits for in-flight requests before cutting connections. */
@@ -21,10 +27,33 @@ export function createBoundedServer(handler: (req: IncomingMessage, res: ServerR
       headersTimeout: SERVER_LIMITS.headersTimeoutMs,
       requestTimeout: SERVER_LIMITS.requestTimeoutMs,
     },
-    handler,
+    (req, res) => {
+      closeAfterUnreadBody(req, res);
+      handler(req, res);
+    },
   );
   server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeoutMs;
   return server;
+}
+
+/**
+ * An endless (or huge) upload answered before its end would otherwise be read until
+ * requestTimeout, which Node checks only every 30 s: up to a minute of a core and the line rate
+ * per connection, for any client, the admin token or not. Past the grace the connection goes.
+ */
+function closeAfterUnreadBody(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), SERVER_LIMITS.unreadBodyGraceMs);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      req.off('end', done);
+      req.socket.off('close', done);
+    };
+    req.once('end', done);
+    req.socket.once('close', done);
+  });
 }
 
 /** Listens and returns the base URL with the port actually bound (port 0 in tests). */
