@@ -5,6 +5,7 @@
  */
 import { runAdmin } from './admin/index.ts';
 import { CliError } from './cli-error.ts';
+import { printOutput } from './print-output.ts';
 
 const USAGE = `usage: tokengate <command>
 
@@ -24,23 +25,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'check-config': async (args) => (await import('./check-config.ts')).runCheckConfig(args),
 };
 
-/**
- * An admin command's output. A stdout closed before it is written (`… | true`, a reader that
- * quit) fails the write asynchronously: one line on stderr and exit 1 rather than Node's stack
- * trace, saying the command itself ran (`client create` made a client whose secret is now lost).
- */
-function printOutput(text: string): void {
-  process.stdout.once('error', (error: NodeJS.ErrnoException) => {
-    process.stderr.write(`tokengate: the command ran, but its output could not be written to stdout (${error.code ?? error.message})\n`);
-    process.exitCode = 1;
-  });
-  process.stdout.write(`${text}\n`);
-}
-
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    printOutput(USAGE);
     if (name === undefined) process.exitCode = 2;
     return;
   }

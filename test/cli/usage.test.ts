@@ -115,12 +115,21 @@ describe('tokengate CLI without a server', () => {
   });
 
   it('says on stderr, without a stack trace, when stdout is closed before the output is written', async () => {
-    const child = spawn(process.execPath, [CLI, 'admin', '--help'], { env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = (await once(child, 'close')) as [number | null];
-    expect({ code, stderr }).toEqual({ code: 1, stderr: 'tokengate: the command ran, but its output could not be written to stdout (EPIPE)\n' });
+    const withStdoutClosed = async (args: string[]) => {
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: join(import.meta.dirname, '..', '..'), env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const [code] = (await once(child, 'close')) as [number | null];
+      return { code, stderr };
+    };
+    const line = 'tokengate: the command ran, but its output could not be written to stdout (EPIPE)\n';
+    expect(await withStdoutClosed(['admin', '--help'])).toEqual({ code: 1, stderr: line });
+    // The top-level usage and check-config print on stdout too (they threw Node's EPIPE stack trace).
+    expect(await withStdoutClosed(['--help'])).toEqual({ code: 1, stderr: line });
+    expect(await withStdoutClosed(['check-config', 'config/gateway.yaml'])).toEqual({ code: 1, stderr: line });
+    // A usage error keeps its exit code 2.
+    expect(await withStdoutClosed([])).toEqual({ code: 2, stderr: line });
   });
 
   it('prints the admin usage with every contract command', async () => {
