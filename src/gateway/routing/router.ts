@@ -9,6 +9,8 @@ export type RouteMatch =
   | { readonly kind: 'bad_path' }
   | {
       readonly kind: 'method_not_allowed';
+      /** The path's route (its id labels the metrics and the access line, as a match's does). */
+      readonly route: CompiledRoute;
       readonly allow: readonly string[];
       /** The path's routes' extra error fields, so a 405 answers in their body shape. */
       readonly errorFields: Readonly<Record<string, unknown>>;
@@ -65,7 +67,7 @@ export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
     const allow = allowed(path);
     if (allow.length === 0) return NOT_FOUND;
     const known = find(allow[0] as Method, path)?.store as CompiledRoute;
-    return { kind: 'method_not_allowed', allow, errorFields: known.errorFields };
+    return { kind: 'method_not_allowed', route: known, allow, errorFields: known.errorFields };
   }
 
   // Most traffic repeats a few paths: their matches are remembered per method (the path guard's

@@ -42,8 +42,10 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
   const match = gen.router.match(record.method, url);
   if (match.kind === 'bad_path') sendApiError(res, record, 'validation_failed', { message: 'Invalid request path' });
   else if (match.kind === 'not_found') sendApiError(res, record, 'route_not_found');
-  else if (match.kind === 'method_not_allowed') sendApiError(res, record, 'method_not_allowed', { extra: match.errorFields, headers: { allow: match.allow.join(', ') } });
-  else {
+  else if (match.kind === 'method_not_allowed') {
+    record.route = match.route.id;
+    sendApiError(res, record, 'method_not_allowed', { extra: match.errorFields, headers: { allow: match.allow.join(', ') } });
+  } else {
     record.route = match.route.id;
     if (!declaredTooLarge(req, gen.config.limits.maxBodyBytes)) return match.route;
     sendApiError(res, record, 'payload_too_large', { extra: match.route.errorFields, headers: { connection: 'close' } });

@@ -46,10 +46,13 @@ describe('metrics on their own port', () => {
     const forged = bearer(await h.kit.forgedToken());
     for (let i = 0; i < 2; i++) await (await h.fetch('/api/phone/v1/verification', { headers: { authorization: forged } })).text();
     await (await h.fetch('/nope')).text();
+    await (await h.fetch('/public', { method: 'DELETE' })).text();
     const text = await (await fetch(h.gateway.metricsUrl)).text();
     expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/api\/phone\/v1\/verification",status="200",error_code=""\} 3/);
     expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/api\/phone\/v1\/verification",status="401",error_code="1024"\} 3/);
     expect(text).toMatch(/tokengate_gateway_requests_total\{route="\(unmatched\)",status="404",error_code="1041"\} 1/);
+    // A known path with another method is counted under its route, not among the unmatched.
+    expect(text).toMatch(/tokengate_gateway_requests_total\{route="\/public",status="405",error_code="1042"\} 1/);
     expect(text).toMatch(/tokengate_gateway_verification_seconds_count 6/);
     const buckets = [...text.matchAll(/tokengate_gateway_verification_seconds_bucket\{le="([^"]+)"\}/g)].map((m) => m[1]);
     expect(buckets).toEqual(['0.00001', '0.00003', '0.0001', '0.0003', '0.001', '0.003', '0.01', '0.03', '0.1', '1', '+Inf']);
@@ -88,7 +91,7 @@ describe('the access log', () => {
     expect(time).toBeLessThanOrEqual(Date.now());
     expect(lines.find((e) => e['reqId'] === 'log-test-2')).toMatchObject({ status: 200, decision: 'key_secret' });
     expect(lines.find((e) => e['reqId'] === 'log-test-3')).toMatchObject({ status: 401, decision: 'denied', errorCode: '1024' });
-    expect(lines.find((e) => e['reqId'] === 'log-test-4')).toMatchObject({ method: 'POST', status: 405, decision: 'rejected', errorCode: '1042' });
+    expect(lines.find((e) => e['reqId'] === 'log-test-4')).toMatchObject({ method: 'POST', route: '/public', status: 405, decision: 'rejected', errorCode: '1042' });
     expect(lines.find((e) => e['reqId'] === 'log-test-5')).toMatchObject({ method: 'GET', route: '/public', status: 200, decision: 'public' });
     expect(lines.find((e) => e['reqId'] === 'log-test-6')).toMatchObject({ route: '(unmatched)', status: 404, decision: 'rejected', errorCode: '1041' });
     const text = h.logs.text();
