@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '#common';
+import { stopSignal } from './signals.ts';
 
 export interface PrimaryOptions {
   readonly workers: number;
@@ -15,7 +16,8 @@ const CRASH_WINDOW_MS = 30_000;
 /**
  * The cluster primary: forks the workers (which share the listening sockets), restarts any that
  * crash, forwards SIGHUP (reload), and on SIGTERM/SIGINT asks every worker to drain, waits for
- * them (bounded), and resolves with the exit code.
+ * them (bounded), and resolves with the exit code. Later stop signals and SIGHUP are ignored while
+ * the workers drain (signals.ts).
  */
 export function runPrimary(options: PrimaryOptions): Promise<number> {
   const { log } = options;
@@ -55,9 +57,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         resolve(0);
       }, options.drainTimeoutMs + 2_000).unref();
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    void stopSignal().then(stop);
     process.on('SIGHUP', () => {
+      // A draining worker has stopped watching its file: SIGHUP would only interrupt its drain.
+      if (stopping) return;
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
     });
   });

@@ -5,6 +5,7 @@ import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
 import { bufferedStdout } from './log-destination.ts';
 import { runPrimary } from './primary.ts';
+import { stopSignal } from './signals.ts';
 import { workerCount } from './workers.ts';
 
 /**
@@ -28,10 +29,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
 
 async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<boolean>): Promise<void> {
   const gateway = await startGateway(config, { log, configFile: file, env });
-  await new Promise<void>((resolve) => {
-    process.once('SIGTERM', resolve);
-    process.once('SIGINT', resolve);
-  });
+  await stopSignal();
   log.info('draining');
   await gateway.close();
   log.info('stopped');

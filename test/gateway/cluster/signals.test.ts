@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
+import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
+import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
+import { type EchoUpstream, startEchoUpstream } from '../support/echo-upstream.ts';
+
+let upstream: EchoUpstream;
+let jwks: JwksServer;
+let feed: FeedServer;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+});
+afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+afterEach(() => {
+  upstream.setDelay(0);
+  child?.kill('SIGKILL');
+  child = undefined;
+});
+
+type Line = Record<string, unknown>;
+
+/** `tokengate gateway` (run-gateway.ts) with `workers`, in its own process group so a test can signal the whole group. */
+function startProcess(workers: string) {
+  const proc = spawn(process.execPath, [join(import.meta.dirname, 'run-gateway.ts')], {
+    env: {
+      ...process.env,
+      GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
+      WORKERS: workers,
+      UPSTREAM_URL: upstream.url,
+      JWKS_URL: jwks.url,
+      FEED_URL: feed.url,
+      FEED_TOKEN: feed.token,
+      ISSUER: TEST_ISSUER,
+      AUDIENCE: TEST_AUDIENCE,
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child = proc;
+  const lines: Line[] = [];
+  let stderr = '';
+  let buffer = '';
+  proc.stdout?.setEncoding('utf8');
+  proc.stdout?.on('data', (chunk: string) => {
+    buffer += chunk;
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const part of parts) if (part.startsWith('{')) lines.push(JSON.parse(part) as Line);
+  });
+  proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    child: proc,
+    lines,
+    exited,
+    stderr: () => stderr,
+    async waitFor(predicate: (line: Line) => boolean, count = 1): Promise<Line[]> {
+      for (let i = 0; i < 600; i++) {
+        const found = lines.filter(predicate);
+        if (found.length >= count) return found;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`log lines not seen; stderr: ${stderr}`);
+    },
+  };
+}
+
+const listening = (l: Line) => l['msg'] === 'gateway listening';
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('gateway signals during a drain', () => {
+  for (const workers of ['1', '2']) {
+    it(`workers ${workers}: a second SIGTERM does not cut the drain short`, async () => {
+      const run = startProcess(workers);
+      const [first] = await run.waitFor(listening, Number(workers));
+      upstream.setDelay(1_500);
+      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+      await pause(300);
+      run.child.kill('SIGTERM');
+      await pause(300);
+      run.child.kill('SIGTERM');
+      expect((await inflight).status).toBe(200);
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+    });
+
+    it(`workers ${workers}: SIGTERM to the whole process group (systemd, kill -TERM -PGID) lets in-flight requests finish`, async () => {
+      const run = startProcess(workers);
+      const [first] = await run.waitFor(listening, Number(workers));
+      upstream.setDelay(1_500);
+      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+      await pause(300);
+      process.kill(-(run.child.pid as number), 'SIGTERM');
+      expect((await inflight).status).toBe(200);
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+    });
+
+    it(`workers ${workers}: SIGHUP during a drain does not kill the process`, async () => {
+      const run = startProcess(workers);
+      const [first] = await run.waitFor(listening, Number(workers));
+      upstream.setDelay(1_500);
+      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+      await pause(300);
+      run.child.kill('SIGTERM');
+      await pause(300);
+      run.child.kill('SIGHUP');
+      expect((await inflight).status).toBe(200);
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+    });
+  }
+});
