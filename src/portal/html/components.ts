@@ -26,7 +26,7 @@ export function when(value: number | string | null | undefined): Html | string {
  * nothing is offered that cannot work without script), and the warning that it is gone after.
  */
 export function secretPanel(id: string, label: string, secret: string): Html {
-  return html`<div class="secret-panel">
+  return html`<div class="secret-panel" data-shown-once>
 <p class="warning" id="${id}-warning"><strong>Copy this ${label.toLowerCase()} now.</strong> It is shown only once and cannot be shown again: tokengate stores only a hash of it.</p>
 <label for="${id}">${label}</label>
 <div class="secret-row">

@@ -38,5 +38,7 @@ ${secretPanel('api-secret', 'Secret', created.secret)}
 
 export const apiKeyRoutes: readonly PortalRoute[] = [
   { method: 'GET', path: '/portal/projects/:id/credentials', access: 'session', handle: apiKeysTab },
+  // Where the create form posts: a reload of the page that showed the new key lands here (app.js).
+  { method: 'GET', path: '/portal/projects/:id/credentials/api-keys', access: 'session', handle: apiKeysTab },
   { method: 'POST', path: '/portal/projects/:id/credentials/api-keys', access: 'session', handle: createApiKey },
 ];
