@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, startGatewayFixture } from './cli-runner.ts';
@@ -26,6 +28,29 @@ describe('tokengate gateway that fails after its verifier started', () => {
     } finally {
       clearTimeout(bound);
       gateway.child.kill('SIGKILL');
+    }
+  });
+
+  it('with workers 2 and its port taken, each worker prints the error and exits, and the primary gives up with exit 1', { timeout: EXIT_BOUND_MS + 10_000 }, async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const file = await fixture.writeConfig('workers: 2\n');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('listen: { port: 0 }', `listen: { port: ${port} }`));
+    const gateway = launch('gateway', { GATEWAY_CONFIG: file, LOG_LEVEL: 'info' });
+    let bound: NodeJS.Timeout | undefined;
+    const stillRunning = new Promise<'still running'>((resolve) => {
+      bound = setTimeout(() => resolve('still running'), EXIT_BOUND_MS);
+    });
+    try {
+      expect(await Promise.race([gateway.exited, stillRunning])).toBe(1);
+      expect(gateway.stderr()).toContain(`EADDRINUSE 127.0.0.1:${port}`);
+      expect(gateway.stderr()).not.toMatch(/\n\s+at /);
+      expect(gateway.stdout()).toContain('gateway workers keep crashing; stopping');
+    } finally {
+      clearTimeout(bound);
+      gateway.child.kill('SIGKILL');
+      taken.close();
     }
   });
 });

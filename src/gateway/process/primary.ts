@@ -36,14 +36,15 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       const now = Date.now();
       crashes.push(now);
       while (crashes.length > 0 && (crashes[0] ?? now) < now - CRASH_WINDOW_MS) crashes.shift();
-      log.error({ pid: worker.process.pid, code, signal, recentCrashes: crashes.length }, 'gateway worker exited; restarting');
+      const exit = { pid: worker.process.pid, code, signal, recentCrashes: crashes.length };
       if (crashes.length >= CRASH_LIMIT) {
-        log.fatal('gateway workers keep crashing; stopping');
+        log.fatal(exit, 'gateway workers keep crashing; stopping');
         stopping = true;
         for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGKILL');
         resolve(1);
         return;
       }
+      log.error(exit, 'gateway worker exited; restarting');
       fork();
     });
 

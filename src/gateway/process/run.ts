@@ -24,7 +24,15 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   }
   const out = bufferedStdout();
   const log = createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway', destination: out.destination });
-  await serve(config, file, env, log, out.flush);
+  try {
+    await serve(config, file, env, log, out.flush);
+  } catch (error) {
+    // A worker that cannot start (its port taken): the channel to the primary would keep it
+    // alive, listening on nothing, after the CLI printed the error. Dropping the channel lets it
+    // exit 1, so that the primary sees the failure (and gives up after 5).
+    cluster.worker?.disconnect();
+    throw error;
+  }
 }
 
 async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<boolean>): Promise<void> {
