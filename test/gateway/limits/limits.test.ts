@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { rawRequest } from '../support/raw-request.ts';
+import { rawExchange as rawExchangeWith, rawRequest } from '../support/raw-request.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,22 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** Writes raw bytes on a fresh connection and collects whatever comes back until it closes. */
+/** Writes raw bytes on a fresh connection to the gateway and collects whatever comes back until it closes. */
 function rawExchange(bytes: string, endAfterWrite = false): Promise<string> {
-  const { port } = new URL(h.gateway.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(bytes);
-      if (endAfterWrite) socket.end();
-    });
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('close', () => resolve(text));
-    socket.on('error', reject);
-  });
+  return rawExchangeWith(h.gateway.url, bytes, { endAfterWrite });
 }
 
 describe('request limits', () => {

@@ -1,4 +1,5 @@
 import { type IncomingHttpHeaders, type OutgoingHttpHeaders, request } from 'node:http';
+import { connect } from 'node:net';
 
 export interface RawResponse {
   readonly status: number;
@@ -24,5 +25,27 @@ export function rawRequest(base: string, path: string, options: { method?: strin
     });
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * Writes raw bytes on a fresh connection to `base` and collects whatever comes back until the
+ * connection closes (latin1, so every byte is one character), for replies no HTTP client would
+ * show as they were sent: several heads, odd status lines.
+ */
+export function rawExchange(base: string, bytes: string, options: { endAfterWrite?: boolean } = {}): Promise<string> {
+  const { port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(bytes);
+      if (options.endAfterWrite) socket.end();
+    });
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
   });
 }

@@ -1,9 +1,8 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { rawRequest } from '../support/raw-request.ts';
+import { rawExchange, rawRequest } from '../support/raw-request.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -73,18 +72,8 @@ describe('when the upstream fails', () => {
   it('answers with the standard reason phrase, not the upstream\'s, so a control character in it cannot end the process', async () => {
     // Regression: the reason was relayed, and writeHead threw ERR_INVALID_CHAR from a socket callback: an uncaught exception.
     h = await startHarness(import.meta.dirname);
-    const { port } = new URL(h.gateway.url);
     for (const reason of ['O%01K', 'Fine%20By%20Me']) {
-      const reply = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/raw-reason/${reason} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`));
-        let text = '';
-        socket.setEncoding('latin1');
-        socket.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        socket.on('close', () => resolve(text));
-        socket.on('error', reject);
-      });
+      const reply = await rawExchange(h.gateway.url, `GET /api/raw-reason/${reason} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`);
       expect({ reason, statusLine: reply.split('\r\n')[0], body: reply.split('\r\n\r\n')[1] }).toEqual({ reason, statusLine: 'HTTP/1.1 200 OK', body: 'ok' });
     }
     expect((await h.fetch('/api/x')).status).toBe(200);
@@ -121,17 +110,7 @@ describe('when the upstream fails', () => {
 
   it('sends an HTTP/1.0 client no informational reply, only the final one (RFC 9110 §15)', async () => {
     h = await startHarness(import.meta.dirname);
-    const { port } = new URL(h.gateway.url);
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/hints HTTP/1.0\r\nHost: h\r\n\r\n'));
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const reply = await rawExchange(h.gateway.url, 'GET /api/hints HTTP/1.0\r\nHost: h\r\n\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     expect(reply).not.toContain(' 102 ');
     expect(reply).not.toContain(' 103 ');
@@ -141,17 +120,7 @@ describe('when the upstream fails', () => {
   it('drops Content-Length and Transfer-Encoding from the 103 replies it relays, which no 1xx may carry', async () => {
     // Regression: they were relayed, and a client honouring them would read the next reply as a body.
     h = await startHarness(import.meta.dirname);
-    const { port } = new URL(h.gateway.url);
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /api/hints-framed HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n'));
-      let text = '';
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      socket.on('close', () => resolve(text));
-      socket.on('error', reject);
-    });
+    const reply = await rawExchange(h.gateway.url, 'GET /api/hints-framed HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
     const heads = reply.split('\r\n\r\n');
     expect(heads.slice(0, 2).map((head) => head.split('\r\n'))).toEqual([
       ['HTTP/1.1 103 Early Hints', 'Link: </a.css>; rel=preload'],
