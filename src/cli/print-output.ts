@@ -11,3 +11,16 @@ export function printOutput(text: string): void {
   });
   process.stdout.write(`${text}\n`);
 }
+
+/**
+ * A server's start-up lines (its URLs) on stdout. A reader that is gone (`npm run upstream | head`,
+ * a log shipper that died) must not stop a running service: the failed write would otherwise be
+ * an unhandled 'error' event, a stack trace and exit 1 just after start. The lines are lost, as
+ * the log lines after them are, and the server keeps serving.
+ */
+export function printBanner(text: string): void {
+  if (!process.stdout.listeners('error').includes(ignoreWriteError)) process.stdout.on('error', ignoreWriteError);
+  process.stdout.write(`${text}\n`);
+}
+
+function ignoreWriteError(): void {}

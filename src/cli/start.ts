@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
+import { printBanner } from './print-output.ts';
 import { waitUntilReady } from './ready.ts';
 import { shutdownSignal, unlessStopped } from './signals.ts';
 import { describeUpstream } from './upstream.ts';
@@ -41,7 +42,7 @@ async function runGatewayUntilStopped(upstream: Upstream, dataDir: string, logLe
     const ready = await unlessStopped(Promise.race([gateway.ready().then(() => 'ready' as const), notice]), stopping);
     if (ready.stopped) return;
     const note = ready.value === 'slow' ? ' (not ready yet: see /readyz)' : '';
-    process.stdout.write(`gateway:     ${gateway.url}${note}\n${describeUpstream(upstream)}\n`);
+    printBanner(`gateway:     ${gateway.url}${note}\n${describeUpstream(upstream)}`);
     await stopping;
   } finally {
     await gateway.close();

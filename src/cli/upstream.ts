@@ -1,6 +1,7 @@
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
+import { printBanner } from './print-output.ts';
 import { shutdownSignal } from './signals.ts';
 
 /** `tokengate upstream`: the upstream alone, until SIGINT/SIGTERM. */
@@ -8,7 +9,7 @@ export async function runUpstream(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate upstream');
   const stopping = shutdownSignal();
   const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig()));
-  process.stdout.write(`${describeUpstream(upstream)}\n`);
+  printBanner(describeUpstream(upstream));
   await stopping;
   await upstream.close();
 }
