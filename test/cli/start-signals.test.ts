@@ -1,0 +1,42 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, stackEnv } from './cli-runner.ts';
+
+describe('tokengate start while it stops', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-start-signals-'));
+    env = await stackEnv(dataDir);
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('ignores a SIGHUP during the drain: the request in flight is answered and the exit is 0', { timeout: 180_000 }, async () => {
+    const stack = launch('start', env);
+    try {
+      await stack.waitFor(/admin token:/);
+      // A request whose headers are still arriving holds the gateway's drain open.
+      const socket = connect(Number(env['GATEWAY_PORT']), '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write('GET /healthz HTTP/1.1\r\nHost: gateway\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      stack.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      stack.child.kill('SIGHUP');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      socket.write('\r\n');
+      await ended;
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await stack.exited).toBe(0);
+    } finally {
+      stack.child.kill('SIGKILL');
+    }
+  });
+});
