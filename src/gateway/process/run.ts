@@ -24,6 +24,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   }
   const out = bufferedStdout();
   const log = createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway', destination: out.destination });
+  exitOnUncaughtError(log, out.flush);
   try {
     await serve(config, file, env, log, out.flush);
   } catch (error) {
@@ -45,4 +46,20 @@ async function serve(config: GatewayConfig, file: string, env: Env, log: Logger,
   // Drained: exit now rather than wait for idle keep-alive sockets of the key-set and feed
   // clients to time out (the primary counts worker exits).
   process.exit(0);
+}
+
+/**
+ * A bug that throws out of a callback would end the process at once, losing the access-log lines
+ * of its last second (written once a second) and leaving only a stack trace on stderr, outside
+ * the JSON log. Logged as a fatal line instead, then the log is flushed (bounded, as at shutdown)
+ * and the process exits 1 (the primary restarts a worker).
+ */
+function exitOnUncaughtError(log: Logger, flush: () => Promise<boolean>): void {
+  let exiting = false;
+  process.on('uncaughtException', (error) => {
+    if (exiting) return;
+    exiting = true;
+    log.fatal({ err: error }, 'uncaught exception; exiting');
+    void flush().finally(() => process.exit(1));
+  });
 }

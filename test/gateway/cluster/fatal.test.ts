@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
+import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
+import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
+import { type EchoUpstream, startEchoUpstream } from '../support/echo-upstream.ts';
+
+let upstream: EchoUpstream;
+let jwks: JwksServer;
+let feed: FeedServer;
+
+beforeAll(async () => {
+  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+});
+afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+
+type Line = Record<string, unknown>;
+
+describe('a gateway that hits an uncaught error', () => {
+  it('writes the access-log lines it still held and a fatal line, then exits 1', async () => {
+    const proc = spawn(process.execPath, ['--import', join(import.meta.dirname, 'crash-on-sigusr2.ts'), join(import.meta.dirname, 'run-gateway.ts')], {
+      env: {
+        ...process.env,
+        GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
+        WORKERS: '1',
+        UPSTREAM_URL: upstream.url,
+        JWKS_URL: jwks.url,
+        FEED_URL: feed.url,
+        FEED_TOKEN: feed.token,
+        ISSUER: TEST_ISSUER,
+        AUDIENCE: TEST_AUDIENCE,
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      proc.stdout.setEncoding('utf8');
+      proc.stdout.on('data', (chunk: string) => (stdout += chunk));
+      const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+      const lines = (): Line[] => stdout.split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as Line] : []));
+      let url: unknown;
+      for (let i = 0; i < 600 && url === undefined; i++) {
+        url = lines().find((l) => l['msg'] === 'gateway listening')?.['url'];
+        if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      for (let i = 0; i < 3; i++) expect((await fetch(`${String(url)}/api/last-${i}`)).status).toBe(200);
+      proc.kill('SIGUSR2');
+      expect(await exited).toBe(1);
+      const statuses = lines().flatMap((l) => (typeof l['reqId'] === 'string' ? [l['status']] : []));
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(lines().at(-1)).toMatchObject({ level: 60, msg: 'uncaught exception; exiting', err: { message: 'a bug in a callback' } });
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  });
+});
