@@ -54,7 +54,11 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
     log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log);
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log).catch(
+    (error: unknown) => {
+      throw storeOpenError(error, config.databaseUrl);
+    },
+  );
   const cleanups: Array<() => Promise<void>> = [() => store.close()];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -122,4 +126,23 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/**
+ * A PostgreSQL that cannot be opened at start (down, wrong host, role or database): the upstream
+ * exits 1 (a supervisor restarts it) with a line naming the database, which pg's own messages
+ * ("Connection terminated unexpectedly", "role \"x\" does not exist") do not. Host, port and
+ * database only: never the user or password. Embedded errors already name the directory.
+ */
+function storeOpenError(error: unknown, databaseUrl: string | undefined): unknown {
+  if (!databaseUrl) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  let where = '';
+  try {
+    const url = new URL(databaseUrl);
+    where = ` at ${url.host}${url.pathname}`;
+  } catch {
+    // The configuration checked it; name nothing rather than quote it.
+  }
+  return new Error(`cannot open the database${where} (DATABASE_URL): ${reason}`, { cause: error });
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '#test/stack.ts';
 import { runCli } from './cli-runner.ts';
 
 /** Refusing takes well under a second; a process still running after this started instead (and is stopped). */
@@ -58,5 +59,30 @@ describe('tokengate upstream with a misconfigured environment', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`tokengate: ${UNUSABLE}\n`);
+  });
+});
+
+describe('tokengate upstream whose PostgreSQL cannot be opened', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-updb-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  const start = (databaseUrl: string) => runCli(['upstream'], { DATA_DIR: dataDir, UPSTREAM_PORT: '0', ADMIN_PORT: '0', DATABASE_URL: databaseUrl }, undefined, STARTED_INSTEAD_MS);
+
+  it('exits 1 with one line naming the database when nothing listens there (was a bare "connect ECONNREFUSED")', async () => {
+    const port = await freePort();
+    const result = await start(`postgres://tokengate:pw-not-shown@127.0.0.1:${port}/tokengate`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`tokengate: cannot open the database at 127.0.0.1:${port}/tokengate (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:${port}\n`);
+  });
+
+  it.skipIf(!process.env['TEST_DATABASE_URL'])('exits 1 naming the database when the server refuses the role, never the user or password (was a bare "role ... does not exist")', async () => {
+    const server = new URL(process.env['TEST_DATABASE_URL'] ?? '');
+    const result = await start(`postgres://tokengate_no_such_role:pw-not-shown@${server.host}/tokengate`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^tokengate: cannot open the database at ${server.host.replace(/\./g, '\\.')}/tokengate \\(DATABASE_URL\\): .+\n$`));
+    expect(result.stderr).not.toContain('pw-not-shown');
   });
 });
