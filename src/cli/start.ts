@@ -21,7 +21,7 @@ export async function runStart(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate start');
   const stopping = shutdownSignal();
   const config = await withConfigErrors(async () => loadUpstreamConfig());
-  const upstream = await startUpstream(config);
+  const upstream = await withConfigErrors(() => startUpstream(config));
   try {
     if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
     await runGatewayUntilStopped(upstream, config.dataDir, config.logLevel, stopping);

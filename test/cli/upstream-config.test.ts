@@ -37,7 +37,7 @@ describe('tokengate upstream with a misconfigured environment', () => {
     expect(result.stderr).not.toContain('horse');
   });
 
-  it('refuses an admin-token file edited by hand to such a token, naming the file, in the upstream and in the admin CLI', async () => {
+  it('refuses an admin-token file edited by hand to such a token, naming the file, in the upstream, in start (exit 2 in both: was 1 in start) and in the admin CLI', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tokengate-upcfg-file-'));
     try {
       const file = join(dir, 'admin-token');
@@ -46,6 +46,9 @@ describe('tokengate upstream with a misconfigured environment', () => {
       expect(upstream.code).toBe(2);
       expect(upstream.stderr).toContain(unusable(file));
       expect(upstream.stderr).not.toContain('horse');
+      const stack = await runCli(['start'], { DATA_DIR: dir, UPSTREAM_PORT: '0', ADMIN_PORT: '0', GATEWAY_PORT: '0' }, undefined, STARTED_INSTEAD_MS);
+      expect(stack.code).toBe(2);
+      expect(stack.stderr).toBe(`tokengate: invalid configuration:\n  ${unusable(file)}\n`);
       const cli = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: 'http://127.0.0.1:9', DATA_DIR: dir });
       expect(cli.code).toBe(2);
       expect(cli.stderr).toBe(`tokengate: ${unusable(file)}\n`);
