@@ -1,8 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, startGatewayFixture } from './cli-runner.ts';
+import { launch, runCli, stackEnv, startGatewayFixture } from './cli-runner.ts';
 
 /** Far longer than a start takes; a gateway whose loops outlive the error never gets there. */
 const EXIT_BOUND_MS = 60_000;
@@ -51,6 +52,26 @@ describe('tokengate gateway that fails after its verifier started', () => {
       clearTimeout(bound);
       gateway.child.kill('SIGKILL');
       taken.close();
+    }
+  });
+});
+
+describe('tokengate start whose gateway port is taken', () => {
+  it('prints the one error line, nothing about retrying the key set, releases DATA_DIR and exits 1', { timeout: 120_000 }, async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-start-taken-'));
+    const taken = createServer();
+    try {
+      const env: Record<string, string> = { ...(await stackEnv(dataDir)), LOG_LEVEL: 'info' };
+      await new Promise<void>((resolve) => taken.listen(Number(env['GATEWAY_PORT']), '127.0.0.1', resolve));
+      const result = await runCli(['start'], env, undefined, 90_000);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`tokengate: listen EADDRINUSE: address already in use 127.0.0.1:${env['GATEWAY_PORT']}\n`);
+      // The key set was stopped with the failed start: nothing is retried, so no line may say so.
+      expect(result.stdout).not.toContain('first load failed; retrying');
+      await expect(readFile(join(dataDir, 'db.lock'))).rejects.toThrow('ENOENT');
+    } finally {
+      taken.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -71,7 +71,10 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
 
   const abort = new AbortController();
   let feed: RevocationFeedClient | undefined;
-  const keysStarted = keySet.start().catch((error: unknown) => log.warn({ err: String(error) }, 'key set: first load failed; retrying'));
+  const keysStarted = keySet.start().catch((error: unknown) => {
+    // Closed before the keys loaded (a failed start, a stop): nothing is retried, so say nothing.
+    if (!abort.signal.aborted) log.warn({ err: String(error) }, 'key set: first load failed; retrying');
+  });
   const feedStarted = resolveFeedToken(issuer.revocationFeed, abort.signal).then((token) => {
     if (abort.signal.aborted) return;
     feed = createRevocationFeedClient({ url: issuer.revocationFeed.url, token, set: revocations, waitSec: feedHoldSec(revocation.maxStalenessSec), log, ...clockOption });
