@@ -48,6 +48,7 @@ describe('tokengate gateway that fails after its verifier started', () => {
       expect(gateway.stderr()).toContain(`EADDRINUSE 127.0.0.1:${port}`);
       expect(gateway.stderr()).not.toMatch(/\n\s+at /);
       expect(gateway.stdout()).toContain('gateway workers keep crashing; stopping');
+      expect(gateway.stderr()).toMatch(/\ntokengate: gateway workers keep failing \(5 exits within 30 s\): stopped\n$/);
     } finally {
       clearTimeout(bound);
       gateway.child.kill('SIGKILL');

@@ -10,8 +10,8 @@ export interface PrimaryOptions {
 }
 
 // A worker that dies this many times within the window is crash-looping: stop the service.
-const CRASH_LIMIT = 5;
-const CRASH_WINDOW_MS = 30_000;
+export const CRASH_LIMIT = 5;
+export const CRASH_WINDOW_MS = 30_000;
 
 /**
  * The cluster primary: forks the workers (which share the listening sockets), restarts any that
