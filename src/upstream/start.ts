@@ -56,7 +56,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   }
   const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log).catch(
     (error: unknown) => {
-      throw storeOpenError(error, config.databaseUrl);
+      throw storeOpenError(error, config.databaseUrl, config.databaseTimeoutMs);
     },
   );
   const cleanups: Array<() => Promise<void>> = [() => store.close()];
@@ -128,15 +128,20 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
+const PG_TIMEOUTS = new Set(['timeout expired', 'Query read timeout', 'Connection terminated due to connection timeout']);
+
 /**
  * A PostgreSQL that cannot be opened at start (down, wrong host, role or database): the upstream
  * exits 1 (a supervisor restarts it) with a line naming the database, which pg's own messages
  * ("Connection terminated unexpectedly", "role \"x\" does not exist") do not. Host, port and
  * database only: never the user or password. Embedded errors already name the directory.
  */
-function storeOpenError(error: unknown, databaseUrl: string | undefined): unknown {
+function storeOpenError(error: unknown, databaseUrl: string | undefined, timeoutMs: number): unknown {
   if (!databaseUrl) return error;
-  const reason = error instanceof Error ? error.message : String(error);
+  let reason = error instanceof Error ? error.message : String(error);
+  // pg's words for a server that accepted the connection, or a statement, and never answered.
+  const statementTimeout = error instanceof Error && 'code' in error && error.code === '57014';
+  if (PG_TIMEOUTS.has(reason) || statementTimeout) reason += ` (no answer within ${timeoutMs} ms: DATABASE_TIMEOUT_MS)`;
   let where = '';
   try {
     const url = new URL(databaseUrl);

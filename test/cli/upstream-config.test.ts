@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
@@ -79,6 +80,21 @@ describe('tokengate upstream whose PostgreSQL cannot be opened', () => {
     const result = await start(`postgres://tokengate:pw-not-shown@127.0.0.1:${port}/tokengate`);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`tokengate: cannot open the database at 127.0.0.1:${port}/tokengate (DATABASE_URL): connect ECONNREFUSED 127.0.0.1:${port}\n`);
+  });
+
+  it('exits 1 saying the database did not answer within DATABASE_TIMEOUT_MS when it accepts the connection and stays silent (was a bare "timeout expired")', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const result = await runCli(['upstream'], { DATA_DIR: dataDir, UPSTREAM_PORT: '0', ADMIN_PORT: '0', DATABASE_URL: `postgres://tokengate@127.0.0.1:${port}/tokengate`, DATABASE_TIMEOUT_MS: '500' }, undefined, STARTED_INSTEAD_MS);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`tokengate: cannot open the database at 127.0.0.1:${port}/tokengate (DATABASE_URL): timeout expired (no answer within 500 ms: DATABASE_TIMEOUT_MS)\n`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it.skipIf(!process.env['TEST_DATABASE_URL'])('exits 1 naming the database when the server refuses the role, never the user or password (was a bare "role ... does not exist")', async () => {
