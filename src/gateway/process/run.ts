@@ -38,8 +38,12 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
 }
 
 async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<boolean>): Promise<void> {
+  // Listened for before the listener starts: a SIGTERM during start-up (a stop right after a start)
+  // would otherwise end the process by the signal, or, as PID 1 in a container, be ignored until
+  // the SIGKILL. It is honoured once the gateway is up: a drain of nothing, exit 0.
+  const stopping = stopSignal();
   const gateway = await startGateway(config, { log, configFile: file, env });
-  await stopSignal();
+  await stopping;
   log.info('draining');
   await gateway.close();
   log.info('stopped');

@@ -24,8 +24,8 @@ afterEach(() => {
 type Line = Record<string, unknown>;
 
 /** `tokengate gateway` (run-gateway.ts) with `workers`, in its own process group so a test can signal the whole group. */
-function startProcess(workers: string) {
-  const proc = spawn(process.execPath, [join(import.meta.dirname, 'run-gateway.ts')], {
+function startProcess(workers: string, preload: string[] = []) {
+  const proc = spawn(process.execPath, [...preload, join(import.meta.dirname, 'run-gateway.ts')], {
     env: {
       ...process.env,
       GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
@@ -112,4 +112,10 @@ describe('gateway signals during a drain', () => {
       expect(await run.exited).toEqual({ code: 0, signal: null });
     });
   }
+
+  it('workers 1: a SIGTERM while the listener starts stops the gateway once it is up, with exit 0 (was killed by the signal)', async () => {
+    const run = startProcess('1', ['--import', join(import.meta.dirname, 'sigterm-at-listen.ts')]);
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    expect(run.lines.map((l) => l['msg'])).toEqual(expect.arrayContaining(['gateway listening', 'draining', 'stopped']));
+  });
 });
