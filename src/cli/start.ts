@@ -1,11 +1,11 @@
-import { createLogger } from '#common';
+import { createLogger, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 import { printBanner } from './print-output.ts';
 import { waitUntilReady } from './ready.ts';
-import { shutdownSignal, unlessStopped } from './signals.ts';
+import { unlessStopped } from './signals.ts';
 import { describeUpstream } from './upstream.ts';
 
 const UPSTREAM_READY_MS = 60_000;
@@ -19,7 +19,7 @@ const GATEWAY_READY_NOTICE_MS = 30_000;
  */
 export async function runStart(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate start');
-  const stopping = shutdownSignal();
+  const stopping = stopSignal();
   const config = await withConfigErrors(async () => loadUpstreamConfig());
   const upstream = await withConfigErrors(() => startUpstream(config));
   try {

@@ -1,13 +1,13 @@
+import { stopSignal } from '#common';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 import { printBanner } from './print-output.ts';
-import { shutdownSignal } from './signals.ts';
 
 /** `tokengate upstream`: the upstream alone, until SIGINT/SIGTERM. */
 export async function runUpstream(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate upstream');
-  const stopping = shutdownSignal();
+  const stopping = stopSignal();
   const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig()));
   printBanner(describeUpstream(upstream));
   await stopping;

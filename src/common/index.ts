@@ -6,3 +6,4 @@ export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts'
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
 export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';
+export { stopSignal } from './signals.ts';

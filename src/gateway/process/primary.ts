@@ -1,6 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '#common';
-import { stopSignal } from './signals.ts';
+import { type Logger, stopSignal } from '#common';
 
 export interface PrimaryOptions {
   readonly workers: number;

@@ -1,11 +1,10 @@
 import cluster from 'node:cluster';
-import { createLogger, type Logger } from '#common';
+import { createLogger, type Logger, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
 import { bufferedStdout } from './log-destination.ts';
 import { CRASH_LIMIT, CRASH_WINDOW_MS, runPrimary } from './primary.ts';
-import { stopSignal } from './signals.ts';
 import { workerCount } from './workers.ts';
 
 /**
