@@ -39,4 +39,19 @@ describe('tokengate start while it stops', () => {
       stack.child.kill('SIGKILL');
     }
   });
+
+  it('`upstream` alone keeps serving through a SIGHUP (it has nothing to reload), and SIGTERM still stops it (exit 0)', { timeout: 180_000 }, async () => {
+    // Regression: with no SIGHUP listener, a hang-up or a `systemctl reload` ended it at once.
+    const upstream = launch('upstream', env);
+    try {
+      await upstream.waitFor(/admin token:/);
+      upstream.child.kill('SIGHUP');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`)).status).toBe(200);
+      upstream.child.kill('SIGTERM');
+      expect(await upstream.exited).toBe(0);
+    } finally {
+      upstream.child.kill('SIGKILL');
+    }
+  });
 });
