@@ -1,6 +1,8 @@
 import type { ClientRequest } from 'node:http';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { GatewayConfig } from '../config/schema.ts';
 
 /**
@@ -20,7 +22,23 @@ export function createUpstreamAgent(upstream: GatewayConfig['upstream']): HttpAg
   };
   const agent = upstream.url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
   boundQueueWait(agent as QueueingAgent, upstream.connectTimeoutMs);
+  restoreTimeoutOnReuse(agent, upstream.responseTimeoutMs);
   return agent;
+}
+
+/**
+ * Node's agent gives a free socket the idle timeout of the upstream's `Keep-Alive: timeout=N` hint
+ * (N − 1 s) and leaves it in place on reuse: a slow answer on a pooled socket would time out (504)
+ * long before `responseTimeoutMs`. Set back when the socket is handed a request; new sockets start
+ * with the agent's `timeout` and need nothing.
+ */
+function restoreTimeoutOnReuse(agent: HttpAgent, ms: number): void {
+  const reuseSocket = agent.reuseSocket;
+  agent.reuseSocket = function (this: HttpAgent, socket: Duplex, req: ClientRequest): void {
+    reuseSocket.call(this, socket, req);
+    const pooled = socket as Socket;
+    if (pooled.timeout !== ms) pooled.setTimeout(ms);
+  };
 }
 
 /** The part of Node's Agent this module relies on: `addRequest` is how ClientRequest asks for a socket. */

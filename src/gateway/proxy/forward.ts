@@ -24,7 +24,7 @@ export interface ForwarderHooks {
  * JSON body, never an HTML page or a reset, unless the reply had already started.
  */
 export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
-  // The response timeout is the agent's socket timeout (set once per socket), not
+  // The response timeout is the agent's socket timeout (set when a socket is made or reused), not
   // http-proxy-3's `proxyTimeout`, which arms and clears a socket timer on every request.
   const agent: Agent = createUpstreamAgent(upstream);
   // selfHandleResponse: the reply is written with one writeHead from the upstream's raw header
@@ -47,9 +47,6 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
     (proxyReq as WithState)[STATE] = state;
     // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
     proxyReq.on('timeout', onResponseTimeout);
-    // A pooled socket comes back with the idle timeout Node's agent gave it from the upstream's
-    // `Keep-Alive: timeout=N` hint (N − 1 s), which the agent leaves in place on reuse.
-    if (socket.timeout !== upstream.responseTimeoutMs) socket.setTimeout(upstream.responseTimeoutMs);
     relayInformational(proxyReq, res);
     // Without an 'upgrade' listener Node drops the socket of a 101 reply and emits no response
     // and no error: the client would wait for ever.
