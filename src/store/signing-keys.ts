@@ -69,16 +69,18 @@ export async function updateSigningKeys(db: SqlRunner, changes: SigningKeyChange
         if (rows.length > 0) continue;
         const exists = await tx.query('SELECT 1 FROM signing_keys WHERE kid = $1', [change.kid]);
         if (exists.length === 0) throw new StoreError('signing_key_not_found', 'signing key not found');
-        throw new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
+        throw keysChanged();
       }
     });
   } catch (error) {
     // A promotion beside an active key the rotation did not read: the same race, seen by the index.
-    if (isUniqueViolation(error, 'signing_keys_one_active')) {
-      throw new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
-    }
+    if (isUniqueViolation(error, 'signing_keys_one_active')) throw keysChanged();
     throw error;
   }
+}
+
+function keysChanged(): StoreError {
+  return new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
 }
 
 export async function deleteSigningKey(db: SqlRunner, kid: string): Promise<void> {
