@@ -28,7 +28,8 @@ export function createBoundedServer(handler: (req: IncomingMessage, res: ServerR
       requestTimeout: SERVER_LIMITS.requestTimeoutMs,
     },
     (req, res) => {
-      closeAfterUnreadBody(req, res);
+      // `on`, not `once`: a response finishes once, and no wrapper or closure is made per request.
+      res.on('finish', closeIfBodyUnread);
       handler(req, res);
     },
   );
@@ -41,19 +42,18 @@ export function createBoundedServer(handler: (req: IncomingMessage, res: ServerR
  * requestTimeout, which Node checks only every 30 s: up to a minute of a core and the line rate
  * per connection, for any client, the admin token or not. Past the grace the connection goes.
  */
-function closeAfterUnreadBody(req: IncomingMessage, res: ServerResponse): void {
-  res.once('finish', () => {
-    if (req.complete) return;
-    const timer = setTimeout(() => req.socket.destroy(), SERVER_LIMITS.unreadBodyGraceMs);
-    timer.unref();
-    const done = () => {
-      clearTimeout(timer);
-      req.off('end', done);
-      req.socket.off('close', done);
-    };
-    req.once('end', done);
-    req.socket.once('close', done);
-  });
+function closeIfBodyUnread(this: ServerResponse): void {
+  const req = this.req;
+  if (req.complete) return;
+  const timer = setTimeout(() => req.socket.destroy(), SERVER_LIMITS.unreadBodyGraceMs);
+  timer.unref();
+  const done = () => {
+    clearTimeout(timer);
+    req.off('end', done);
+    req.socket.off('close', done);
+  };
+  req.once('end', done);
+  req.socket.once('close', done);
 }
 
 /** Listens and returns the base URL with the port actually bound (port 0 in tests). */
