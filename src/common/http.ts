@@ -30,7 +30,8 @@ export class BodyTooLargeError extends Error {
  * Content-Length first, then while streaming, so a lying client cannot exceed it). Past the
  * limit the rest of the body is read and discarded, not cut off: destroying the request would
  * reset the connection under the 413 the caller is about to send (a chunked upload got
- * ECONNRESET instead of its answer).
+ * ECONNRESET instead of its answer). The upstream's servers bound that reading (upstream/http-server.ts:
+ * the connection closes a grace period after the answer).
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
