@@ -5,6 +5,7 @@ import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
 import { bufferedStdout } from './log-destination.ts';
 import { CRASH_LIMIT, CRASH_WINDOW_MS, runPrimary } from './primary.ts';
+import { exitOnUncaughtError } from './uncaught.ts';
 import { workerCount } from './workers.ts';
 
 /**
@@ -50,20 +51,4 @@ async function serve(config: GatewayConfig, file: string, env: Env, log: Logger,
   // Drained: exit now rather than wait for idle keep-alive sockets of the key-set and feed
   // clients to time out (the primary counts worker exits).
   process.exit(0);
-}
-
-/**
- * A bug that throws out of a callback would end the process at once, losing the access-log lines
- * of its last second (written once a second) and leaving only a stack trace on stderr, outside
- * the JSON log. Logged as a fatal line instead, then the log is flushed (bounded, as at shutdown)
- * and the process exits 1 (the primary restarts a worker).
- */
-function exitOnUncaughtError(log: Logger, flush: () => Promise<boolean>): void {
-  let exiting = false;
-  process.on('uncaughtException', (error) => {
-    if (exiting) return;
-    exiting = true;
-    log.fatal({ err: error }, 'uncaught exception; exiting');
-    void flush().finally(() => process.exit(1));
-  });
 }
