@@ -9,8 +9,13 @@ export interface PrimaryOptions {
 }
 
 // A worker that dies this many times within the window is crash-looping: stop the service.
-export const CRASH_LIMIT = 5;
-export const CRASH_WINDOW_MS = 30_000;
+const CRASH_LIMIT = 5;
+const CRASH_WINDOW_MS = 30_000;
+
+/** What the CLI prints (exit 1) when the primary gave up on crash-looping workers. */
+export function crashLoopError(): Error {
+  return new Error(`gateway workers keep failing (${CRASH_LIMIT} exits within ${CRASH_WINDOW_MS / 1000} s): stopped`);
+}
 
 /**
  * The cluster primary: forks the workers (which share the listening sockets), restarts any that

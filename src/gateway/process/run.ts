@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
 import { bufferedStdout } from './log-destination.ts';
-import { CRASH_LIMIT, CRASH_WINDOW_MS, runPrimary } from './primary.ts';
+import { crashLoopError, runPrimary } from './primary.ts';
 import { exitOnUncaughtError } from './uncaught.ts';
 import { workerCount } from './workers.ts';
 
@@ -21,7 +21,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     const log = createLogger({ name: 'gateway-primary' });
     if ((await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log })) === 0) return;
     // The CLI's one line on stderr (exit 1), as for every other failure: the JSON log has each exit.
-    throw new Error(`gateway workers keep failing (${CRASH_LIMIT} exits within ${CRASH_WINDOW_MS / 1000} s): stopped`);
+    throw crashLoopError();
   }
   const out = bufferedStdout();
   const log = createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway', destination: out.destination });
