@@ -39,7 +39,8 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
     } else sendApiError(res, record, 'method_not_allowed', { headers: { allow: 'GET, HEAD' } });
     return undefined;
   }
-  const match = gen.router.match(record.method, url);
+  // The path, not the URL: the router would cut the query off again.
+  const match = gen.router.match(record.method, path);
   if (match.kind === 'bad_path') sendApiError(res, record, 'validation_failed', { message: 'Invalid request path' });
   else if (match.kind === 'not_found') sendApiError(res, record, 'route_not_found');
   else if (match.kind === 'method_not_allowed') {
