@@ -7,9 +7,10 @@ export interface IssuedToken {
 }
 
 /**
- * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, an
- * `access_token` of bearer token characters, `token_type` Bearer, positive integer `expires_in`), an OAuth error body (section 5.2) as a
- * TokenEndpointError, or anything else as a TokenRequestError `invalid_response`.
+ * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, an `access_token`
+ * of bearer token characters, `token_type` Bearer, positive integer `expires_in`), an OAuth error
+ * body (section 5.2) as a TokenEndpointError, or anything else as a TokenRequestError
+ * `invalid_response`.
  */
 export function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
   const body = parseJsonObject(text);

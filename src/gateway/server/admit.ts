@@ -12,9 +12,9 @@ const SLASH = 0x2f;
 
 /**
  * Everything decided before authentication: URL length (414), the request target's form and
- * Host (400, request-target.ts), health endpoints (GET and HEAD), the route (400 for unsafe paths, 404, 405
- * with Allow) and a declared body size (413). Returns the route, or undefined when the request
- * has been answered here.
+ * Host (400, request-target.ts), health endpoints (GET and HEAD), the route (400 for unsafe
+ * paths, 404, 405 with Allow) and a declared body size (413). Returns the route, or undefined
+ * when the request has been answered here.
  */
 export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord): CompiledRoute | undefined {
   let url = req.url ?? '/';
