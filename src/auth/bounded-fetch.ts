@@ -1,3 +1,5 @@
+import { fetchFailureCause } from '#common';
+
 /** What a bounded GET returns: status, headers and the parsed JSON body. */
 export interface FetchedJson {
   readonly status: number;
@@ -54,11 +56,8 @@ export function reasonOf(error: unknown): string {
 function describe(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timeout';
-    // fetch says only "fetch failed"; why is in its cause: an errno (ECONNREFUSED) or, with no
-    // code, a message (a port fetch refuses to use is "bad port").
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-    if (typeof cause?.code === 'string') return `${error.message} (${cause.code})`;
-    return typeof cause?.message === 'string' && cause.message !== '' ? `${error.message} (${cause.message})` : error.message;
+    const cause = fetchFailureCause(error);
+    return cause === undefined ? error.message : `${error.message} (${cause})`;
   }
   return String(error);
 }

@@ -7,3 +7,4 @@ export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
 export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';
 export { stopSignal } from './signals.ts';
+export { fetchFailureCause } from './fetch-cause.ts';

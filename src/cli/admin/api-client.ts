@@ -1,3 +1,4 @@
+import { fetchFailureCause } from '#common';
 import { CliError } from '../cli-error.ts';
 import type { AdminSettings } from './settings.ts';
 
@@ -25,7 +26,7 @@ export function createAdminApi(settings: AdminSettings, fetchImpl: typeof fetch 
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch (error) {
-        if (causeOf(error)?.message === 'bad port') throw badPort(settings.baseUrl);
+        if (fetchFailureCause(error) === 'bad port') throw badPort(settings.baseUrl);
         throw new CliError(`cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`);
       }
       const payload = await readPayload(res);
@@ -53,13 +54,7 @@ function failureMessage(status: number, payload: unknown): string {
 
 function reason(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS / 1000} s`;
-  const cause = causeOf(error);
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-}
-
-function causeOf(error: unknown): NodeJS.ErrnoException | undefined {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Error ? (cause as NodeJS.ErrnoException) : undefined;
+  return fetchFailureCause(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 /**
