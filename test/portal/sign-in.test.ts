@@ -123,6 +123,17 @@ describe('portal sign-in', () => {
     }
   });
 
+  it('leaves the one-shot notice for the GET when a HEAD of the page comes first (a HEAD shows no page)', async () => {
+    // Regression: HEAD rendered the page, so it took the notice, and the page a person then opened never said "created".
+    const c = client();
+    await c.signIn(t.adminToken);
+    await c.get('/portal/projects');
+    const created = await c.post('/portal/projects', { name: 'Noticed', plan: 'free' });
+    const location = created.headers.get('location') ?? '';
+    expect((await c.request('HEAD', location)).status).toBe(200);
+    expect((await c.get(location)).text).toContain('Project “Noticed” created.');
+  });
+
   it('answers HEAD like GET, without a body: sign-in page, a page behind the session, its redirect when signed out, an asset', async () => {
     const c = client();
     await c.signIn(t.adminToken);

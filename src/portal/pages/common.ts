@@ -14,8 +14,13 @@ export function projectCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
   return [{ label: 'Projects', href: '/portal/projects' }, { label: project.name, href: projectHref(project) }, ...more];
 }
 
-/** Takes the one-shot notice out of the session for the page being rendered. */
+/**
+ * Takes the one-shot notice out of the session for the page being rendered. A HEAD request
+ * renders the page but shows nobody anything (an uptime check, a link checker): it leaves the
+ * notice for the GET.
+ */
 export function takeNotice(r: SessionRequest): Promise<string | undefined> {
+  if (r.req.method === 'HEAD') return Promise.resolve(undefined);
   return r.app.sessions.takeNotice(r.session);
 }
 
