@@ -1,4 +1,4 @@
-import { createLogger, stopSignal } from '#common';
+import { createLogger, ignoreHangUps, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
@@ -20,6 +20,8 @@ const GATEWAY_READY_NOTICE_MS = 30_000;
 export async function runStart(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate start');
   const stopping = stopSignal();
+  // Its gateway reloads on SIGHUP once it is up; a SIGHUP while the stack starts must not end it.
+  ignoreHangUps();
   const config = await withConfigErrors(async () => loadUpstreamConfig());
   const upstream = await withConfigErrors(() => startUpstream(config));
   try {

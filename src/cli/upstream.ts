@@ -1,4 +1,4 @@
-import { stopSignal } from '#common';
+import { ignoreHangUps, stopSignal } from '#common';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
@@ -9,9 +9,9 @@ export async function runUpstream(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate upstream');
   const stopping = stopSignal();
   // The upstream reads its configuration once and has nothing to reload (the address data has
-  // its own command). Without a listener a SIGHUP (`systemctl reload`, a closed terminal, a
-  // renewal hook meant for the gateway) would end it at once, cutting the requests in flight.
-  process.on('SIGHUP', ignoreHangUp);
+  // its own command): a SIGHUP (`systemctl reload`, a closed terminal, a renewal hook meant for
+  // the gateway) must not end it.
+  ignoreHangUps();
   const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig()));
   printBanner(describeUpstream(upstream));
   await stopping;
@@ -22,5 +22,3 @@ export function describeUpstream(upstream: Upstream): string {
   const token = upstream.adminToken.source === 'env' ? 'from ADMIN_TOKEN' : `in ${upstream.adminToken.path}`;
   return [`upstream:    ${upstream.url}`, `admin API:   ${upstream.adminUrl}`, `admin token: ${token}`].join('\n');
 }
-
-function ignoreHangUp(): void {}

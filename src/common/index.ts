@@ -6,5 +6,5 @@ export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts'
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
 export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';
-export { stopSignal } from './signals.ts';
+export { ignoreHangUps, stopSignal } from './signals.ts';
 export { fetchFailureCause } from './fetch-cause.ts';

@@ -9,12 +9,23 @@
  */
 export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const ignore = (): void => undefined;
     const stop = (signal: NodeJS.Signals): void => {
-      process.on('SIGHUP', ignore);
+      ignoreHangUps();
       resolve(signal);
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+function ignore(): void {}
+
+/**
+ * From now on a SIGHUP does not end the process, which is what Node does when nothing listens for
+ * it. A process that reloads on SIGHUP (the gateway) adds its own listener once it is up; until
+ * then, and in a process with nothing to reload (the upstream), a hang-up or an early
+ * `systemctl reload` is ignored instead of cutting everything in flight.
+ */
+export function ignoreHangUps(): void {
+  if (!process.listeners('SIGHUP').includes(ignore)) process.on('SIGHUP', ignore);
 }

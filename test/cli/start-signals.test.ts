@@ -54,4 +54,23 @@ describe('tokengate start while it stops', () => {
       upstream.child.kill('SIGKILL');
     }
   });
+
+  it('survives a SIGHUP while it is still starting (before its gateway watches for one), then serves and stops with exit 0', { timeout: 180_000 }, async () => {
+    // Regression: Node ends a process on SIGHUP when nothing listens for it; the gateway's reload listener comes last.
+    const stack = launch('start', env);
+    try {
+      // The moment the upstream answers, the stack is running but its gateway (and its reload listener) is not up yet.
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`).catch(() => undefined))?.status, { timeout: 60_000, interval: 10 })
+        .toBe(200);
+      stack.child.kill('SIGHUP');
+      expect(stack.stdout()).not.toContain('admin token:');
+      await stack.waitFor(/admin token:/);
+      expect((await fetch(`http://127.0.0.1:${env['GATEWAY_PORT']}/healthz`)).status).toBe(200);
+      stack.child.kill('SIGTERM');
+      expect(await stack.exited).toBe(0);
+    } finally {
+      stack.child.kill('SIGKILL');
+    }
+  });
 });

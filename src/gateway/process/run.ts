@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { createLogger, type Logger, stopSignal } from '#common';
+import { createLogger, ignoreHangUps, type Logger, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
 import { startGateway } from '../start.ts';
@@ -42,6 +42,8 @@ async function serve(config: GatewayConfig, file: string, env: Env, log: Logger,
   // would otherwise end the process by the signal, or, as PID 1 in a container, be ignored until
   // the SIGKILL. It is honoured once the gateway is up: a drain of nothing, exit 0.
   const stopping = stopSignal();
+  // The reload listener comes with the gateway; a SIGHUP while it starts must not end it.
+  ignoreHangUps();
   const gateway = await startGateway(config, { log, configFile: file, env });
   await stopping;
   log.info('draining');
