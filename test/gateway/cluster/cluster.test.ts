@@ -3,20 +3,15 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
-import { startEchoUpstream, type EchoUpstream } from '../support/echo-upstream.ts';
-import { startJwksServer, type JwksServer } from '#test/jwks-server.ts';
-import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
+import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 
-let upstream: EchoUpstream;
-let jwks: JwksServer;
-let feed: FeedServer;
+let fx: ClusterFixture;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+  fx = await startClusterFixture();
 });
-afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+afterAll(() => fx.close());
 afterEach(() => {
   child?.kill('SIGKILL');
   child = undefined;
@@ -32,18 +27,7 @@ interface Running {
 
 function startProcess(workers: string, config = join(import.meta.dirname, 'gateway.yaml')): Running {
   const proc = spawn(process.execPath, [join(import.meta.dirname, 'run-gateway.ts')], {
-    env: {
-      ...process.env,
-      GATEWAY_CONFIG: config,
-      WORKERS: workers,
-      UPSTREAM_URL: upstream.url,
-      JWKS_URL: jwks.url,
-      FEED_URL: feed.url,
-      FEED_TOKEN: feed.token,
-      ISSUER: TEST_ISSUER,
-      AUDIENCE: TEST_AUDIENCE,
-      LOG_LEVEL: 'info',
-    },
+    env: fx.env(workers, config),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = proc;
@@ -118,25 +102,25 @@ describe('cluster mode', () => {
   it('drains on SIGTERM: an in-flight request completes and the process exits 0', async () => {
     const run = startProcess('2');
     const [first] = await run.waitFor(listening, 2);
-    upstream.setDelay(500);
+    fx.upstream.setDelay(500);
     const inflight = fetch(`${String(first?.['url'])}/api/slow`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     run.child.kill('SIGTERM');
     const res = await inflight;
     expect(res.status).toBe(200);
-    upstream.setDelay(0);
+    fx.upstream.setDelay(0);
     expect(await run.exited).toBe(0);
   });
 
   it('drains on SIGTERM in single-process mode too', async () => {
     const run = startProcess('1');
     const [first] = await run.waitFor(listening, 1);
-    upstream.setDelay(300);
+    fx.upstream.setDelay(300);
     const inflight = fetch(`${String(first?.['url'])}/api/slow`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     run.child.kill('SIGTERM');
     expect((await inflight).status).toBe(200);
-    upstream.setDelay(0);
+    fx.upstream.setDelay(0);
     expect(await run.exited).toBe(0);
   });
 });

@@ -1,37 +1,21 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
-import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
-import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
-import { type EchoUpstream, startEchoUpstream } from '../support/echo-upstream.ts';
+import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 
-let upstream: EchoUpstream;
-let jwks: JwksServer;
-let feed: FeedServer;
+let fx: ClusterFixture;
 
 beforeAll(async () => {
-  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+  fx = await startClusterFixture();
 });
-afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+afterAll(() => fx.close());
 
 type Line = Record<string, unknown>;
 
 describe('a gateway that hits an uncaught error', () => {
   it('writes the access-log lines it still held and a fatal line, then exits 1', async () => {
     const proc = spawn(process.execPath, ['--import', join(import.meta.dirname, 'crash-on-sigusr2.ts'), join(import.meta.dirname, 'run-gateway.ts')], {
-      env: {
-        ...process.env,
-        GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
-        WORKERS: '1',
-        UPSTREAM_URL: upstream.url,
-        JWKS_URL: jwks.url,
-        FEED_URL: feed.url,
-        FEED_TOKEN: feed.token,
-        ISSUER: TEST_ISSUER,
-        AUDIENCE: TEST_AUDIENCE,
-        LOG_LEVEL: 'info',
-      },
+      env: fx.env('1'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

@@ -1,22 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
-import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
-import { createTestKey, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
-import { type EchoUpstream, startEchoUpstream } from '../support/echo-upstream.ts';
+import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 
-let upstream: EchoUpstream;
-let jwks: JwksServer;
-let feed: FeedServer;
+let fx: ClusterFixture;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+  fx = await startClusterFixture();
 });
-afterAll(() => Promise.all([upstream.close(), jwks.close(), feed.close()]));
+afterAll(() => fx.close());
 afterEach(() => {
-  upstream.setDelay(0);
+  fx.upstream.setDelay(0);
   child?.kill('SIGKILL');
   child = undefined;
 });
@@ -26,18 +21,7 @@ type Line = Record<string, unknown>;
 /** `tokengate gateway` (run-gateway.ts) with `workers`, in its own process group so a test can signal the whole group. */
 function startProcess(workers: string, preload: string[] = []) {
   const proc = spawn(process.execPath, [...preload, join(import.meta.dirname, 'run-gateway.ts')], {
-    env: {
-      ...process.env,
-      GATEWAY_CONFIG: join(import.meta.dirname, 'gateway.yaml'),
-      WORKERS: workers,
-      UPSTREAM_URL: upstream.url,
-      JWKS_URL: jwks.url,
-      FEED_URL: feed.url,
-      FEED_TOKEN: feed.token,
-      ISSUER: TEST_ISSUER,
-      AUDIENCE: TEST_AUDIENCE,
-      LOG_LEVEL: 'info',
-    },
+    env: fx.env(workers),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -78,7 +62,7 @@ describe('gateway signals during a drain', () => {
     it(`workers ${workers}: a second SIGTERM does not cut the drain short`, async () => {
       const run = startProcess(workers);
       const [first] = await run.waitFor(listening, Number(workers));
-      upstream.setDelay(1_500);
+      fx.upstream.setDelay(1_500);
       const inflight = fetch(`${String(first?.['url'])}/api/slow`);
       await pause(300);
       run.child.kill('SIGTERM');
@@ -91,7 +75,7 @@ describe('gateway signals during a drain', () => {
     it(`workers ${workers}: SIGTERM to the whole process group (systemd, kill -TERM -PGID) lets in-flight requests finish`, async () => {
       const run = startProcess(workers);
       const [first] = await run.waitFor(listening, Number(workers));
-      upstream.setDelay(1_500);
+      fx.upstream.setDelay(1_500);
       const inflight = fetch(`${String(first?.['url'])}/api/slow`);
       await pause(300);
       process.kill(-(run.child.pid as number), 'SIGTERM');
@@ -102,7 +86,7 @@ describe('gateway signals during a drain', () => {
     it(`workers ${workers}: SIGHUP during a drain does not kill the process`, async () => {
       const run = startProcess(workers);
       const [first] = await run.waitFor(listening, Number(workers));
-      upstream.setDelay(1_500);
+      fx.upstream.setDelay(1_500);
       const inflight = fetch(`${String(first?.['url'])}/api/slow`);
       await pause(300);
       run.child.kill('SIGTERM');
