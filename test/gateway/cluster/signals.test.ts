@@ -57,44 +57,41 @@ function startProcess(workers: string, preload: string[] = []) {
 const listening = (l: Line) => l['msg'] === 'gateway listening';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Starts the gateway, sends a request the upstream answers after 1.5 s, sends `signals` while it
+ * is in flight, and checks that it is still answered and the process exits 0, not by a signal.
+ */
+async function drainSurvives(workers: string, signals: (run: ReturnType<typeof startProcess>) => Promise<void>): Promise<void> {
+  const run = startProcess(workers);
+  const [first] = await run.waitFor(listening, Number(workers));
+  fx.upstream.setDelay(1_500);
+  const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+  await pause(300);
+  await signals(run);
+  expect((await inflight).status).toBe(200);
+  expect(await run.exited).toEqual({ code: 0, signal: null });
+}
+
 describe('gateway signals during a drain', () => {
   for (const workers of ['1', '2']) {
-    it(`workers ${workers}: a second SIGTERM does not cut the drain short`, async () => {
-      const run = startProcess(workers);
-      const [first] = await run.waitFor(listening, Number(workers));
-      fx.upstream.setDelay(1_500);
-      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-      await pause(300);
-      run.child.kill('SIGTERM');
-      await pause(300);
-      run.child.kill('SIGTERM');
-      expect((await inflight).status).toBe(200);
-      expect(await run.exited).toEqual({ code: 0, signal: null });
-    });
+    it(`workers ${workers}: a second SIGTERM does not cut the drain short`, () =>
+      drainSurvives(workers, async (run) => {
+        run.child.kill('SIGTERM');
+        await pause(300);
+        run.child.kill('SIGTERM');
+      }));
 
-    it(`workers ${workers}: SIGTERM to the whole process group (systemd, kill -TERM -PGID) lets in-flight requests finish`, async () => {
-      const run = startProcess(workers);
-      const [first] = await run.waitFor(listening, Number(workers));
-      fx.upstream.setDelay(1_500);
-      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-      await pause(300);
-      process.kill(-(run.child.pid as number), 'SIGTERM');
-      expect((await inflight).status).toBe(200);
-      expect(await run.exited).toEqual({ code: 0, signal: null });
-    });
+    it(`workers ${workers}: SIGTERM to the whole process group (systemd, kill -TERM -PGID) lets in-flight requests finish`, () =>
+      drainSurvives(workers, async (run) => {
+        process.kill(-(run.child.pid as number), 'SIGTERM');
+      }));
 
-    it(`workers ${workers}: SIGHUP during a drain does not kill the process`, async () => {
-      const run = startProcess(workers);
-      const [first] = await run.waitFor(listening, Number(workers));
-      fx.upstream.setDelay(1_500);
-      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-      await pause(300);
-      run.child.kill('SIGTERM');
-      await pause(300);
-      run.child.kill('SIGHUP');
-      expect((await inflight).status).toBe(200);
-      expect(await run.exited).toEqual({ code: 0, signal: null });
-    });
+    it(`workers ${workers}: SIGHUP during a drain does not kill the process`, () =>
+      drainSurvives(workers, async (run) => {
+        run.child.kill('SIGTERM');
+        await pause(300);
+        run.child.kill('SIGHUP');
+      }));
   }
 
   it('workers 1: a SIGTERM while the listener starts stops the gateway once it is up, with exit 0 (was killed by the signal)', async () => {
