@@ -12,7 +12,10 @@ export { TokenEndpointError, TokenRequestError, type TokenRequestFailure } from 
 export type { TokenClientOptions } from './options.ts';
 
 export interface TokenClient {
-  /** The cached token, or a new one when none is cached or it is within the refresh margin. */
+  /**
+   * The cached token while it has more than 5 s left (or the refresh margin, if shorter; inside
+   * the margin it also starts the background refresh); otherwise waits for a new one.
+   */
   getToken(): Promise<string>;
   /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 or a revoked-token 1024 answer. */
   fetch(input: string | URL, init?: RequestInit): Promise<Response>;

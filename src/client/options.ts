@@ -14,7 +14,10 @@ export interface TokenClientOptions {
   readonly clock?: Clock;
   /** The fetch used for token and API calls; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
-  /** Refresh this many seconds before expiry (default 60, capped at half the lifetime). */
+  /**
+   * Start refreshing in the background this many seconds before expiry, while calls go on with
+   * the current token (default 60, capped at half the lifetime).
+   */
   readonly refreshMarginSec?: number;
   /** Timeout of one token request in milliseconds (default 10,000). */
   readonly timeoutMs?: number;

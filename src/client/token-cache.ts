@@ -1,11 +1,12 @@
-import { TokenEndpointError, TokenRequestError } from './errors.ts';
 import type { ResolvedOptions } from './options.ts';
 import { requestToken } from './token-request.ts';
+import { nextAttemptAtMs, type TokenTimes, tokenTimes } from './token-timing.ts';
 
 /**
  * The cached token and its single-flight refresh (spec: Authentication, client guidance):
- * reuse one token across calls, obtain the next one `refreshMarginSec` before expiry, and let
- * concurrent callers share one request instead of each asking for a token.
+ * reuse one token across calls, obtain the next one in the background from `refreshMarginSec`
+ * before expiry while calls go on with the current one, and never have two token requests at
+ * once. Callers wait only when no usable token is in hand.
  */
 export interface TokenCache {
   get(): Promise<string>;
@@ -15,13 +16,10 @@ export interface TokenCache {
   invalidateIf(token: string): void;
 }
 
-/** Pause between refresh attempts while the old token is still valid and the endpoint fails. */
-const RETRY_AFTER_FAILURE_MS = 5000;
-
-interface Cached {
+interface Cached extends TokenTimes {
   readonly token: string;
-  readonly refreshAtMs: number;
-  readonly expiresAtMs: number;
+  /** Failed background refreshes of this token, for the pause before the next one. */
+  readonly failures: number;
 }
 
 export function createTokenCache(options: ResolvedOptions): TokenCache {
@@ -29,32 +27,37 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
   let inflight: Promise<string> | undefined;
 
   async function fetchNext(): Promise<string> {
-    // Expiry counts from when the request was sent, so a slow answer errs on the early side.
     const sentAtMs = options.clock.now();
     try {
       const issued = await requestToken(options);
-      current = schedule(issued.accessToken, issued.expiresIn, sentAtMs, options.refreshMarginSec);
+      const times = tokenTimes(issued.expiresIn, sentAtMs, options.refreshMarginSec);
+      current = { token: issued.accessToken, failures: 0, ...times };
       return issued.accessToken;
     } catch (error) {
-      // Inside the margin the old token is still valid: a transient failure should not fail the
-      // caller. A refusal of the request (e.g. invalid_client after disabling) always surfaces.
-      const now = options.clock.now();
-      if (isTransient(error) && current && now < current.expiresAtMs) {
-        // Try again later, not on every call while the token endpoint is down.
-        current = { ...current, refreshAtMs: Math.min(now + RETRY_AFTER_FAILURE_MS, current.expiresAtMs) };
-        return current.token;
-      }
+      // The token in hand stays in use until its end; this only sets when to try again.
+      if (current) current = afterFailure(current, error, options.clock.now());
       throw error;
     }
   }
 
+  /** The one token request in flight, started if there is none. */
+  function request(): Promise<string> {
+    inflight ??= fetchNext().finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  }
+
   return {
     get() {
-      if (current && options.clock.now() < current.refreshAtMs) return Promise.resolve(current.token);
-      inflight ??= fetchNext().finally(() => {
-        inflight = undefined;
-      });
-      return inflight;
+      const now = options.clock.now();
+      if (!current || now >= current.usableUntilMs) return request();
+      if (now >= current.refreshAtMs && !inflight) {
+        // Nobody waits for this one, so nobody else would handle its rejection (a caller that
+        // joins it once the token ran out gets the error through its own chain).
+        request().catch(() => undefined);
+      }
+      return Promise.resolve(current.token);
     },
     invalidate() {
       current = undefined;
@@ -65,19 +68,7 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
   };
 }
 
-/**
- * Failures that say nothing about the request itself, so the same request may succeed later: no
- * usable answer, or an OAuth error body with 5xx (the issuer's `server_error` when its store times
- * out) or 429 (`temporarily_unavailable`).
- */
-function isTransient(error: unknown): boolean {
-  if (error instanceof TokenRequestError) return true;
-  return error instanceof TokenEndpointError && (error.status >= 500 || error.status === 429);
-}
-
-/** The margin is capped at half the lifetime so a short-lived token is not refreshed on every call. */
-function schedule(token: string, expiresInSec: number, sentAtMs: number, marginSec: number): Cached {
-  const lifetimeMs = expiresInSec * 1000;
-  const marginMs = Math.min(marginSec * 1000, lifetimeMs / 2);
-  return { token, expiresAtMs: sentAtMs + lifetimeMs, refreshAtMs: sentAtMs + lifetimeMs - marginMs };
+function afterFailure(cached: Cached, error: unknown, nowMs: number): Cached {
+  const failures = cached.failures + 1;
+  return { ...cached, failures, refreshAtMs: nextAttemptAtMs(cached, failures, error, nowMs) };
 }
