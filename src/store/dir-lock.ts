@@ -1,52 +1,66 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from '#common';
+import { createExclusive, readLock, removeIfHeld } from './dir-lock-file.ts';
+import { formatHolder, thisProcess } from './dir-lock-holder.ts';
+import { DEFAULT_LEASE, isLive, type LeaseTimings } from './dir-lock-lease.ts';
+import { lockHeldError } from './dir-lock-message.ts';
+import { renewLease } from './dir-lock-renewal.ts';
 
 /**
  * PGlite is single-user: two processes (or two stores in one process) on one directory would
- * corrupt it. A lock file beside it (`<dir>.lock`) holding the owner's pid guards it; a lock left by a process that is
- * gone (crash, container restart) is taken over.
+ * corrupt it. A lock file beside it (`<dir>.lock`) names its holder (host, pid, PID namespace,
+ * since when) and is renewed while held; dir-lock-lease.ts says when a holder that is gone
+ * without releasing it (crash, container restart) has left it free to take over.
  */
-const heldHere = new Set<string>();
+export interface LockOptions {
+  log?: Logger | undefined;
+  /** Tests shorten it; the default suits every deployment. */
+  lease?: LeaseTimings | undefined;
+}
 
-export async function lockDirectory(dir: string): Promise<() => Promise<void>> {
-  if (heldHere.has(dir)) throw new Error(`embedded store already open in this process: ${dir}`);
-  heldHere.add(dir);
+/** Locks this process holds, by directory: refused a second time. */
+const held = new Map<string, { file: string; text: string }>();
+const ATTEMPTS = 50;
+const RETRY_MS = 20;
+
+export async function lockDirectory(dir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  if (held.has(dir)) throw new Error(`embedded store already open in this process: ${dir}`);
   const file = `${dir}.lock`;
+  const text = formatHolder(thisProcess(Date.now()));
+  const lease = options.lease ?? DEFAULT_LEASE;
+  held.set(dir, { file, text });
   try {
-    await takeLock(file);
+    await takeLock(file, text, lease);
   } catch (error) {
-    heldHere.delete(dir);
+    held.delete(dir);
     throw error;
   }
+  const { log } = options;
+  const stopRenewal = renewLease(file, text, lease.renewMs, {
+    lost: (now) =>
+      log?.error(
+        { lock: file, heldBy: now.holder },
+        'another process took over the embedded store lock this process holds (it went unrenewed past its lease: the process was paused, or the hosts disagree on the time): stop this process, two processes writing one DATA_DIR corrupt it',
+      ),
+    failed: (error) => log?.warn({ err: error, lock: file }, 'could not renew the embedded store lock: other hosts take it over once its lease runs out'),
+  });
   return async () => {
-    await rm(file, { force: true });
-    heldHere.delete(dir);
+    await stopRenewal();
+    await removeIfHeld(file, text);
+    held.delete(dir);
   };
 }
 
-async function takeLock(file: string): Promise<void> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(file, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (isOtherLiveProcess(owner)) throw new Error(`embedded store in use by process ${owner}: ${file}`);
-      await rm(file, { force: true });
-    }
+async function takeLock(file: string, text: string, lease: LeaseTimings): Promise<void> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (await createExclusive(file, text)) return;
+    const lock = await readLock(file);
+    if (lock === null) continue;
+    if (!isLive(lock, Date.now(), lease)) await rm(file, { force: true });
+    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, Date.now(), lease);
+    // Created but not yet written: read again to say who holds it.
+    else await delay(RETRY_MS);
   }
   throw new Error(`could not lock embedded store: ${file}`);
-}
-
-/** Our own pid in the file is a leftover of an earlier life of this pid (heldHere says so). */
-function isOtherLiveProcess(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -12,7 +12,7 @@ export async function openPgliteRunner(dataDir: string, log?: Logger): Promise<S
   const dir = resolve(dataDir, 'db');
   await ensurePrivateDirectory(dataDir, 'DATA_DIR', log);
   await ensurePrivateDirectory(dir, 'DATA_DIR/db', log);
-  const unlock = await lockDirectory(dir);
+  const unlock = await lockDirectory(dir, { log });
   try {
     const db = await PGlite.create(dir);
     return pgliteRunner(db, unlock);

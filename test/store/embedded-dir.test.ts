@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '#store';
@@ -25,7 +25,7 @@ describe('embedded store data directory', () => {
   it('creates a missing DATA_DIR and keeps the database under DATA_DIR/db, locked while open', async () => {
     expect(store.kind).toBe('embedded');
     expect((await readdir(dataDir)).sort()).toEqual(['db', 'db.lock']);
-    expect(await readFile(join(dataDir, 'db.lock'), 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({ host: hostname(), pid: process.pid });
     expect((await readdir(join(dataDir, 'db'))).length).toBeGreaterThan(0);
   });
 
@@ -60,6 +60,6 @@ describe('embedded store data directory', () => {
     await store.close();
     await writeFile(join(dataDir, 'db.lock'), '2147483646');
     store = await openStore({ dataDir, clock });
-    expect(await readFile(join(dataDir, 'db.lock'), 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
   });
 });

@@ -1,0 +1,27 @@
+import { hostname } from 'node:os';
+import type { LockState } from './dir-lock-file.ts';
+import { type LeaseTimings, leaseEnd } from './dir-lock-lease.ts';
+
+const ONE_PROCESS =
+  'One process per DATA_DIR: stop that one, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL database between replicas.';
+
+/** The start-up error for a held lock: who holds it, since when, and what to do (one line, for the CLI). */
+export function lockHeldError(file: string, lock: LockState, now: number, lease: LeaseTimings): Error {
+  const { holder } = lock;
+  const renewed = `renewed ${Math.max(0, Math.round((now - lock.renewedAt) / 1000))} s ago`;
+  const end = leaseEnd(lock, lease);
+  const wait = Math.max(0, Math.ceil((end - now) / 1000));
+  const whenGone = `start again after ${new Date(end).toISOString()} (in ${wait} s), when its lease has run out`;
+  if (holder === null) {
+    return new Error(`embedded store locked by ${file}, which cannot be read (${renewed}). If no other process uses this DATA_DIR, ${whenGone}, or delete the file.`);
+  }
+  if (holder.pidOnly) {
+    return new Error(
+      `embedded store in use by process ${holder.pid} on this host since ${holder.since} (${file}, written by an earlier tokengate). ${ONE_PROCESS} If that process is not a tokengate upstream (its pid was reused), delete ${file}.`,
+    );
+  }
+  const host = holder.host === hostname() ? `this host (${holder.host})` : `host ${holder.host}`;
+  return new Error(
+    `embedded store in use by process ${holder.pid} on ${host} since ${holder.since} (${file}, ${renewed}). ${ONE_PROCESS} If that process is gone, ${whenGone}.`,
+  );
+}

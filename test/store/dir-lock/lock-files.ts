@@ -1,0 +1,45 @@
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { formatHolder, type LockHolder, thisProcess } from '../../../src/store/dir-lock-holder.ts';
+import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
+
+export const HOUR_MS = 3_600_000;
+/** Fast renewals, for tests that watch them; the lease is long enough not to run out by accident. */
+export const FAST_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 5_000 };
+export const DEAD_PID = 2_147_483_646;
+
+/** A holder in this host and PID namespace, with another pid. */
+export function thisHostHolder(pid: number): LockHolder {
+  return { ...thisProcess(Date.now() - HOUR_MS), pid };
+}
+
+/** A holder on another host. Its pid is ours, which means nothing there. */
+export function otherHostHolder(host = 'other-host'): LockHolder {
+  return { host, pid: process.pid, since: new Date(Date.now() - HOUR_MS).toISOString() };
+}
+
+/** Writes a lock file as renewed `ageMs` ago (its mtime). */
+export async function writeLock(file: string, content: LockHolder | string, ageMs = 0): Promise<void> {
+  await writeFile(file, typeof content === 'string' ? content : formatHolder(content));
+  await setRenewedAgo(file, ageMs);
+}
+
+export async function setRenewedAgo(file: string, ageMs: number): Promise<void> {
+  const at = new Date(Date.now() - ageMs);
+  await utimes(file, at, at);
+}
+
+export async function renewedAgo(file: string): Promise<number> {
+  return Date.now() - (await stat(file)).mtimeMs;
+}
+
+export async function readHolder(file: string): Promise<LockHolder> {
+  return JSON.parse(await readFile(file, 'utf8')) as LockHolder;
+}
+
+export async function waitFor(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
