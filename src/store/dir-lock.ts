@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '#common';
-import { createExclusive, readLock, removeIfHeld } from './dir-lock-file.ts';
+import { createExclusive, type LockState, readLock, removeIfHeld } from './dir-lock-file.ts';
 import { formatHolder, thisProcess } from './dir-lock-holder.ts';
 import { DEFAULT_LEASE, isLive, type LeaseTimings } from './dir-lock-lease.ts';
 import { lockHeldError } from './dir-lock-message.ts';
@@ -57,10 +57,34 @@ async function takeLock(file: string, text: string, lease: LeaseTimings): Promis
     if (await createExclusive(file, text)) return;
     const lock = await readLock(file);
     if (lock === null) continue;
-    if (!isLive(lock, Date.now(), lease)) await rm(file, { force: true });
+    if (!isLive(lock, Date.now(), lease)) await takeOver(file, lock, text, lease);
     else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, Date.now(), lease);
     // Created but not yet written: read again to say who holds it.
     else await delay(RETRY_MS);
   }
-  throw new Error(`could not lock embedded store: ${file}`);
+  throw new Error(
+    `could not take over the stale lock ${file}: ${file}.takeover says another process is taking it over. If none is (it was killed doing so), delete ${file}.takeover.`,
+  );
+}
+
+/**
+ * Removes a stale lock unless it changed since it was judged stale. Processes racing for it all
+ * judge it stale; the takeover file lets one at a time check and remove, so none removes the
+ * lock another has just created. Then all race to create it again, and one wins.
+ */
+async function takeOver(file: string, stale: LockState, text: string, lease: LeaseTimings): Promise<void> {
+  const guard = `${file}.takeover`;
+  if (!(await createExclusive(guard, text))) {
+    const other = await readLock(guard);
+    // Left by a process that died taking over, which takes it milliseconds.
+    if (other !== null && !isLive(other, Date.now(), lease)) await removeIfHeld(guard, other.text);
+    else await delay(RETRY_MS);
+    return;
+  }
+  try {
+    const now = await readLock(file);
+    if (now?.text === stale.text && now.renewedAt === stale.renewedAt) await rm(file, { force: true });
+  } finally {
+    await removeIfHeld(guard, text);
+  }
 }
