@@ -1,3 +1,4 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { type LockHolder, parseHolder } from './dir-lock-holder.ts';
 
@@ -57,4 +58,13 @@ export async function readLock(file: string): Promise<LockState | null> {
 /** Removes the lock if it still holds `text`: one taken over meanwhile belongs to its new holder. */
 export async function removeIfHeld(file: string, text: string): Promise<void> {
   if ((await readLock(file))?.text === text) await rm(file, { force: true });
+}
+
+/** removeIfHeld for the process's `exit` event, where nothing asynchronous runs. */
+export function removeIfHeldSync(file: string, text: string): void {
+  try {
+    if (readFileSync(file, 'utf8') === text) rmSync(file, { force: true });
+  } catch {
+    // Gone already, or unreadable: nothing of ours to remove.
+  }
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '#common';
-import { createExclusive, type LockState, readLock, removeIfHeld } from './dir-lock-file.ts';
+import { createExclusive, type LockState, readLock, removeIfHeld, removeIfHeldSync } from './dir-lock-file.ts';
 import { formatHolder, thisProcess } from './dir-lock-holder.ts';
 import { DEFAULT_LEASE, isLive, type LeaseTimings } from './dir-lock-lease.ts';
 import { lockHeldError } from './dir-lock-message.ts';
@@ -19,7 +19,7 @@ export interface LockOptions {
   lease?: LeaseTimings | undefined;
 }
 
-/** Locks this process holds, by directory: refused a second time. */
+/** Locks this process holds, by directory: refused a second time, released at exit. */
 const held = new Map<string, { file: string; text: string }>();
 const ATTEMPTS = 50;
 const RETRY_MS = 20;
@@ -36,6 +36,7 @@ export async function lockDirectory(dir: string, options: LockOptions = {}): Pro
     held.delete(dir);
     throw error;
   }
+  releaseAtExit();
   const { log } = options;
   const stopRenewal = renewLease(file, text, lease.renewMs, {
     lost: (now) =>
@@ -87,4 +88,15 @@ async function takeOver(file: string, stale: LockState, text: string, lease: Lea
   } finally {
     await removeIfHeld(guard, text);
   }
+}
+
+let exitHooked = false;
+
+/** A process that ends without closing its store (process.exit, an uncaught error) leaves no lock: PGlite ends with it. */
+function releaseAtExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.on('exit', () => {
+    for (const { file, text } of held.values()) removeIfHeldSync(file, text);
+  });
 }

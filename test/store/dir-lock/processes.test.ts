@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,6 +59,13 @@ describe('embedded store lock between processes', () => {
       for (const child of children) child.stdin.end();
       await Promise.all(children.map((child) => child.exitCode ?? once(child, 'exit')));
     }
+  });
+
+  it.each(['exit', 'throw'])('removes its lock when the process ends (%s) without closing the store', async (how) => {
+    const dir = join(root, `ended-${how}`);
+    const { code } = await run(fixture('exit-holding.ts'), [dir, how]);
+    expect(code).toBe(how === 'exit' ? 0 : 1);
+    await expect(readFile(`${dir}.lock`)).rejects.toThrow('ENOENT');
   });
 
   it('tokengate upstream refuses a DATA_DIR another host holds with one line naming the holder, no stack trace', async () => {
