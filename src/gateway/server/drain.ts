@@ -8,6 +8,13 @@ type Connection = Socket & { _httpMessage?: ServerResponse | null };
 const openConnections = new WeakMap<Server, Set<Connection>>();
 
 /**
+ * How long a connection whose reply had promised keep-alive before the drain stays open once
+ * that reply is out: long enough for a request the client sent before it could see the close,
+ * short enough that the drain does not wait keepAliveTimeoutMs for a client with nothing to send.
+ */
+const IDLE_AFTER_REPLY_MS = 500;
+
+/**
  * Keeps the listener's open connections so a drain can reach the replies still being prepared
  * on them. Kept per connection, not per request: nothing is added to a request's path.
  */
@@ -27,15 +34,17 @@ export function trackConnections(server: Server): void {
  * (Node writes it, and closes the socket after the reply, when `shouldKeepAlive` is false; the
  * proxied reply honours it in response-passes.ts), so no client sends another request on a
  * connection about to close, and the drain ends with the last in-flight reply. A reply already
- * under way said keep-alive: its connection closes at the client's next request or when idle
- * for keepAliveTimeoutMs. Whatever is still open after `timeoutMs` is cut.
+ * under way said keep-alive: its connection closes IDLE_AFTER_REPLY_MS after it unless a request
+ * arrives, which is answered with `Connection: close`. Whatever is still open after `timeoutMs` is cut.
  */
 export async function drain(server: Server, timeoutMs: number): Promise<void> {
   // Runs before the handler, and only while draining: the request path pays nothing otherwise.
   server.prependListener('request', endConnectionAfterReply);
   for (const socket of openConnections.get(server) ?? []) {
     const reply = socket._httpMessage;
-    if (reply && !reply.headersSent) reply.shouldKeepAlive = false;
+    if (!reply) continue;
+    if (!reply.headersSent) reply.shouldKeepAlive = false;
+    else if (reply.shouldKeepAlive) reply.once('finish', () => idleBriefly(socket));
   }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -47,4 +56,13 @@ export async function drain(server: Server, timeoutMs: number): Promise<void> {
 
 function endConnectionAfterReply(_req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
+}
+
+/**
+ * Runs after Node's own 'finish' listener (added when the reply was made), which has detached
+ * the reply and set the connection's keep-alive timer, cleared by Node when a request arrives;
+ * this shortens that timer.
+ */
+function idleBriefly(socket: Connection): void {
+  if (!socket._httpMessage && !socket.destroyed) socket.setTimeout(IDLE_AFTER_REPLY_MS);
 }

@@ -38,6 +38,26 @@ async function closeWhileInFlight(gateway: Harness): Promise<{ closing: Promise<
   return { closing: gateway.gateway.close().then(() => 'closed' as const) };
 }
 
+/**
+ * A request for a large body whose reply has started: its head is in and the client reads none of
+ * the body until it resumes `res`. `rest` says whether the body then arrived whole.
+ */
+async function startedReply(url: string, via: Agent | false = false) {
+  const req = request(url, { agent: via });
+  const socket = new Promise<Socket>((resolve) => req.once('socket', resolve));
+  const res = await new Promise<IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject).end());
+  res.pause();
+  let bytes = 0;
+  res.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  res.on('error', () => undefined);
+  const rest = new Promise<{ complete: boolean; bytes: number }>((resolve) => res.once('close', () => resolve({ complete: res.complete, bytes })));
+  return { res, rest, socket: await socket };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Far below drainTimeoutMs and the keep-alive timeout (60 s): a drain that waited for either is still going. */
 const stillDraining = () => new Promise<'still draining'>((resolve) => setTimeout(() => resolve('still draining'), 10_000).unref());
 
@@ -80,6 +100,61 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     const { closing } = await closeWhileInFlight(h);
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
     expect(await outcome).toBe('cut');
+  });
+
+  it('closes a keep-alive connection whose reply started before the drain soon after that reply ends, and ends', async () => {
+    h = await startHarness(import.meta.dirname);
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { res, rest, socket } = await startedReply(`${h.gateway.url}/public/large?mib=8`, agent);
+    expect(res.headers.connection).toBe('keep-alive');
+    const closing = h.gateway.close().then(() => 'closed' as const);
+    await pause(100);
+    res.resume();
+    expect(await rest).toEqual({ complete: true, bytes: 8 * 2 ** 20 });
+    const ended = performance.now();
+    expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+    if (!socket.closed) await new Promise((resolve) => socket.once('close', resolve));
+    // Not keepAliveTimeoutMs (60 s here) nor drainTimeoutMs.
+    expect(performance.now() - ended).toBeLessThan(2_000);
+  });
+
+  it('answers a request sent during the drain on a keep-alive connection whose reply is still under way, with Connection: close', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const client = connect(Number(port), '127.0.0.1');
+    client.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    try {
+      client.write('GET /public/large?mib=8 HTTP/1.1\r\nHost: h\r\n\r\n');
+      await vi.waitFor(() => expect(Buffer.concat(chunks).includes('HTTP/1.1 200')).toBe(true));
+      client.pause();
+      const closing = h.gateway.close().then(() => 'closed' as const);
+      await pause(100);
+      client.write('GET /api/next HTTP/1.1\r\nHost: h\r\n\r\n');
+      client.resume();
+      expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+      await ended;
+      const reply = Buffer.concat(chunks);
+      const second = reply.subarray(reply.lastIndexOf('HTTP/1.1 ')).toString('latin1');
+      expect(reply.indexOf('HTTP/1.1 ')).toBe(0);
+      expect(second).toMatch(/^HTTP\/1\.1 200 /);
+      expect(second.toLowerCase()).toContain('\r\nconnection: close\r\n');
+      expect(second).toContain('"url":"/api/next"');
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('closes an idle keep-alive connection as soon as the drain starts', async () => {
+    h = await startHarness(import.meta.dirname);
+    const { socket, response } = keepAliveGet(`${h.gateway.url}/api/first`);
+    expect((await response).res.headers.connection).toBe('keep-alive');
+    const connection = await socket;
+    const closing = h.gateway.close().then(() => 'closed' as const);
+    if (!connection.closed) await new Promise((resolve) => connection.once('close', resolve));
+    expect(await Promise.race([closing, stillDraining()])).toBe('closed');
   });
 
   it('answers a request that arrives on an open connection during the drain with Connection: close, and ends', async () => {
