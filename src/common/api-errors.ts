@@ -23,6 +23,7 @@ export const API_ERRORS = {
   upstream_timeout: { code: '1051', status: 504, message: 'Upstream service timed out' },
   keys_unavailable: { code: '1052', status: 503, message: 'Token verification keys are not available yet' },
   revocations_stale: { code: '1053', status: 503, message: 'Revocation list is stale; try again shortly' },
+  shutting_down: { code: '1054', status: 503, message: 'Gateway is shutting down' },
   internal_error: { code: '1099', status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 

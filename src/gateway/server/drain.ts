@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { sendShuttingDown } from './shutdown-reply.ts';
 
 /** A connection, with the reply it is writing in Node's own field (which closeIdleConnections reads too). */
 type Connection = Socket & { _httpMessage?: ServerResponse | null };
@@ -13,6 +14,12 @@ const openConnections = new WeakMap<Server, Set<Connection>>();
  * short enough that the drain does not wait keepAliveTimeoutMs for a client with nothing to send.
  */
 const IDLE_AFTER_REPLY_MS = 500;
+
+/**
+ * How long the 503s sent when drainTimeoutMs runs out get to reach their clients before those
+ * connections are cut too.
+ */
+const FINAL_REPLY_MS = 1_000;
 
 /**
  * Keeps the listener's open connections so a drain can reach the replies still being prepared
@@ -35,12 +42,14 @@ export function trackConnections(server: Server): void {
  * proxied reply honours it in response-passes.ts), so no client sends another request on a
  * connection about to close, and the drain ends with the last in-flight reply. A reply already
  * under way said keep-alive: its connection closes IDLE_AFTER_REPLY_MS after it unless a request
- * arrives, which is answered with `Connection: close`. Whatever is still open after `timeoutMs` is cut.
+ * arrives, which is answered with `Connection: close`. When `timeoutMs` runs out, a request whose
+ * reply has not started is answered 503 `1054` (shutdown-reply.ts) and every other connection cut.
  */
 export async function drain(server: Server, timeoutMs: number): Promise<void> {
   // Runs before the handler, and only while draining: the request path pays nothing otherwise.
   server.prependListener('request', endConnectionAfterReply);
-  for (const socket of openConnections.get(server) ?? []) {
+  const open = openConnections.get(server) ?? new Set<Connection>();
+  for (const socket of open) {
     const reply = socket._httpMessage;
     if (!reply) continue;
     if (!reply.headersSent) reply.shouldKeepAlive = false;
@@ -48,10 +57,17 @@ export async function drain(server: Server, timeoutMs: number): Promise<void> {
   }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  let finalCut: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    stopWaiting(open);
+    // A client that does not read its 503 must not hold the drain.
+    finalCut = setTimeout(() => server.closeAllConnections(), FINAL_REPLY_MS);
+    finalCut.unref();
+  }, timeoutMs);
   timer.unref();
   await closed;
   clearTimeout(timer);
+  clearTimeout(finalCut);
 }
 
 function endConnectionAfterReply(_req: IncomingMessage, res: ServerResponse): void {
@@ -65,4 +81,13 @@ function endConnectionAfterReply(_req: IncomingMessage, res: ServerResponse): vo
  */
 function idleBriefly(socket: Connection): void {
   if (!socket._httpMessage && !socket.destroyed) socket.setTimeout(IDLE_AFTER_REPLY_MS);
+}
+
+/** drainTimeoutMs has run out: answer what has not started (503), cut what has. */
+function stopWaiting(open: Set<Connection>): void {
+  for (const socket of open) {
+    const reply = socket._httpMessage;
+    if (reply && !reply.headersSent && sendShuttingDown(reply)) continue;
+    socket.destroy();
+  }
 }

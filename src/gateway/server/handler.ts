@@ -10,11 +10,8 @@ import { authorizeTimed, isKeySecretRequest } from './authorize.ts';
 import { admit } from './admit.ts';
 import { countingStream, needsCounting } from './body-limit.ts';
 import { enter, type Generation, leave } from './generation.ts';
-import { newRecord, type RequestRecord } from './record.ts';
+import { attachRecord, newRecord, type RequestRecord, recordOf } from './record.ts';
 import { sendApiError } from './respond.ts';
-
-const RECORD = Symbol('tokengate.record');
-type WithRecord = ServerResponse & { [RECORD]?: RequestRecord };
 
 export interface HandlerDeps {
   current(): Generation;
@@ -36,7 +33,7 @@ export function createHandler(deps: HandlerDeps) {
   // (after 'finish' when the reply was handed to the socket, alone when it was cut short), so
   // `on` suffices; `once` would wrap the listener in a new closure every request.
   function done(this: ServerResponse): void {
-    const record = (this as WithRecord)[RECORD] as RequestRecord;
+    const record = recordOf(this) as RequestRecord;
     leave(record.gen, deps.onIdle);
     finishRequest(this, record, deps.accessLog, metrics);
   }
@@ -44,7 +41,7 @@ export function createHandler(deps: HandlerDeps) {
     const gen = deps.current();
     const record = newRecord(requestIdFrom(req.headers), req.method ?? 'GET', performance.now(), gen);
     enter(gen);
-    (res as WithRecord)[RECORD] = record;
+    attachRecord(res, record);
     res.on('close', done);
     const route = admit(gen, req, res, record);
     if (route === undefined) return;
@@ -55,14 +52,15 @@ export function createHandler(deps: HandlerDeps) {
     }
     const decision = authorizeTimed(gen.auth, req, route, observe);
     if (decision instanceof Promise) {
-      // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now.
+      // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now,
+      // or a drain that ran out of time answered 503 (drain.ts).
       decision.then(
         (d) => {
-          if (!res.destroyed) decide(gen, req, res, record, route, d);
+          if (!res.destroyed && !res.writableEnded) decide(gen, req, res, record, route, d);
         },
         (error: unknown) => {
           log.error({ reqId: record.requestId, err: String(error) }, 'verification threw');
-          if (!res.destroyed) sendApiError(res, record, 'internal_error', { extra: route.errorFields });
+          if (!res.destroyed && !res.writableEnded) sendApiError(res, record, 'internal_error', { extra: route.errorFields });
         },
       );
     } else decide(gen, req, res, record, route, decision);

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { VerifiedToken } from '#auth';
 import type { Generation } from './generation.ts';
 
@@ -18,4 +19,19 @@ export interface RequestRecord {
 
 export function newRecord(requestId: string, method: string, startedAt: number, gen: Generation): RequestRecord {
   return { requestId, method, startedAt, gen, route: '(unmatched)', decision: 'rejected', errorCode: '', token: undefined };
+}
+
+const RECORD = Symbol('tokengate.record');
+type WithRecord = ServerResponse & { [RECORD]?: RequestRecord };
+
+/**
+ * Keeps the record on its response: the response's 'close' listener logs it, and a drain that
+ * answers for the request fills it in.
+ */
+export function attachRecord(res: ServerResponse, record: RequestRecord): void {
+  (res as WithRecord)[RECORD] = record;
+}
+
+export function recordOf(res: ServerResponse): RequestRecord | undefined {
+  return (res as WithRecord)[RECORD];
 }

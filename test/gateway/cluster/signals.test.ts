@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 
 let fx: ClusterFixture;
@@ -92,6 +92,23 @@ describe('gateway signals during a drain', () => {
         await pause(300);
         run.child.kill('SIGHUP');
       }));
+  }
+
+  for (const workers of ['1', '2']) {
+    it(`workers ${workers}: a request still waiting for the upstream when drainTimeoutMs runs out gets 503 1054 and its access line, not a reset, and the process exits 0`, async () => {
+      const run = startProcess(workers);
+      const [first] = await run.waitFor(listening, Number(workers));
+      fx.upstream.setDelay(30_000);
+      const seen = fx.upstream.seen.length;
+      const inflight = fetch(`${String(first?.['url'])}/api/slow`);
+      await vi.waitFor(() => expect(fx.upstream.seen.length).toBe(seen + 1), { timeout: 10_000 });
+      run.child.kill('SIGTERM');
+      const res = await inflight;
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ message: 'Gateway is shutting down', error_code: '1054', success: false });
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(run.lines).toContainEqual(expect.objectContaining({ msg: 'request', status: 503, decision: 'public', errorCode: '1054' }));
+    });
   }
 
   it('workers 1: a SIGTERM while the listener starts stops the gateway once it is up, with exit 0 (was killed by the signal)', async () => {

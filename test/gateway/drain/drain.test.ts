@@ -1,6 +1,7 @@
 import { Agent, type IncomingMessage, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bearer } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 let h: Harness | undefined;
@@ -89,17 +90,48 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
   });
 
-  it('cuts a request still in flight after drainTimeoutMs instead of waiting for it', async () => {
+  it('answers a request still waiting for the upstream when drainTimeoutMs runs out with 503 1054, Connection: close and its request id, instead of a reset', async () => {
     h = await startHarness(import.meta.dirname, { env: { DRAIN_TIMEOUT_MS: '300', RESPONSE_TIMEOUT_MS: '60000' } });
     h.upstream.setDelay(30_000);
     const { response } = keepAliveGet(`${h.gateway.url}/api/slow`);
-    const outcome = response.then(
-      () => 'answered',
-      () => 'cut',
-    );
     const { closing } = await closeWhileInFlight(h);
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
-    expect(await outcome).toBe('cut');
+    const { res, body } = await response;
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(body)).toEqual({ message: 'Gateway is shutting down', error_code: '1054', success: false });
+    expect(res.headers.connection).toBe('close');
+    const requestId = h.upstream.seen[0]?.headers['x-request-id'];
+    expect(res.headers['x-request-id']).toBe(requestId);
+    // The upstream request is cancelled, and the access log has the reply like the gateway's other ones.
+    await vi.waitFor(() => expect(h?.upstream.cancelled()).toBe(1));
+    expect(h.logs.entries().filter((l) => l['msg'] === 'request')).toEqual([
+      expect.objectContaining({ reqId: requestId, route: '/api/*', status: 503, decision: 'public', errorCode: '1054' }),
+    ]);
+  });
+
+  it("answers a request still waiting for its token check when drainTimeoutMs runs out with 503 1054 in its route's body shape, and never forwards it", async () => {
+    h = await startHarness(import.meta.dirname, { env: { DRAIN_TIMEOUT_MS: '300' } });
+    const loads = h.jwks.requests;
+    // An unknown kid makes the gateway fetch the key set again; the issuer holds that fetch.
+    h.jwks.setDelay(2_000);
+    const response = fetch(`${h.gateway.url}/autocomplete/x`, { headers: { authorization: bearer(await h.kit.unknownKidToken()) } });
+    await vi.waitFor(() => expect(h?.jwks.requests).toBe(loads + 1), { timeout: 10_000 });
+    expect(await Promise.race([h.gateway.close().then(() => 'closed' as const), stillDraining()])).toBe('closed');
+    const res = await response;
+    expect(res.status).toBe(503);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(res.headers.get('x-request-id')).toMatch(/./);
+    expect(await res.json()).toEqual({ completions: [], message: 'Gateway is shutting down', error_code: '1054', success: false });
+    expect(h.upstream.seen).toEqual([]);
+  });
+
+  it('still cuts a reply that had already started when drainTimeoutMs runs out', async () => {
+    h = await startHarness(import.meta.dirname, { env: { DRAIN_TIMEOUT_MS: '300' } });
+    const { res, rest } = await startedReply(`${h.gateway.url}/public/large?mib=64`);
+    expect(res.statusCode).toBe(200);
+    expect(await Promise.race([h.gateway.close().then(() => 'closed' as const), stillDraining()])).toBe('closed');
+    res.resume();
+    expect(await rest).toMatchObject({ complete: false });
   });
 
   it('closes a keep-alive connection whose reply started before the drain soon after that reply ends, and ends', async () => {

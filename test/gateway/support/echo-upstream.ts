@@ -14,6 +14,8 @@ export interface EchoUpstream {
   readonly seen: SeenRequest[];
   /** Every answer waits this long before its headers (a slow upstream). */
   setDelay(ms: number): void;
+  /** Delayed answers the gateway hung up on before they were sent (it cancelled the request). */
+  cancelled(): number;
   /** Bytes of `/public/large` bodies written so far (the upstream honours its own backpressure). */
   largeBytesWritten(): number;
   /** Requests whose body is still arriving: neither complete nor cut off with their connection. */
@@ -58,6 +60,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   let delayMs = 0;
   let largeBytes = 0;
   let receiving = 0;
+  let cancelled = 0;
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith('/api/early')) {
       // Answers and closes before reading the request body, as an upstream refusing an upload may.
@@ -120,8 +123,12 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-upstream': 'echo' });
         res.end(JSON.stringify(record));
       };
-      if (delayMs > 0) setTimeout(answer, delayMs);
-      else answer();
+      if (delayMs > 0) {
+        setTimeout(answer, delayMs);
+        res.once('close', () => {
+          if (!res.headersSent) cancelled++;
+        });
+      } else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -132,6 +139,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     setDelay(ms) {
       delayMs = ms;
     },
+    cancelled: () => cancelled,
     largeBytesWritten: () => largeBytes,
     receiving: () => receiving,
     close: () =>
