@@ -49,12 +49,7 @@ export async function drain(server: Server, timeoutMs: number): Promise<void> {
   // Runs before the handler, and only while draining: the request path pays nothing otherwise.
   server.prependListener('request', endConnectionAfterReply);
   const open = openConnections.get(server) ?? new Set<Connection>();
-  for (const socket of open) {
-    const reply = socket._httpMessage;
-    if (!reply) continue;
-    if (!reply.headersSent) reply.shouldKeepAlive = false;
-    else if (reply.shouldKeepAlive) reply.once('finish', () => idleBriefly(socket));
-  }
+  for (const socket of open) closeAfterReply(socket);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let finalCut: NodeJS.Timeout | undefined;
@@ -74,13 +69,24 @@ function endConnectionAfterReply(_req: IncomingMessage, res: ServerResponse): vo
   res.shouldKeepAlive = false;
 }
 
+/** Makes the connection's current reply its last, or if that reply already promised keep-alive, watches it. */
+function closeAfterReply(socket: Connection): void {
+  const reply = socket._httpMessage;
+  if (!reply) return;
+  if (!reply.headersSent) reply.shouldKeepAlive = false;
+  else if (reply.shouldKeepAlive) reply.once('finish', () => afterKeepAliveReply(socket));
+}
+
 /**
  * Runs after Node's own 'finish' listener (added when the reply was made), which has detached
- * the reply and set the connection's keep-alive timer, cleared by Node when a request arrives;
- * this shortens that timer.
+ * the reply and either handed the connection to the reply of a request pipelined behind it
+ * (received before the drain, so not told to close) or set the connection's keep-alive timer,
+ * cleared by Node when a request arrives; this shortens that timer.
  */
-function idleBriefly(socket: Connection): void {
-  if (!socket._httpMessage && !socket.destroyed) socket.setTimeout(IDLE_AFTER_REPLY_MS);
+function afterKeepAliveReply(socket: Connection): void {
+  if (socket.destroyed) return;
+  if (socket._httpMessage) closeAfterReply(socket);
+  else socket.setTimeout(IDLE_AFTER_REPLY_MS);
 }
 
 /** drainTimeoutMs has run out: answer what has not started (503), cut what has. */

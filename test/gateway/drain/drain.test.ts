@@ -179,6 +179,58 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     }
   });
 
+  /**
+   * A large reply under way on a raw connection, and `GET /api/next` pipelined behind it before the
+   * drain, the upstream answering it after `nextDelayMs`; the drain starts once the upstream has
+   * it. Resolves with the second reply as sent, once the drain ended (or the 10 s bound passed).
+   */
+  async function pipelinedBeforeDrain(gateway: Harness, nextDelayMs: number) {
+    const { port } = new URL(gateway.gateway.url);
+    const client = connect(Number(port), '127.0.0.1');
+    client.on('error', () => undefined);
+    const chunks: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise((resolve) => client.once('close', resolve));
+    try {
+      client.write('GET /public/large?mib=64 HTTP/1.1\r\nHost: h\r\n\r\n');
+      await vi.waitFor(() => expect(Buffer.concat(chunks).includes('HTTP/1.1 200')).toBe(true));
+      client.pause();
+      gateway.upstream.setDelay(nextDelayMs);
+      client.write('GET /api/next HTTP/1.1\r\nHost: h\r\n\r\n');
+      // The upstream has it (it notes a request before its delay): it was received before the drain.
+      await vi.waitFor(() => expect(gateway.upstream.seen.length).toBe(2));
+      // More than the socket buffers hold: the first reply is still under way as the drain starts.
+      expect(gateway.upstream.largeBytesWritten()).toBeLessThan(64 * 2 ** 20);
+      const closing = gateway.gateway.close().then(() => 'closed' as const);
+      await pause(100);
+      client.resume();
+      const outcome = await Promise.race([closing, stillDraining()]);
+      if (outcome === 'closed') await closed;
+      const reply = Buffer.concat(chunks);
+      return { outcome, second: reply.subarray(reply.lastIndexOf('HTTP/1.1 ')).toString('latin1') };
+    } finally {
+      client.destroy();
+    }
+  }
+
+  it('answers a request pipelined before the drain behind a reply under way with Connection: close, and ends', async () => {
+    // Regression: only the reply under way was told to close; the one pipelined behind it said
+    // keep-alive, and its connection stayed open for keepAliveTimeoutMs, holding the drain.
+    h = await startHarness(import.meta.dirname);
+    const { outcome, second } = await pipelinedBeforeDrain(h, 2_000);
+    expect(outcome).toBe('closed');
+    expect(second).toContain('"url":"/api/next"');
+    expect(second.toLowerCase()).toContain('\r\nconnection: close\r\n');
+  });
+
+  it('closes the connection soon after a reply that promised keep-alive, pipelined before the drain behind one under way, and ends', async () => {
+    // Its head was written (keep-alive) while it waited behind the first: the connection closes 0.5 s after it, as after one.
+    h = await startHarness(import.meta.dirname);
+    const { outcome, second } = await pipelinedBeforeDrain(h, 0);
+    expect(outcome).toBe('closed');
+    expect(second).toContain('"url":"/api/next"');
+  });
+
   it('closes an idle keep-alive connection as soon as the drain starts', async () => {
     h = await startHarness(import.meta.dirname);
     const { socket, response } = keepAliveGet(`${h.gateway.url}/api/first`);
