@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { ownStartTime } from './dir-lock-process.ts';
 
 /**
  * Who holds a directory lock, as the lock file says it (one line of JSON, so `cat` tells an
@@ -17,17 +18,26 @@ export interface LockHolder {
    * name (set in compose, or `--network host`) but not our namespace, where its pid means nothing.
    */
   pidNamespace?: string;
+  /**
+   * Linux: the holder's start time (/proc/<pid>/stat field 22, clock ticks since boot). With the
+   * boot id in pidNamespace it tells the holder from a later process given its pid, so a holder
+   * paused past its lease (SIGSTOP, a debugger) still holds against its own host.
+   */
+  startTime?: number;
   /** Read from a lock of an earlier tokengate: a bare pid, no host, never renewed. */
   pidOnly?: true;
 }
 
 export function thisProcess(now: number): LockHolder {
   const namespace = ownNamespace();
+  // A start time means something only beside the boot id it counts from.
+  const startTime = namespace === undefined ? undefined : ownStartTime();
   return {
     host: hostname(),
     pid: process.pid,
     since: new Date(now).toISOString(),
     ...(namespace === undefined ? {} : { pidNamespace: namespace }),
+    ...(startTime === undefined ? {} : { startTime }),
   };
 }
 
@@ -53,12 +63,20 @@ export function parseHolder(text: string, writtenAt: number): LockHolder | null 
   }
 }
 
+/** A lock written before start times were recorded has none: it is read so, and judged as before. */
 function asHolder(value: unknown): LockHolder | null {
-  const { host, pid, since, pidNamespace } = (value ?? {}) as Record<string, unknown>;
+  const { host, pid, since, pidNamespace, startTime } = (value ?? {}) as Record<string, unknown>;
   if (typeof host !== 'string' || typeof since !== 'string' || typeof pid !== 'number') return null;
   if (!Number.isSafeInteger(pid) || pid <= 0) return null;
   if (pidNamespace !== undefined && typeof pidNamespace !== 'string') return null;
-  return { host, pid, since, ...(pidNamespace === undefined ? {} : { pidNamespace }) };
+  if (startTime !== undefined && !(Number.isSafeInteger(startTime) && (startTime as number) >= 0)) return null;
+  return {
+    host,
+    pid,
+    since,
+    ...(pidNamespace === undefined ? {} : { pidNamespace }),
+    ...(startTime === undefined ? {} : { startTime: startTime as number }),
+  };
 }
 
 let namespace: { value: string | undefined } | undefined;

@@ -1,5 +1,6 @@
-import { sharesOurPids } from './dir-lock-holder.ts';
 import type { LockState } from './dir-lock-file.ts';
+import { sharesOurPids } from './dir-lock-holder.ts';
+import { lookUpProcess } from './dir-lock-process.ts';
 
 export interface LeaseTimings {
   /** How often the holder touches its lock file (mtime). */
@@ -17,27 +18,34 @@ export interface LeaseTimings {
 export const DEFAULT_LEASE: LeaseTimings = { renewMs: 5_000, leaseMs: 30_000 };
 
 /**
- * Whether the lock still holds. Where the holder's pid can be looked up (this host and PID
- * namespace), a dead pid frees it at once and a live one holds only while the lease is fresh (a
- * pid reused by another program does not renew). Elsewhere the lease alone decides. An old
- * pid-only lock is never renewed: its pid alone decides, as it did.
+ * What keeps a lock held: its holder's process, found running here with the start time it
+ * recorded (held however long unrenewed: a paused holder still writes once resumed); its pid,
+ * running here where start times cannot be compared; or its lease alone, where the pid cannot be
+ * looked up (another host or PID namespace). null: nothing does, the lock is free to take over.
  */
-export function isLive(lock: LockState, now: number, lease: LeaseTimings): boolean {
+export type HeldBy = 'process' | 'pid' | 'lease';
+
+/**
+ * On this host and PID namespace a dead pid frees the lock at once, and so does a live one with
+ * another start time (a reused pid). Without start times to compare, a live pid holds only while
+ * the lease is fresh (a reused pid does not renew). An old pid-only lock is never renewed: its
+ * pid alone decides, as it did.
+ */
+export function whatHolds(lock: LockState, now: number, lease: LeaseTimings): HeldBy | null {
   const fresh = now - lock.renewedAt < lease.leaseMs;
   const { holder } = lock;
-  if (holder === null || !sharesOurPids(holder)) return fresh;
+  if (holder === null || !sharesOurPids(holder)) return fresh ? 'lease' : null;
   // Our own pid is a leftover of an earlier life of it: this process's own locks are refused earlier.
-  const running = holder.pid !== process.pid && isRunning(holder.pid);
-  return holder.pidOnly ? running : running && fresh;
+  if (holder.pid === process.pid) return null;
+  const found = lookUpProcess(holder.pid);
+  if (!found.running) return null;
+  if (holder.pidOnly) return 'pid';
+  if (holder.startTime === undefined || found.startTime === undefined) return fresh ? 'pid' : null;
+  return holder.startTime === found.startTime ? 'process' : null;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export function isLive(lock: LockState, now: number, lease: LeaseTimings): boolean {
+  return whatHolds(lock, now, lease) !== null;
 }
 
 /** When the lock runs out if nobody renews it. */

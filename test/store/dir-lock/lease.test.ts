@@ -8,6 +8,7 @@ import {
   DEAD_PID,
   FAST_LEASE,
   HOUR_MS,
+  holderWithoutStartTime,
   otherHostHolder,
   readHolder,
   renewedAgo,
@@ -76,9 +77,15 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     await expect(lockDirectory(dir)).rejects.toThrow(`in use by process ${process.ppid} on this host`);
   });
 
-  it('takes over a lock of this host whose pid is alive but unrenewed past its lease (a reused pid)', async () => {
+  it('refuses a lock of this host without a start time (an earlier format) whose live holder renews it', async () => {
     const { dir, file } = fresh();
-    await writeLock(file, thisHostHolder(process.ppid), HOUR_MS);
+    await writeLock(file, holderWithoutStartTime(process.ppid));
+    await expect(lockDirectory(dir)).rejects.toThrow(`in use by process ${process.ppid} on this host`);
+  });
+
+  it('takes over a lock of this host without a start time (an earlier format) whose pid is alive but unrenewed past its lease (a reused pid)', async () => {
+    const { dir, file } = fresh();
+    await writeLock(file, holderWithoutStartTime(process.ppid), HOUR_MS);
     const release = await lockDirectory(dir);
     expect((await readHolder(file)).pid).toBe(process.pid);
     await release();

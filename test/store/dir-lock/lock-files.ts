@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { formatHolder, type LockHolder, thisProcess } from '../../../src/store/dir-lock-holder.ts';
 import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
@@ -7,10 +8,30 @@ export const HOUR_MS = 3_600_000;
 export const FAST_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 5_000 };
 export const DEAD_PID = 2_147_483_646;
 
-/** A holder in this host and PID namespace, with another pid. */
+/** A holder in this host and PID namespace, with another pid and, where /proc tells it, that pid's start time. */
 export function thisHostHolder(pid: number): LockHolder {
-  return { ...thisProcess(Date.now() - HOUR_MS), pid };
+  const { startTime: _ours, ...holder } = thisProcess(Date.now() - HOUR_MS);
+  const startTime = startTimeOf(pid);
+  return { ...holder, pid, ...(startTime === undefined ? {} : { startTime }) };
 }
+
+/** As a lock written before start times were recorded names a holder in this host and PID namespace. */
+export function holderWithoutStartTime(pid: number): LockHolder {
+  const { startTime: _unused, ...holder } = thisHostHolder(pid);
+  return holder;
+}
+
+/** Field 22 of /proc/<pid>/stat (read here apart from the code under test); undefined without /proc or the process. */
+export function startTimeOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return undefined;
+  }
+}
+
+export const HAS_PROC = startTimeOf(process.pid) !== undefined;
 
 /** A holder on another host. Its pid is ours, which means nothing there. */
 export function otherHostHolder(host = 'other-host'): LockHolder {
