@@ -7,6 +7,8 @@ import { sendShuttingDown } from './shutdown-reply.ts';
 type Connection = Socket & { _httpMessage?: ServerResponse | null };
 
 const openConnections = new WeakMap<Server, Set<Connection>>();
+/** HTTPS only: every TCP connection, a TLS handshake not yet done included (see trackConnections). */
+const tcpConnections = new WeakMap<Server, Set<Socket>>();
 
 /**
  * How long a connection whose reply had promised keep-alive before the drain stays open once
@@ -26,13 +28,21 @@ const FINAL_REPLY_MS = 1_000;
  * on them. Kept per connection, not per request: nothing is added to a request's path.
  */
 export function trackConnections(server: Server): void {
-  const open = new Set<Connection>();
-  openConnections.set(server, open);
+  const https = server instanceof HttpsServer;
   // HTTPS speaks HTTP on the TLS socket, which 'secureConnection' hands out.
-  server.on(server instanceof HttpsServer ? 'secureConnection' : 'connection', (socket: Connection) => {
+  openConnections.set(server, track(server, https ? 'secureConnection' : 'connection'));
+  // Until its handshake is done a TLS connection is in neither that set nor Node's own list
+  // (closeAllConnections): only its TCP socket reaches it.
+  if (https) tcpConnections.set(server, track(server, 'connection'));
+}
+
+function track(server: Server, event: 'connection' | 'secureConnection'): Set<Connection> {
+  const open = new Set<Connection>();
+  server.on(event, (socket: Connection) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
+  return open;
 }
 
 /**
@@ -43,7 +53,8 @@ export function trackConnections(server: Server): void {
  * connection about to close, and the drain ends with the last in-flight reply. A reply already
  * under way said keep-alive: its connection closes IDLE_AFTER_REPLY_MS after it unless a request
  * arrives, which is answered with `Connection: close`. When `timeoutMs` runs out, a request whose
- * reply has not started is answered 503 `1054` (shutdown-reply.ts) and every other connection cut.
+ * reply has not started is answered 503 `1054` (shutdown-reply.ts) and every other connection cut;
+ * FINAL_REPLY_MS later, whatever is left (a 503 not read, a TLS handshake not done).
  */
 export async function drain(server: Server, timeoutMs: number): Promise<void> {
   // Runs before the handler, and only while draining: the request path pays nothing otherwise.
@@ -56,7 +67,7 @@ export async function drain(server: Server, timeoutMs: number): Promise<void> {
   const timer = setTimeout(() => {
     stopWaiting(open);
     // A client that does not read its 503 must not hold the drain.
-    finalCut = setTimeout(() => server.closeAllConnections(), FINAL_REPLY_MS);
+    finalCut = setTimeout(() => cutAll(server), FINAL_REPLY_MS);
     finalCut.unref();
   }, timeoutMs);
   timer.unref();
@@ -87,6 +98,15 @@ function afterKeepAliveReply(socket: Connection): void {
   if (socket.destroyed) return;
   if (socket._httpMessage) closeAfterReply(socket);
   else socket.setTimeout(IDLE_AFTER_REPLY_MS);
+}
+
+/**
+ * Everything still open, a TLS handshake too: a client that never finishes one would otherwise
+ * hold the drain until Node's handshake timeout (120 s).
+ */
+function cutAll(server: Server): void {
+  server.closeAllConnections();
+  for (const socket of tcpConnections.get(server) ?? []) socket.destroy();
 }
 
 /** drainTimeoutMs has run out: answer what has not started (503), cut what has. */
