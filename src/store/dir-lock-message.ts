@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import type { LockState } from './dir-lock-file.ts';
-import { type LeaseTimings, leaseEnd } from './dir-lock-lease.ts';
+import { type HeldBy, type LeaseTimings, leaseEnd } from './dir-lock-lease.ts';
 
 const ONE_PROCESS =
   'One process per DATA_DIR: stop that one, give this one another DATA_DIR, or set DATABASE_URL to share a PostgreSQL database between replicas.';
 
 /** The start-up error for a held lock: who holds it, since when, and what to do (one line, for the CLI). */
-export function lockHeldError(file: string, lock: LockState, now: number, lease: LeaseTimings): Error {
+export function lockHeldError(file: string, lock: LockState, now: number, lease: LeaseTimings, heldBy: HeldBy): Error {
   const { holder } = lock;
   const renewed = `renewed ${Math.max(0, Math.round((now - lock.renewedAt) / 1000))} s ago`;
   const end = leaseEnd(lock, lease);
@@ -21,7 +21,10 @@ export function lockHeldError(file: string, lock: LockState, now: number, lease:
     );
   }
   const host = holder.host === hostname() ? `this host (${holder.host})` : `host ${holder.host}`;
-  return new Error(
-    `embedded store in use by process ${holder.pid} on ${host} since ${holder.since} (${file}, ${renewed}). ${ONE_PROCESS} If that process is gone, ${whenGone}.`,
-  );
+  const inUse = `embedded store in use by process ${holder.pid} on ${host} since ${holder.since} (${file}, ${renewed}). ${ONE_PROCESS}`;
+  // On this host the pid can be looked up, and a gone one would not hold; only without start times may it be another program's.
+  const check = `Check that process ${holder.pid} is a tokengate upstream (ps -p ${holder.pid} -o args)`;
+  if (heldBy === 'process') return new Error(`${inUse} ${check}.`);
+  if (heldBy === 'pid') return new Error(`${inUse} ${check}; if it is not, its pid was reused by another program: ${whenGone}.`);
+  return new Error(`${inUse} If that process is gone, ${whenGone}.`);
 }

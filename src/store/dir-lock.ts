@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '#common';
 import { createExclusive, type LockState, readLock, removeIfHeld, removeIfHeldSync } from './dir-lock-file.ts';
 import { formatHolder, thisProcess } from './dir-lock-holder.ts';
-import { DEFAULT_LEASE, isLive, type LeaseTimings } from './dir-lock-lease.ts';
+import { DEFAULT_LEASE, isLive, type LeaseTimings, whatHolds } from './dir-lock-lease.ts';
 import { lockHeldError } from './dir-lock-message.ts';
 import { renewLease } from './dir-lock-renewal.ts';
 
@@ -58,8 +58,9 @@ async function takeLock(file: string, text: string, lease: LeaseTimings): Promis
     if (await createExclusive(file, text)) return;
     const lock = await readLock(file);
     if (lock === null) continue;
-    if (!isLive(lock, Date.now(), lease)) await takeOver(file, lock, text, lease);
-    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, Date.now(), lease);
+    const heldBy = whatHolds(lock, Date.now(), lease);
+    if (heldBy === null) await takeOver(file, lock, text, lease);
+    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, Date.now(), lease, heldBy);
     // Created but not yet written: read again to say who holds it.
     else await delay(RETRY_MS);
   }

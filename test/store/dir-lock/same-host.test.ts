@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,14 @@ describe.skipIf(!HAS_PROC)('embedded store lock: holders on this host, told apar
       if (holder.exitCode === null) await once(holder, 'exit');
     }
     await expect(readFile(file)).rejects.toThrow('ENOENT');
+  });
+
+  it('asks to check that a live holder with its start time is a tokengate upstream, and says nothing of its lease', async () => {
+    const { dir, file } = fresh();
+    await writeLock(file, thisHostHolder(process.ppid));
+    await expect(lockDirectory(dir)).rejects.toThrow(
+      new RegExp(`^embedded store in use by process ${process.ppid} on this host \\(${hostname()}\\) since \\S+ \\(${file}, renewed \\d+ s ago\\)\\. One process per DATA_DIR: [^.]+\\. Check that process ${process.ppid} is a tokengate upstream \\(ps -p ${process.ppid} -o args\\)\\.$`),
+    );
   });
 
   it('takes over at once a lock renewed moments ago whose live pid has another start time (a reused pid)', async () => {
