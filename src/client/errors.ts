@@ -12,8 +12,8 @@ export class TokenEndpointError extends Error {
   readonly error: string;
   readonly errorDescription: string | undefined;
 
-  constructor(status: number, error: string, errorDescription: string | undefined) {
-    super(`token endpoint refused the request: ${error}${errorDescription ? ` (${errorDescription})` : ''}`);
+  constructor(status: number, error: string, errorDescription: string | undefined, options: { cause?: unknown } = {}) {
+    super(`token endpoint refused the request: ${error}${errorDescription ? ` (${errorDescription})` : ''}`, options);
     this.status = status;
     this.error = error;
     this.errorDescription = errorDescription;

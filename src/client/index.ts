@@ -14,12 +14,16 @@ export type { TokenClientOptions } from './options.ts';
 export interface TokenClient {
   /**
    * The cached token while it has more than 5 s left (or the refresh margin, if shorter; inside
-   * the margin it also starts the background refresh); otherwise waits for a new one.
+   * the margin it also starts the background refresh); otherwise waits for a new one, or rejects
+   * at once with the error of the token request that failed just before (1 s, 10 s for a refusal).
    */
   getToken(): Promise<string>;
   /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 or a revoked-token 1024 answer. */
   fetch(input: string | URL, init?: RequestInit): Promise<Response>;
-  /** Forgets the cached token (e.g. after the operator rotated credentials). */
+  /**
+   * Forgets the cached token (e.g. after the operator rotated credentials). A failed token request
+   * still answers calls for the rest of its time (see getToken): it is the issuer's answer, not the token's.
+   */
   invalidate(): void;
 }
 

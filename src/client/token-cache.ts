@@ -1,16 +1,21 @@
 import type { ResolvedOptions } from './options.ts';
+import { rememberedError } from './remembered-error.ts';
 import { requestToken } from './token-request.ts';
-import { nextAttemptAtMs, type TokenTimes, tokenTimes } from './token-timing.ts';
+import { failureKeptUntilMs, nextAttemptAtMs, type TokenTimes, tokenTimes } from './token-timing.ts';
 
 /**
  * The cached token and its single-flight refresh (spec: Authentication, client guidance):
  * reuse one token across calls, obtain the next one in the background from `refreshMarginSec`
  * before expiry while calls go on with the current one, and never have two token requests at
- * once. Callers wait only when no usable token is in hand.
+ * once. Callers wait only when no usable token is in hand; when the request they waited for
+ * failed, calls for a short while reject with its error instead of each asking again.
  */
 export interface TokenCache {
   get(): Promise<string>;
-  /** Forgets the cached token; the next get() requests a new one. */
+  /**
+   * Forgets the cached token; the next get() requests a new one. A remembered failure stays: it
+   * says how the token endpoint answered, not which token is held.
+   */
   invalidate(): void;
   /** Forgets the cached token only if it is still `token` (a concurrent caller may have replaced it). */
   invalidateIf(token: string): void;
@@ -22,9 +27,17 @@ interface Cached extends TokenTimes {
   readonly failures: number;
 }
 
+/** The last token request failed with no usable token in hand: calls until `untilMs` get its error. */
+interface Failure {
+  readonly error: unknown;
+  readonly atMs: number;
+  readonly untilMs: number;
+}
+
 export function createTokenCache(options: ResolvedOptions): TokenCache {
   let current: Cached | undefined;
   let inflight: Promise<string> | undefined;
+  let failed: Failure | undefined;
 
   async function fetchNext(): Promise<string> {
     const sentAtMs = options.clock.now();
@@ -32,12 +45,22 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
       const issued = await requestToken(options);
       const times = tokenTimes(issued.expiresIn, sentAtMs, options.refreshMarginSec);
       current = { token: issued.accessToken, failures: 0, ...times };
+      failed = undefined;
       return issued.accessToken;
     } catch (error) {
-      // The token in hand stays in use until its end; this only sets when to try again.
-      if (current) current = afterFailure(current, error, options.clock.now());
+      const now = options.clock.now();
+      // A token still usable stays in use until its end; this only sets when to try again.
+      // Without one, the failure is remembered, so that calls do not each ask the issuer.
+      if (current && now < current.usableUntilMs) current = afterFailure(current, error, now);
+      else failed = { error, atMs: now, untilMs: failureKeptUntilMs(error, now) };
       throw error;
     }
+  }
+
+  /** The remembered failure as a rejection, while it holds. */
+  function remembered(now: number): Promise<string> | undefined {
+    if (!failed || now >= failed.untilMs) return undefined;
+    return Promise.reject(rememberedError(failed.error, now - failed.atMs, failed.untilMs - now));
   }
 
   /** The one token request in flight, started if there is none. */
@@ -51,7 +74,7 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
   return {
     get() {
       const now = options.clock.now();
-      if (!current || now >= current.usableUntilMs) return request();
+      if (!current || now >= current.usableUntilMs) return inflight ?? remembered(now) ?? request();
       if (now >= current.refreshAtMs && !inflight) {
         // Nobody waits for this one, so nobody else would handle its rejection (a caller that
         // joins it once the token ran out gets the error through its own chain).
@@ -59,6 +82,10 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
       }
       return Promise.resolve(current.token);
     },
+    // No failure is remembered while a usable token is held (one that lands forgets it), so the
+    // retry after a 1030 or revoked 1024, which drops that token, asks the issuer whatever a
+    // failed background refresh said. Only a token that had run out may meet a remembered
+    // failure here: that of the request sent to replace it.
     invalidate() {
       current = undefined;
     },

@@ -20,6 +20,15 @@ const EXPIRY_SAFETY_MS = 5_000;
 /** Pauses after failed background refreshes: 5 s, 10 s, 20 s, then every 30 s. */
 const FIRST_RETRY_MS = 5_000;
 const LONGEST_RETRY_MS = 30_000;
+/**
+ * How long a failed token request is remembered when no usable token is in hand. A transient
+ * failure (the issuer or the network) may clear any moment: 1 s turns a request per call into at
+ * most one a second, and fails calls at most 1 s past the recovery. A refusal holds until an
+ * operator acts (re-enables the client, grants the scope): 10 s keeps one process at 6 failed
+ * client authentications a minute, under the issuer's 10, past which it answers 429 instead.
+ */
+const TRANSIENT_FAILURE_KEPT_MS = 1_000;
+const REFUSAL_KEPT_MS = 10_000;
 
 /**
  * Expiry counts from when the request was sent, so a slow answer errs on the early side. The
@@ -42,6 +51,11 @@ export function tokenTimes(expiresInSec: number, sentAtMs: number, marginSec: nu
 export function nextAttemptAtMs(times: TokenTimes, failures: number, error: unknown, nowMs: number): number {
   if (!isTransient(error)) return times.usableUntilMs;
   return nowMs + Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
+}
+
+/** Until when calls reject with `error`, a token request that failed now with no usable token in hand. */
+export function failureKeptUntilMs(error: unknown, nowMs: number): number {
+  return nowMs + (isTransient(error) ? TRANSIENT_FAILURE_KEPT_MS : REFUSAL_KEPT_MS);
 }
 
 /**

@@ -135,8 +135,13 @@ describe('when the background refresh fails', () => {
     expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875]);
     atMs(895_000);
     await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    // With no usable token, that failure is remembered for 1 s: the next call after it asks again.
     server.failWith = undefined;
+    atMs(895_999);
+    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    atMs(896_000);
     expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-2');
+    expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875, 895, 896]);
   });
 
   it('keeps the valid token when the client is refused (disabled) inside the margin, does not ask again in the background, and surfaces invalid_client once the token runs out', async () => {

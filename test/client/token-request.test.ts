@@ -62,11 +62,12 @@ describe('token request', () => {
   });
 
   it('reports a non-JSON or malformed answer as invalid_response with its status', async () => {
-    const c = createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: SECRET });
+    // A client per answer: one client would answer the second call with the first failure, remembered for 1 s.
+    const client = () => createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: SECRET });
     server.failWith = { status: 502, body: '<html>bad gateway</html>', contentType: 'text/html' };
-    await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response', status: 502 });
+    await expect(client().getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'invalid_response', status: 502 });
     server.failWith = { status: 200, body: JSON.stringify({ access_token: 'x', token_type: 'mac', expires_in: 900 }) };
-    await expect(c.getToken()).rejects.toMatchObject({ kind: 'invalid_response', status: 200 });
+    await expect(client().getToken()).rejects.toMatchObject({ kind: 'invalid_response', status: 200 });
   });
 
   it('refuses an access_token that no Authorization header can carry, and never quotes it in an error', async () => {

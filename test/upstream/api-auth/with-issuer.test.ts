@@ -117,4 +117,23 @@ describe('the client library and the upstream authenticator with the real issuer
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: 'Project not found for bearer token', error_code: '1025', success: false });
   });
+
+  it('keeps telling a busy caller of a disabled client invalid_client for a minute, instead of running into the issuer limit of 10 failures (429)', async () => {
+    // Regression: each call sent a token request; from the 11th in a minute the issuer answered 429 temporarily_unavailable.
+    const project = await store.createProject({ name: 'disabled-client', plan: 'business' });
+    const created = await issuer.createClient({ projectId: project.id, name: 'backend', scopes: ['phone'] });
+    await issuer.setClientEnabled(created.client.clientId, false);
+    const clock = createFakeClock(Date.now());
+    let tokenRequests = 0;
+    const counted: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/oauth/token')) tokenRequests += 1;
+      return fetch(input, init);
+    };
+    const c = createTokenClient({ tokenUrl: `${base}/oauth/token`, clientId: created.client.clientId, clientSecret: created.clientSecret, scopes: ['phone'], clock, fetch: counted });
+    for (let second = 0; second < 60; second++) {
+      await expect(c.fetch(`${base}${PHONE}`)).rejects.toMatchObject({ name: 'TokenEndpointError', status: 401, error: 'invalid_client' });
+      clock.advanceSec(1);
+    }
+    expect(tokenRequests).toBe(6);
+  });
 });

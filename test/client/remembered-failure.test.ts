@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTokenClient, type TokenClientOptions } from '../../src/client/index.ts';
+import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
+import { type TokenAttempts, watchTokenAttempts } from './token-attempts.ts';
+import { startTokenServer, type TokenServer } from './token-server.ts';
+
+let server: TokenServer;
+let clock: FakeClock;
+let attempts: TokenAttempts;
+/** When the test started: the first token request is sent then. */
+let t0: number;
+beforeEach(async () => {
+  server = await startTokenServer();
+  clock = createFakeClock();
+  t0 = clock.now();
+  attempts = watchTokenAttempts(server.tokenUrl, clock);
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function client(extra: Partial<TokenClientOptions> = {}) {
+  return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock, fetch: attempts.fetch, ...extra });
+}
+
+/** Moves the fake clock to `ms` milliseconds after the test started. */
+function atMs(ms: number): void {
+  clock.set(t0 + ms);
+}
+
+/** Seconds after the test started at which each token request was sent. */
+function attemptTimes(): number[] {
+  return attempts.sentAtMs.map((ms) => (ms - t0) / 1000);
+}
+
+const INVALID_CLIENT = { status: 401, body: JSON.stringify({ error: 'invalid_client', error_description: 'client authentication failed' }) };
+
+/** What each of `calls` rejected with; fails the test if one was answered. */
+async function rejections(calls: Array<Promise<unknown>>): Promise<unknown[]> {
+  const settled = await Promise.allSettled(calls);
+  return settled.map((result) => {
+    expect(result.status).toBe('rejected');
+    return (result as PromiseRejectedResult).reason;
+  });
+}
+
+describe('a failed token request with no token in hand', () => {
+  it.each([
+    { answer: '401 invalid_client', failWith: INVALID_CLIENT, keptMs: 10_000, error: { name: 'TokenEndpointError', status: 401, error: 'invalid_client', errorDescription: 'client authentication failed' } },
+    { answer: '400 invalid_scope', failWith: { status: 400, body: '{"error":"invalid_scope"}' }, keptMs: 10_000, error: { name: 'TokenEndpointError', status: 400, error: 'invalid_scope' } },
+    { answer: '500 server_error', failWith: { status: 500, body: '{"error":"server_error"}' }, keptMs: 1000, error: { name: 'TokenEndpointError', status: 500, error: 'server_error' } },
+    { answer: '503 without an OAuth body', failWith: { status: 503, body: 'down', contentType: 'text/plain' }, keptMs: 1000, error: { name: 'TokenRequestError', kind: 'invalid_response', status: 503 } },
+    { answer: '429 without Retry-After', failWith: { status: 429, body: '{"error":"temporarily_unavailable"}' }, keptMs: 1000, error: { name: 'TokenEndpointError', status: 429, error: 'temporarily_unavailable' } },
+  ])('after $answer, calls in the next $keptMs ms reject at once with that error and send no token request; the first call after asks again', async ({ failWith, keptMs, error }) => {
+    // Regression: every call sent a token request as soon as the previous one had failed.
+    const c = client();
+    server.failWith = failWith;
+    const first = await c.getToken().catch((e: unknown) => e);
+    expect(first).toMatchObject(error);
+    for (const ms of [0, 1, keptMs / 2, keptMs - 1]) {
+      atMs(ms);
+      const errors = await rejections([...Array.from({ length: 5 }, () => c.getToken()), ...Array.from({ length: 5 }, () => c.fetch(server.apiUrl))]);
+      for (const remembered of errors) {
+        expect(remembered).toMatchObject(error);
+        expect(remembered).not.toBe(first);
+        expect((remembered as Error).cause).toBe(first);
+        expect((remembered as Error).message).toContain('remembered from the token request');
+      }
+    }
+    expect(attemptTimes()).toEqual([0]);
+    expect(server.apiCalls).toEqual([]);
+    atMs(keptMs);
+    server.failWith = undefined;
+    expect(await c.getToken()).toBe('tok-1');
+    expect(attemptTimes()).toEqual([0, keptMs / 1000]);
+  });
+
+  it('says in the message how old the failure is and how long it is kept', async () => {
+    const c = client();
+    server.failWith = INVALID_CLIENT;
+    await expect(c.getToken()).rejects.toThrow('token endpoint refused the request: invalid_client (client authentication failed)');
+    atMs(2500);
+    await expect(c.getToken()).rejects.toThrow(
+      'token endpoint refused the request: invalid_client (client authentication failed); remembered from the token request 2.5 s ago, no new one for 7.5 s',
+    );
+  });
+
+  it('keeps asking once per interval while the token endpoint keeps failing, and forgets the failure once a token lands', async () => {
+    const c = client();
+    server.failWith = { status: 500, body: '{"error":"server_error"}' };
+    for (let ms = 0; ms < 5000; ms += 100) {
+      atMs(ms);
+      await expect(c.getToken()).rejects.toMatchObject({ error: 'server_error' });
+    }
+    expect(attemptTimes()).toEqual([0, 1, 2, 3, 4]);
+    server.failWith = undefined;
+    atMs(5000);
+    expect(await c.getToken()).toBe('tok-1');
+    expect(await c.getToken()).toBe('tok-1');
+    expect(attemptTimes()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('answers a call with a live AbortSignal from the remembered failure at once, and one with an aborted signal with its reason', async () => {
+    const c = client();
+    server.failWith = INVALID_CLIENT;
+    await expect(c.getToken()).rejects.toMatchObject({ error: 'invalid_client' });
+    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(5000) })).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(attemptTimes()).toEqual([0]);
+  });
+
+  it('is remembered when the token ran out while a background refresh was failing, so calls from then on do not each ask', async () => {
+    const c = client({ timeoutMs: 300 });
+    await c.getToken();
+    server.hang = true;
+    atMs(894_000);
+    expect(await c.getToken()).toBe('tok-1');
+    atMs(895_000);
+    // The background request started at 894 s times out after the token ran out: no usable token is left.
+    await attempts.settled();
+    await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'timeout' });
+    atMs(895_999);
+    await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'timeout' });
+    expect(attemptTimes()).toEqual([0, 894]);
+  });
+});
+
+describe('the retry after a 1030 or a revoked 1024', () => {
+  it.each([
+    { answer: '500 server_error', failWith: { status: 500, body: '{"error":"server_error"}' } },
+    { answer: '401 invalid_client', failWith: INVALID_CLIENT },
+  ])('asks for a fresh token at once although a background refresh was answered $answer half a second before', async ({ failWith }) => {
+    const c = client();
+    await c.getToken();
+    server.failWith = failWith;
+    atMs(840_000);
+    expect(await c.getToken()).toBe('tok-1');
+    await attempts.settled();
+    server.failWith = undefined;
+    server.expired = new Set(['tok-1']);
+    atMs(840_500);
+    const res = await c.fetch(server.apiUrl);
+    expect(res.status).toBe(200);
+    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(attemptTimes()).toEqual([0, 840, 840.5]);
+  });
+
+  it('asks once when the client was disabled, and calls in the next 10 s get invalid_client without a token request, even after invalidate()', async () => {
+    const c = client();
+    await c.getToken();
+    // Disabling a client revokes its tokens and refuses its token requests.
+    server.revoked = new Set(['tok-1']);
+    server.failWith = INVALID_CLIENT;
+    atMs(100_000);
+    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    expect(server.apiCalls).toEqual(['tok-1']);
+    for (let ms = 100_000; ms < 110_000; ms += 500) {
+      atMs(ms);
+      await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    }
+    c.invalidate();
+    await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    expect(server.apiCalls).toEqual(['tok-1']);
+    expect(attemptTimes()).toEqual([0, 100]);
+    // Enabled again: the first call after the 10 s gets a token.
+    server.failWith = undefined;
+    atMs(110_000);
+    expect((await c.fetch(server.apiUrl)).status).toBe(200);
+    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(attemptTimes()).toEqual([0, 100, 110]);
+  });
+});
