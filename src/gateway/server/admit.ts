@@ -3,6 +3,7 @@ import { HEALTH_PATHS, sendHealth } from '../ops/health.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
 import { pathOf } from '../routing/path-guard.ts';
 import { declaredTooLarge } from './body-limit.ts';
+import { arrivedDuringDrain } from './drain.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
 import { hostProblem, toOriginForm } from './request-target.ts';
@@ -35,7 +36,7 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
     // RFC 9110 §9.1: GET and HEAD (some load balancers probe with HEAD); any other method is a 405.
     if (req.method === 'GET' || req.method === 'HEAD') {
       record.decision = 'health';
-      sendHealth(res, path, gen.auth.readiness);
+      sendHealth(res, path, gen.auth.readiness, arrivedDuringDrain(req));
     } else sendApiError(res, record, 'method_not_allowed', { headers: { allow: 'GET, HEAD' } });
     return undefined;
   }

@@ -76,8 +76,20 @@ export async function drain(server: Server, timeoutMs: number): Promise<void> {
   clearTimeout(finalCut);
 }
 
-function endConnectionAfterReply(_req: IncomingMessage, res: ServerResponse): void {
+const DURING_DRAIN = Symbol('tokengate.duringDrain');
+type Marked = IncomingMessage & { [DURING_DRAIN]?: true };
+
+function endConnectionAfterReply(req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
+  (req as Marked)[DURING_DRAIN] = true;
+}
+
+/**
+ * Whether the request arrived while its listener drains. Its `/readyz` then answers 503: a load
+ * balancer probing on a connection still open must not read a stopping gateway as ready.
+ */
+export function arrivedDuringDrain(req: IncomingMessage): boolean {
+  return (req as Marked)[DURING_DRAIN] === true;
 }
 
 /** Makes the connection's current reply its last, or if that reply already promised keep-alive, watches it. */

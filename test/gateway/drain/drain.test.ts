@@ -269,6 +269,40 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     }
   });
 
+  it('answers /readyz with 503 and draining: true on a connection still open during the drain, while /healthz stays 200', async () => {
+    // A load balancer probing on a kept-alive connection must not read a stopping gateway as ready.
+    h = await startHarness(import.meta.dirname);
+    const { port } = new URL(h.gateway.url);
+    const probes = ['/readyz', '/healthz'].map((path) => {
+      const client = connect(Number(port), '127.0.0.1');
+      client.on('error', () => undefined);
+      let reply = '';
+      client.setEncoding('utf8');
+      client.on('data', (chunk: string) => {
+        reply += chunk;
+      });
+      const ended = new Promise((resolve) => client.once('end', resolve)).then(() => reply);
+      return { client, path, ended };
+    });
+    await Promise.all(probes.map(({ client }) => new Promise((resolve) => client.once('connect', resolve))));
+    // Each probe's head is still arriving when the drain starts: its connection is not idle.
+    for (const { client, path } of probes) client.write(`GET ${path} HTTP/1.1\r\nHost: h\r\n`);
+    await pause(100);
+    const closing = h.gateway.close().then(() => 'closed' as const);
+    await pause(100);
+    for (const { client } of probes) client.write('\r\n');
+    try {
+      const [ready, alive] = await Promise.all(probes.map(({ ended }) => ended));
+      expect(ready).toMatch(/^HTTP\/1\.1 503 /);
+      const body = JSON.parse((ready as string).slice((ready as string).indexOf('\r\n\r\n') + 4));
+      expect(body).toMatchObject({ ready: false, draining: true, checks: { keys: { ok: true } } });
+      expect(alive).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await Promise.race([closing, stillDraining()])).toBe('closed');
+    } finally {
+      for (const { client } of probes) client.destroy();
+    }
+  });
+
   it('ends while a client that sent CONNECT and got its 501 keeps its side of the connection open', async () => {
     // Regression: the 501 half-closed the socket Node had handed over (no parser, no timeouts), so
     // a client that never closed held it, and the drain, for ever.
