@@ -15,7 +15,8 @@ export interface TokenClient {
   /**
    * The cached token while it has more than 5 s left (or the refresh margin, if shorter; inside
    * the margin it also starts the background refresh); otherwise waits for a new one, or rejects
-   * at once with the error of the token request that failed just before (1 s, 10 s for a refusal).
+   * at once with the error of the token request that failed just before (1 s, 10 s for a refusal,
+   * or a 429 or 503 answer's Retry-After up to 60 s).
    */
   getToken(): Promise<string>;
   /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 or a revoked-token 1024 answer. */

@@ -9,12 +9,14 @@ import { TokenEndpointError, TokenRequestError } from './errors.ts';
 export function rememberedError(original: unknown, ageMs: number, leftMs: number): unknown {
   const note = `; remembered from the token request ${seconds(ageMs)} s ago, no new one for ${seconds(leftMs)} s`;
   if (original instanceof TokenEndpointError) {
-    const copy = new TokenEndpointError(original.status, original.error, original.errorDescription, { cause: original });
+    const { status, error, errorDescription, retryAfterMs } = original;
+    const copy = new TokenEndpointError(status, error, errorDescription, { retryAfterMs, cause: original });
     copy.message += note;
     return copy;
   }
   if (original instanceof TokenRequestError) {
-    return new TokenRequestError(original.kind, original.message + note, { status: original.status, cause: original });
+    const { status, retryAfterMs } = original;
+    return new TokenRequestError(original.kind, original.message + note, { status, retryAfterMs, cause: original });
   }
   return original;
 }

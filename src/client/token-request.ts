@@ -1,5 +1,7 @@
+import type { Clock } from '#common';
 import { TokenRequestError } from './errors.ts';
 import { readLimited } from './read-limited.ts';
+import { retryAfterMs } from './retry-after.ts';
 import { type IssuedToken, parseTokenResponse } from './token-response.ts';
 
 /** One client-credentials token request (spec: Token endpoint). No caching here. */
@@ -14,7 +16,12 @@ export interface TokenRequestOptions {
   readonly authMethod: 'client_secret_post' | 'client_secret_basic';
   readonly timeoutMs: number;
   readonly fetch: typeof fetch;
+  /** For a `Retry-After` given as an HTTP-date. */
+  readonly clock: Clock;
 }
+
+/** The answers whose `Retry-After` says when to ask again (RFC 6585 section 4, RFC 9110 section 15.6.4). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
 /** Token responses are a few kilobytes; anything larger is not a token response. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -37,7 +44,10 @@ export async function requestToken(options: TokenRequestOptions): Promise<Issued
   } catch (error) {
     throw transportError(error, options.timeoutMs);
   }
-  return parseTokenResponse(response.status, text);
+  const retryAfter = RETRY_AFTER_STATUSES.has(response.status)
+    ? retryAfterMs(response.headers.get('retry-after'), options.clock.now())
+    : undefined;
+  return parseTokenResponse(response.status, text, retryAfter);
 }
 
 function requestHeaders(options: TokenRequestOptions): Record<string, string> {

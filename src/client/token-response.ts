@@ -10,18 +10,19 @@ export interface IssuedToken {
  * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, an `access_token`
  * of bearer token characters, `token_type` Bearer, positive integer `expires_in`), an OAuth error
  * body (section 5.2) as a TokenEndpointError, or anything else as a TokenRequestError
- * `invalid_response`.
+ * `invalid_response`; a failure carries `retryAfterMs` when given.
  */
-export function parseTokenResponse(status: number, text: string | undefined): IssuedToken {
+export function parseTokenResponse(status: number, text: string | undefined, retryAfterMs?: number): IssuedToken {
   const body = parseJsonObject(text);
   if (status === 200 && body && isTokenBody(body)) {
     return { accessToken: body.access_token, expiresIn: body.expires_in, scope: optionalString(body.scope) };
   }
   if (status >= 400 && body && typeof body.error === 'string') {
-    throw new TokenEndpointError(status, body.error, optionalString(body.error_description));
+    throw new TokenEndpointError(status, body.error, optionalString(body.error_description), { retryAfterMs });
   }
   throw new TokenRequestError('invalid_response', `token endpoint answered HTTP ${status} without a usable body`, {
     status,
+    retryAfterMs,
   });
 }
 

@@ -29,6 +29,12 @@ const LONGEST_RETRY_MS = 30_000;
  */
 const TRANSIENT_FAILURE_KEPT_MS = 1_000;
 const REFUSAL_KEPT_MS = 10_000;
+/**
+ * A 429 or 503 answer's `Retry-After` lengthens both waits, never shortens them, up to 60 s: the
+ * issuer's own ones end with its one-minute failure window, and a longer one (a proxy's
+ * maintenance page saying an hour) would fail every call that long without asking again.
+ */
+const LONGEST_RETRY_AFTER_MS = 60_000;
 
 /**
  * Expiry counts from when the request was sent, so a slow answer errs on the early side. The
@@ -50,12 +56,19 @@ export function tokenTimes(expiresInSec: number, sentAtMs: number, marginSec: nu
  */
 export function nextAttemptAtMs(times: TokenTimes, failures: number, error: unknown, nowMs: number): number {
   if (!isTransient(error)) return times.usableUntilMs;
-  return nowMs + Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
+  const pauseMs = Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
+  return nowMs + Math.max(pauseMs, cappedRetryAfterMs(error));
 }
 
 /** Until when calls reject with `error`, a token request that failed now with no usable token in hand. */
 export function failureKeptUntilMs(error: unknown, nowMs: number): number {
-  return nowMs + (isTransient(error) ? TRANSIENT_FAILURE_KEPT_MS : REFUSAL_KEPT_MS);
+  if (!isTransient(error)) return nowMs + REFUSAL_KEPT_MS;
+  return nowMs + Math.max(TRANSIENT_FAILURE_KEPT_MS, cappedRetryAfterMs(error));
+}
+
+function cappedRetryAfterMs(error: unknown): number {
+  const ms = error instanceof TokenEndpointError || error instanceof TokenRequestError ? error.retryAfterMs : undefined;
+  return Math.min(ms ?? 0, LONGEST_RETRY_AFTER_MS);
 }
 
 /**

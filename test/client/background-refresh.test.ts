@@ -144,6 +144,26 @@ describe('when the background refresh fails', () => {
     expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875, 895, 896]);
   });
 
+  it.each([
+    { retryAfter: '45', attemptsAt: [600, 645, 690, 735, 780, 825, 870] },
+    { retryAfter: '2', attemptsAt: [600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875] },
+    { retryAfter: '3600', attemptsAt: [600, 660, 720, 780, 840] },
+  ])('waits for a 429 Retry-After of $retryAfter s (at most 60 s) before the next background attempt when it is later than the pause', async ({ retryAfter, attemptsAt }) => {
+    const c = client({ refreshMarginSec: 300 });
+    await c.getToken();
+    server.failWith = { status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': retryAfter } };
+    for (let sec = 600; sec < 895; sec++) {
+      atMs(sec * 1000);
+      expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-1');
+      await attempts.settled();
+    }
+    expect(attemptTimes()).toEqual([0, ...attemptsAt]);
+    // Once the token runs out a call asks, whatever the last Retry-After said, and gets the answer.
+    atMs(895_000);
+    await expect(c.getToken()).rejects.toMatchObject({ status: 429, error: 'temporarily_unavailable' });
+    expect(attemptTimes()).toEqual([0, ...attemptsAt, 895]);
+  });
+
   it('keeps the valid token when the client is refused (disabled) inside the margin, does not ask again in the background, and surfaces invalid_client once the token runs out', async () => {
     const c = client();
     await c.getToken();

@@ -125,10 +125,46 @@ describe('a failed token request with no token in hand', () => {
   });
 });
 
+describe('a Retry-After on a 429 or 503 answer with no token in hand', () => {
+  const throttled = (retryAfter: string) => ({ status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': retryAfter } });
+  it.each([
+    { answer: '429 with Retry-After: 30', failWith: () => throttled('30'), keptMs: 30_000, error: { name: 'TokenEndpointError', status: 429, error: 'temporarily_unavailable', retryAfterMs: 30_000 } },
+    {
+      answer: '503 without an OAuth body, with Retry-After: 20',
+      failWith: () => ({ status: 503, body: 'maintenance', contentType: 'text/plain', headers: { 'retry-after': '20' } }),
+      keptMs: 20_000,
+      error: { name: 'TokenRequestError', kind: 'invalid_response', status: 503, retryAfterMs: 20_000 },
+    },
+    { answer: '429 with Retry-After as an HTTP-date 45 s ahead', failWith: () => throttled(new Date(t0 + 45_000).toUTCString()), keptMs: 45_000, error: { status: 429, retryAfterMs: 45_000 } },
+    { answer: '429 with Retry-After as an HTTP-date already past, kept the usual 1 s', failWith: () => throttled(new Date(t0 - 5000).toUTCString()), keptMs: 1000, error: { status: 429, retryAfterMs: 0 } },
+    { answer: '429 with Retry-After: 3600, capped at 60 s', failWith: () => throttled('3600'), keptMs: 60_000, error: { status: 429, retryAfterMs: 3_600_000 } },
+    { answer: '429 with Retry-After: 0, kept the usual 1 s', failWith: () => throttled('0'), keptMs: 1000, error: { status: 429, retryAfterMs: 0 } },
+    { answer: '429 with a Retry-After that is no delay, kept the usual 1 s', failWith: () => throttled('soon'), keptMs: 1000, error: { status: 429, retryAfterMs: undefined } },
+    {
+      answer: '500 with Retry-After: 30, which only 429 and 503 carry',
+      failWith: () => ({ status: 500, body: '{"error":"server_error"}', headers: { 'retry-after': '30' } }),
+      keptMs: 1000,
+      error: { status: 500, retryAfterMs: undefined },
+    },
+  ])('after $answer, calls reject at once for $keptMs ms and the first call after asks again', async ({ failWith, keptMs, error }) => {
+    const c = client();
+    server.failWith = failWith();
+    await expect(c.getToken()).rejects.toMatchObject(error);
+    atMs(keptMs - 1);
+    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    expect(attemptTimes()).toEqual([0]);
+    atMs(keptMs);
+    server.failWith = undefined;
+    expect(await c.getToken()).toBe('tok-1');
+    expect(attemptTimes()).toEqual([0, keptMs / 1000]);
+  });
+});
+
 describe('the retry after a 1030 or a revoked 1024', () => {
   it.each([
     { answer: '500 server_error', failWith: { status: 500, body: '{"error":"server_error"}' } },
     { answer: '401 invalid_client', failWith: INVALID_CLIENT },
+    { answer: '429 with Retry-After: 60', failWith: { status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': '60' } } },
   ])('asks for a fresh token at once although a background refresh was answered $answer half a second before', async ({ failWith }) => {
     const c = client();
     await c.getToken();

@@ -20,7 +20,7 @@ export interface TokenServer {
   /** Lifetime the next tokens are issued with. */
   expiresIn: number;
   /** When set, the token endpoint answers this instead of a token. */
-  failWith: { status: number; body: string; contentType?: string } | undefined;
+  failWith: { status: number; body: string; contentType?: string; headers?: Record<string, string> } | undefined;
   /** When true, token requests are accepted but never answered. */
   hang: boolean;
   /** Milliseconds the token endpoint waits before it answers (a slow issuer). */
@@ -69,7 +69,7 @@ export async function startTokenServer(): Promise<TokenServer> {
     if (state.hang) return;
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.failWith) {
-      res.writeHead(state.failWith.status, { 'content-type': state.failWith.contentType ?? 'application/json' });
+      res.writeHead(state.failWith.status, { ...state.failWith.headers, 'content-type': state.failWith.contentType ?? 'application/json' });
       res.end(state.failWith.body);
       return;
     }
