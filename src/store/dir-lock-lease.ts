@@ -13,7 +13,9 @@ export interface LeaseTimings {
  * Six renewals to a lease: PGlite runs on the event loop, so a long statement delays a renewal,
  * and the clocks of two hosts may disagree by a few seconds (the mtime is the holder's clock, the
  * age the reader's). A holder that is gone without releasing (killed, its container removed)
- * keeps its directory at most 30 s from another host; from this one, its dead pid frees it at once.
+ * keeps its directory at most 30 s from another host or container, which a start there waits out
+ * (dir-lock-wait.ts); from this one, its dead pid frees it at once. Not frozen: tests of whole
+ * processes shorten it with a preload (test/store/dir-lock/short-lease.ts).
  */
 export const DEFAULT_LEASE: LeaseTimings = { renewMs: 5_000, leaseMs: 30_000 };
 

@@ -28,3 +28,13 @@ export function lockHeldError(file: string, lock: LockState, now: number, lease:
   if (heldBy === 'pid') return new Error(`${inUse} ${check}; if it is not, its pid was reused by another program: ${whenGone}.`);
   return new Error(`${inUse} If that process is gone, ${whenGone}.`);
 }
+
+/** The one log line of a start that waits for another host's or namespace's lease (dir-lock-wait.ts). */
+export function leaseWaitMessage(file: string, lock: LockState, now: number, until: number): string {
+  const { holder } = lock;
+  if (holder === null) throw new TypeError('only a lock naming its holder is waited for');
+  const where = holder.host === hostname() ? `this host (${holder.host}) in another PID namespace` : `host ${holder.host}`;
+  const renewed = Math.max(0, Math.round((now - lock.renewedAt) / 1000));
+  const wait = Math.ceil((until - now) / 1000);
+  return `embedded store locked by process ${holder.pid} on ${where} since ${holder.since} (${file}, renewed ${renewed} s ago), which cannot be checked from here: waiting up to ${wait} s for its lease to run out (a holder killed without releasing it, such as this container before a restart, no longer renews it)`;
+}

@@ -6,17 +6,21 @@ import { formatHolder, thisProcess } from './dir-lock-holder.ts';
 import { DEFAULT_LEASE, isLive, type LeaseTimings, whatHolds } from './dir-lock-lease.ts';
 import { lockHeldError } from './dir-lock-message.ts';
 import { renewLease } from './dir-lock-renewal.ts';
+import { leaseWaiter, type WaitOptions } from './dir-lock-wait.ts';
 
 /**
  * PGlite is single-user: two processes (or two stores in one process) on one directory would
  * corrupt it. A lock file beside it (`<dir>.lock`) names its holder (host, pid, PID namespace,
  * since when) and is renewed while held; dir-lock-lease.ts says when a holder that is gone
- * without releasing it (crash, container restart) has left it free to take over.
+ * without releasing it (crash, container restart) has left it free to take over, and
+ * dir-lock-wait.ts how a start waits for the lease of a holder it cannot look up.
  */
 export interface LockOptions {
   log?: Logger | undefined;
   /** Tests shorten it; the default suits every deployment. */
   lease?: LeaseTimings | undefined;
+  /** Ends a wait for another host's or namespace's lease (a stop signal during start-up): rejects with its AbortError. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Locks this process holds, by directory: refused a second time, released at exit. */
@@ -31,7 +35,7 @@ export async function lockDirectory(dir: string, options: LockOptions = {}): Pro
   const lease = options.lease ?? DEFAULT_LEASE;
   held.set(dir, { file, text });
   try {
-    await takeLock(file, text, lease);
+    await takeLock(file, text, { ...options, lease });
   } catch (error) {
     held.delete(dir);
     throw error;
@@ -53,14 +57,18 @@ export async function lockDirectory(dir: string, options: LockOptions = {}): Pro
   };
 }
 
-async function takeLock(file: string, text: string, lease: LeaseTimings): Promise<void> {
+async function takeLock(file: string, text: string, options: WaitOptions): Promise<void> {
+  const { lease } = options;
+  const waitForLease = leaseWaiter(file, options);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     if (await createExclusive(file, text)) return;
     const lock = await readLock(file);
     if (lock === null) continue;
-    const heldBy = whatHolds(lock, Date.now(), lease);
+    const now = Date.now();
+    const heldBy = whatHolds(lock, now, lease);
     if (heldBy === null) await takeOver(file, lock, text, lease);
-    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, Date.now(), lease, heldBy);
+    else if (heldBy === 'lease' && lock.holder !== null) await waitForLease(lock, now);
+    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, now, lease, heldBy);
     // Created but not yet written: read again to say who holds it.
     else await delay(RETRY_MS);
   }

@@ -28,6 +28,8 @@ export interface UpstreamOptions {
   readonly clock?: Clock;
   /** The validation handlers to host; default: every route of `#validation`. */
   readonly routes?: readonly ValidationRoute[];
+  /** A stop signal during start-up: ends the wait for the embedded store's lock (startUpstream rejects with its AbortError). */
+  readonly signal?: AbortSignal;
 }
 
 export interface Upstream {
@@ -55,7 +57,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
     log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);
   }
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock }, log).catch(
+  const storeOptions = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock, signal: options.signal };
+  const store = await openStore(storeOptions, log).catch(
     (error: unknown) => {
       throw storeOpenError(error, config.databaseUrl, config.databaseTimeoutMs);
     },

@@ -9,11 +9,14 @@ import {
   FAST_LEASE,
   HOUR_MS,
   holderWithoutStartTime,
+  keepRenewing,
   otherHostHolder,
+  otherNamespaceHolder,
   readHolder,
   renewedAgo,
   setRenewedAgo,
   thisHostHolder,
+  WAIT_LEASE,
   waitFor,
   writeLock,
 } from './lock-files.ts';
@@ -44,22 +47,26 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     await expect(readFile(file)).rejects.toThrow('ENOENT');
   });
 
-  it('refuses a lock renewed moments ago by a process on another host, saying who holds it and what to do', async () => {
+  it('refuses a lock a process on another host keeps renewing, saying who holds it and what to do', async () => {
     const { dir, file } = fresh();
     const holder = otherHostHolder('web-2');
     await writeLock(file, holder);
-    const refusal = lockDirectory(dir);
+    const stopRenewing = keepRenewing(file, WAIT_LEASE.renewMs);
+    const refusal = lockDirectory(dir, { lease: WAIT_LEASE });
     await expect(refusal).rejects.toThrow(
       `embedded store in use by process ${process.pid} on host web-2 since ${holder.since} (${file}, renewed 0 s ago). One process per DATA_DIR: stop that one, give this one another DATA_DIR, or set DATABASE_URL`,
     );
-    await expect(refusal).rejects.toThrow(/If that process is gone, start again after \S+Z \(in 30 s\), when its lease has run out\.$/);
+    stopRenewing();
+    await expect(refusal).rejects.toThrow(/If that process is gone, start again after \S+Z \(in 1 s\), when its lease has run out\.$/);
     expect(await readHolder(file)).toEqual(holder);
   });
 
-  it('refuses a lock of another container with our host name whose pid is ours (pid 1 in every container)', async () => {
+  it('refuses a lock of another container with our host name whose pid is ours (pid 1 in every container) while it is renewed', async () => {
     const { dir, file } = fresh();
-    await writeLock(file, { ...thisHostHolder(process.pid), pidNamespace: 'another boot pid:[1]' });
-    await expect(lockDirectory(dir)).rejects.toThrow(`in use by process ${process.pid} on this host (${hostname()})`);
+    await writeLock(file, otherNamespaceHolder(process.pid));
+    const stopRenewing = keepRenewing(file, WAIT_LEASE.renewMs);
+    await expect(lockDirectory(dir, { lease: WAIT_LEASE })).rejects.toThrow(`in use by process ${process.pid} on this host (${hostname()})`);
+    stopRenewing();
   });
 
   it('takes over a lock from another host once its lease has run out', async () => {

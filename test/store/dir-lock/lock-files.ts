@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { formatHolder, type LockHolder, thisProcess } from '../../../src/store/dir-lock-holder.ts';
 import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
 
 export const HOUR_MS = 3_600_000;
 /** Fast renewals, for tests that watch them; the lease is long enough not to run out by accident. */
 export const FAST_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 5_000 };
+/** A lease short enough for a test to wait it out. */
+export const WAIT_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 600 };
 export const DEAD_PID = 2_147_483_646;
 
 /** A holder in this host and PID namespace, with another pid and, where /proc tells it, that pid's start time. */
@@ -36,6 +39,17 @@ export const HAS_PROC = startTimeOf(process.pid) !== undefined;
 /** A holder on another host. Its pid is ours, which means nothing there. */
 export function otherHostHolder(host = 'other-host'): LockHolder {
   return { host, pid: process.pid, since: new Date(Date.now() - HOUR_MS).toISOString() };
+}
+
+/** A holder in another container on this host (our host name, another PID namespace), such as this one before a restart. */
+export function otherNamespaceHolder(pid = 1): LockHolder {
+  return { host: hostname(), pid, since: new Date(Date.now() - HOUR_MS).toISOString(), pidNamespace: 'another boot pid:[4026531836]' };
+}
+
+/** Renews a lock file every `everyMs` as its holder would, until the returned stop. */
+export function keepRenewing(file: string, everyMs: number): () => void {
+  const timer = setInterval(() => void setRenewedAgo(file, 0).catch(() => {}), everyMs);
+  return () => clearInterval(timer);
 }
 
 /** Writes a lock file as renewed `ageMs` ago (its mtime). */
