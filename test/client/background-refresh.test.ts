@@ -1,37 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTokenClient, type TokenClientOptions } from '../../src/client/index.ts';
-import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
-import { type TokenAttempts, watchTokenAttempts } from './token-attempts.ts';
-import { startTokenServer, type TokenServer } from './token-server.ts';
+import { describe, expect, it } from 'vitest';
+import { timedTokenEndpoint } from './timed-endpoint.ts';
 
-let server: TokenServer;
-let clock: FakeClock;
-let attempts: TokenAttempts;
-/** When the first token was requested: every test asks for it before moving the clock. */
-let t0: number;
-beforeEach(async () => {
-  server = await startTokenServer();
-  clock = createFakeClock();
-  t0 = clock.now();
-  attempts = watchTokenAttempts(server.tokenUrl, clock);
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<TokenClientOptions> = {}) {
-  return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock, fetch: attempts.fetch, ...extra });
-}
-
-/** Moves the fake clock to `ms` milliseconds after the first token was requested. */
-function atMs(ms: number): void {
-  clock.set(t0 + ms);
-}
-
-/** Seconds after the first token request at which each token request was sent. */
-function attemptTimes(): number[] {
-  return attempts.sentAtMs.map((ms) => (ms - t0) / 1000);
-}
+const { env, client, atMs, attemptTimes } = timedTokenEndpoint();
 
 /** `'waited'` when `call` has not settled within a second (the token endpoint held it). */
 function unlessItWaits<T>(call: Promise<T>): Promise<T | 'waited'> {
@@ -49,17 +19,17 @@ describe('background refresh ahead of expiry', () => {
     { margin: 'a 120 s margin', expiresIn: 900, refreshMarginSec: 120, refreshAtSec: 780 },
     { margin: 'the margin capped at half of a 60 s lifetime', expiresIn: 60, refreshMarginSec: undefined, refreshAtSec: 30 },
   ])('starts one background refresh at $refreshAtSec s with $margin, and calls keep the current token until it lands', async ({ expiresIn, refreshMarginSec, refreshAtSec }) => {
-    server.expiresIn = expiresIn;
+    env.server.expiresIn = expiresIn;
     const c = client(refreshMarginSec === undefined ? {} : { refreshMarginSec });
     expect(await c.getToken()).toBe('tok-1');
     atMs(refreshAtSec * 1000 - 1);
     expect(await c.getToken()).toBe('tok-1');
-    await attempts.settled();
+    await env.attempts.settled();
     expect(attemptTimes()).toEqual([0]);
     atMs(refreshAtSec * 1000);
     expect(await c.getToken()).toBe('tok-1');
     expect(attemptTimes()).toEqual([0, refreshAtSec]);
-    await attempts.settled();
+    await env.attempts.settled();
     expect(await c.getToken()).toBe('tok-2');
     expect(attemptTimes()).toEqual([0, refreshAtSec]);
   });
@@ -68,21 +38,21 @@ describe('background refresh ahead of expiry', () => {
     // Regression: every call in the last 60 s before expiry waited for the token request (up to timeoutMs).
     const c = client({ timeoutMs: 5000 });
     await c.getToken();
-    server.hang = true;
+    env.server.hang = true;
     atMs(840_000);
-    const first = await unlessItWaits(c.fetch(server.apiUrl));
+    const first = await unlessItWaits(c.fetch(env.server.apiUrl));
     expect(first).not.toBe('waited');
     expect(await bearerSeen(first as Response)).toBe('tok-1');
-    const more = await unlessItWaits(Promise.all(Array.from({ length: 20 }, () => c.fetch(server.apiUrl))));
+    const more = await unlessItWaits(Promise.all(Array.from({ length: 20 }, () => c.fetch(env.server.apiUrl))));
     expect(more).not.toBe('waited');
-    expect(server.apiCalls).toEqual(Array(21).fill('tok-1'));
+    expect(env.server.apiCalls).toEqual(Array(21).fill('tok-1'));
     expect(attemptTimes()).toEqual([0, 840]);
   });
 
   it('uses the token until 5 s before its expiry; from then a call waits for the token request and gets its outcome', async () => {
     const c = client({ timeoutMs: 1500 });
     await c.getToken();
-    server.hang = true;
+    env.server.hang = true;
     atMs(895_000 - 1);
     expect(await unlessItWaits(c.getToken())).toBe('tok-1');
     atMs(895_000);
@@ -96,24 +66,24 @@ describe('background refresh ahead of expiry', () => {
   it('replaces the token once when a call inside the margin meets 1030 while the background refresh is in flight', async () => {
     const c = client();
     await c.getToken();
-    server.delayMs = 200;
-    server.expired = new Set(['tok-1']);
+    env.server.delayMs = 200;
+    env.server.expired = new Set(['tok-1']);
     atMs(840_000);
-    expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-2');
-    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-2');
+    expect(env.server.apiCalls).toEqual(['tok-1', 'tok-2']);
     expect(attemptTimes()).toEqual([0, 840]);
   });
 
   it('honours the caller AbortSignal while it waits for a background refresh that outlived the token', async () => {
     const c = client({ timeoutMs: 3000 });
     await c.getToken();
-    server.hang = true;
+    env.server.hang = true;
     atMs(840_000);
     expect(await unlessItWaits(c.getToken())).toBe('tok-1');
     atMs(895_000);
-    const call = unlessItWaits(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(50) }));
+    const call = unlessItWaits(c.fetch(env.server.apiUrl, { signal: AbortSignal.timeout(50) }));
     await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(server.apiCalls).toEqual([]);
+    expect(env.server.apiCalls).toEqual([]);
     expect(attemptTimes()).toEqual([0, 840]);
   });
 });
@@ -126,21 +96,21 @@ describe('when the background refresh fails', () => {
   ])('keeps calls going with the valid token on $answer, retries after 5, 10, 20 s then every 30 s, and fails calls with that error once the token runs out', async ({ failWith, error }) => {
     const c = client({ refreshMarginSec: 300 });
     await c.getToken();
-    server.failWith = failWith;
+    env.server.failWith = failWith;
     for (let sec = 600; sec < 895; sec++) {
       atMs(sec * 1000);
-      expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-1');
-      await attempts.settled();
+      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
+      await env.attempts.settled();
     }
     expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875]);
     atMs(895_000);
-    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
     // With no usable token, that failure is remembered for 1 s: the next call after it asks again.
-    server.failWith = undefined;
+    env.server.failWith = undefined;
     atMs(895_999);
-    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
     atMs(896_000);
-    expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-2');
+    expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-2');
     expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875, 895, 896]);
   });
 
@@ -151,11 +121,11 @@ describe('when the background refresh fails', () => {
   ])('waits for a 429 Retry-After of $retryAfter s (at most 60 s) before the next background attempt when it is later than the pause', async ({ retryAfter, attemptsAt }) => {
     const c = client({ refreshMarginSec: 300 });
     await c.getToken();
-    server.failWith = { status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': retryAfter } };
+    env.server.failWith = { status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': retryAfter } };
     for (let sec = 600; sec < 895; sec++) {
       atMs(sec * 1000);
-      expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-1');
-      await attempts.settled();
+      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
+      await env.attempts.settled();
     }
     expect(attemptTimes()).toEqual([0, ...attemptsAt]);
     // Once the token runs out a call asks, whatever the last Retry-After said, and gets the answer.
@@ -167,15 +137,15 @@ describe('when the background refresh fails', () => {
   it('keeps the valid token when the client is refused (disabled) inside the margin, does not ask again in the background, and surfaces invalid_client once the token runs out', async () => {
     const c = client();
     await c.getToken();
-    server.failWith = { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
+    env.server.failWith = { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
     for (let sec = 840; sec < 895; sec++) {
       atMs(sec * 1000);
-      expect(await bearerSeen(await c.fetch(server.apiUrl))).toBe('tok-1');
-      await attempts.settled();
+      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
+      await env.attempts.settled();
     }
     expect(attemptTimes()).toEqual([0, 840]);
     atMs(895_000);
-    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', status: 401, error: 'invalid_client' });
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', status: 401, error: 'invalid_client' });
     expect(attemptTimes()).toEqual([0, 840, 895]);
   });
 
@@ -186,15 +156,15 @@ describe('when the background refresh fails', () => {
     try {
       const c = client({ timeoutMs: 200 });
       await c.getToken();
-      server.hang = true;
+      env.server.hang = true;
       atMs(840_000);
       expect(await c.getToken()).toBe('tok-1');
-      await attempts.settled();
-      server.hang = false;
-      server.failWith = { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
+      await env.attempts.settled();
+      env.server.hang = false;
+      env.server.failWith = { status: 401, body: JSON.stringify({ error: 'invalid_client' }) };
       atMs(845_000);
       expect(await c.getToken()).toBe('tok-1');
-      await attempts.settled();
+      await env.attempts.settled();
       expect(attemptTimes()).toEqual([0, 840, 845]);
       // Node reports an unhandled rejection after the promise jobs of the turn it happened in.
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,37 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTokenClient, type TokenClientOptions } from '../../src/client/index.ts';
-import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
-import { type TokenAttempts, watchTokenAttempts } from './token-attempts.ts';
-import { startTokenServer, type TokenServer } from './token-server.ts';
+import { describe, expect, it } from 'vitest';
+import { timedTokenEndpoint } from './timed-endpoint.ts';
 
-let server: TokenServer;
-let clock: FakeClock;
-let attempts: TokenAttempts;
-/** When the test started: the first token request is sent then. */
-let t0: number;
-beforeEach(async () => {
-  server = await startTokenServer();
-  clock = createFakeClock();
-  t0 = clock.now();
-  attempts = watchTokenAttempts(server.tokenUrl, clock);
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function client(extra: Partial<TokenClientOptions> = {}) {
-  return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock, fetch: attempts.fetch, ...extra });
-}
-
-/** Moves the fake clock to `ms` milliseconds after the test started. */
-function atMs(ms: number): void {
-  clock.set(t0 + ms);
-}
-
-/** Seconds after the test started at which each token request was sent. */
-function attemptTimes(): number[] {
-  return attempts.sentAtMs.map((ms) => (ms - t0) / 1000);
-}
+const { env, client, atMs, attemptTimes } = timedTokenEndpoint();
 
 const INVALID_CLIENT = { status: 401, body: JSON.stringify({ error: 'invalid_client', error_description: 'client authentication failed' }) };
 
@@ -54,12 +24,12 @@ describe('a failed token request with no token in hand', () => {
   ])('after $answer, calls in the next $keptMs ms reject at once with that error and send no token request; the first call after asks again', async ({ failWith, keptMs, error }) => {
     // Regression: every call sent a token request as soon as the previous one had failed.
     const c = client();
-    server.failWith = failWith;
+    env.server.failWith = failWith;
     const first = await c.getToken().catch((e: unknown) => e);
     expect(first).toMatchObject(error);
     for (const ms of [0, 1, keptMs / 2, keptMs - 1]) {
       atMs(ms);
-      const errors = await rejections([...Array.from({ length: 5 }, () => c.getToken()), ...Array.from({ length: 5 }, () => c.fetch(server.apiUrl))]);
+      const errors = await rejections([...Array.from({ length: 5 }, () => c.getToken()), ...Array.from({ length: 5 }, () => c.fetch(env.server.apiUrl))]);
       for (const remembered of errors) {
         expect(remembered).toMatchObject(error);
         expect(remembered).not.toBe(first);
@@ -68,16 +38,16 @@ describe('a failed token request with no token in hand', () => {
       }
     }
     expect(attemptTimes()).toEqual([0]);
-    expect(server.apiCalls).toEqual([]);
+    expect(env.server.apiCalls).toEqual([]);
     atMs(keptMs);
-    server.failWith = undefined;
+    env.server.failWith = undefined;
     expect(await c.getToken()).toBe('tok-1');
     expect(attemptTimes()).toEqual([0, keptMs / 1000]);
   });
 
   it('says in the message how old the failure is and how long it is kept', async () => {
     const c = client();
-    server.failWith = INVALID_CLIENT;
+    env.server.failWith = INVALID_CLIENT;
     await expect(c.getToken()).rejects.toThrow('token endpoint refused the request: invalid_client (client authentication failed)');
     atMs(2500);
     await expect(c.getToken()).rejects.toThrow(
@@ -87,13 +57,13 @@ describe('a failed token request with no token in hand', () => {
 
   it('keeps asking once per interval while the token endpoint keeps failing, and forgets the failure once a token lands', async () => {
     const c = client();
-    server.failWith = { status: 500, body: '{"error":"server_error"}' };
+    env.server.failWith = { status: 500, body: '{"error":"server_error"}' };
     for (let ms = 0; ms < 5000; ms += 100) {
       atMs(ms);
       await expect(c.getToken()).rejects.toMatchObject({ error: 'server_error' });
     }
     expect(attemptTimes()).toEqual([0, 1, 2, 3, 4]);
-    server.failWith = undefined;
+    env.server.failWith = undefined;
     atMs(5000);
     expect(await c.getToken()).toBe('tok-1');
     expect(await c.getToken()).toBe('tok-1');
@@ -102,22 +72,22 @@ describe('a failed token request with no token in hand', () => {
 
   it('answers a call with a live AbortSignal from the remembered failure at once, and one with an aborted signal with its reason', async () => {
     const c = client();
-    server.failWith = INVALID_CLIENT;
+    env.server.failWith = INVALID_CLIENT;
     await expect(c.getToken()).rejects.toMatchObject({ error: 'invalid_client' });
-    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(5000) })).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
-    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(c.fetch(env.server.apiUrl, { signal: AbortSignal.timeout(5000) })).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    await expect(c.fetch(env.server.apiUrl, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(attemptTimes()).toEqual([0]);
   });
 
   it('is remembered when the token ran out while a background refresh was failing, so calls from then on do not each ask', async () => {
     const c = client({ timeoutMs: 300 });
     await c.getToken();
-    server.hang = true;
+    env.server.hang = true;
     atMs(894_000);
     expect(await c.getToken()).toBe('tok-1');
     atMs(895_000);
     // The background request started at 894 s times out after the token ran out: no usable token is left.
-    await attempts.settled();
+    await env.attempts.settled();
     await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'timeout' });
     atMs(895_999);
     await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenRequestError', kind: 'timeout' });
@@ -135,8 +105,8 @@ describe('a Retry-After on a 429 or 503 answer with no token in hand', () => {
       keptMs: 20_000,
       error: { name: 'TokenRequestError', kind: 'invalid_response', status: 503, retryAfterMs: 20_000 },
     },
-    { answer: '429 with Retry-After as an HTTP-date 45 s ahead', failWith: () => throttled(new Date(t0 + 45_000).toUTCString()), keptMs: 45_000, error: { status: 429, retryAfterMs: 45_000 } },
-    { answer: '429 with Retry-After as an HTTP-date already past, kept the usual 1 s', failWith: () => throttled(new Date(t0 - 5000).toUTCString()), keptMs: 1000, error: { status: 429, retryAfterMs: 0 } },
+    { answer: '429 with Retry-After as an HTTP-date 45 s ahead', failWith: () => throttled(new Date(env.t0 + 45_000).toUTCString()), keptMs: 45_000, error: { status: 429, retryAfterMs: 45_000 } },
+    { answer: '429 with Retry-After as an HTTP-date already past, kept the usual 1 s', failWith: () => throttled(new Date(env.t0 - 5000).toUTCString()), keptMs: 1000, error: { status: 429, retryAfterMs: 0 } },
     { answer: '429 with Retry-After: 3600, capped at 60 s', failWith: () => throttled('3600'), keptMs: 60_000, error: { status: 429, retryAfterMs: 3_600_000 } },
     { answer: '429 with Retry-After: 0, kept the usual 1 s', failWith: () => throttled('0'), keptMs: 1000, error: { status: 429, retryAfterMs: 0 } },
     { answer: '429 with a Retry-After that is no delay, kept the usual 1 s', failWith: () => throttled('soon'), keptMs: 1000, error: { status: 429, retryAfterMs: undefined } },
@@ -148,13 +118,13 @@ describe('a Retry-After on a 429 or 503 answer with no token in hand', () => {
     },
   ])('after $answer, calls reject at once for $keptMs ms and the first call after asks again', async ({ failWith, keptMs, error }) => {
     const c = client();
-    server.failWith = failWith();
+    env.server.failWith = failWith();
     await expect(c.getToken()).rejects.toMatchObject(error);
     atMs(keptMs - 1);
-    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject(error);
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
     expect(attemptTimes()).toEqual([0]);
     atMs(keptMs);
-    server.failWith = undefined;
+    env.server.failWith = undefined;
     expect(await c.getToken()).toBe('tok-1');
     expect(attemptTimes()).toEqual([0, keptMs / 1000]);
   });
@@ -168,16 +138,16 @@ describe('the retry after a 1030 or a revoked 1024', () => {
   ])('asks for a fresh token at once although a background refresh was answered $answer half a second before', async ({ failWith }) => {
     const c = client();
     await c.getToken();
-    server.failWith = failWith;
+    env.server.failWith = failWith;
     atMs(840_000);
     expect(await c.getToken()).toBe('tok-1');
-    await attempts.settled();
-    server.failWith = undefined;
-    server.expired = new Set(['tok-1']);
+    await env.attempts.settled();
+    env.server.failWith = undefined;
+    env.server.expired = new Set(['tok-1']);
     atMs(840_500);
-    const res = await c.fetch(server.apiUrl);
+    const res = await c.fetch(env.server.apiUrl);
     expect(res.status).toBe(200);
-    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect(env.server.apiCalls).toEqual(['tok-1', 'tok-2']);
     expect(attemptTimes()).toEqual([0, 840, 840.5]);
   });
 
@@ -185,24 +155,24 @@ describe('the retry after a 1030 or a revoked 1024', () => {
     const c = client();
     await c.getToken();
     // Disabling a client revokes its tokens and refuses its token requests.
-    server.revoked = new Set(['tok-1']);
-    server.failWith = INVALID_CLIENT;
+    env.server.revoked = new Set(['tok-1']);
+    env.server.failWith = INVALID_CLIENT;
     atMs(100_000);
-    await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
-    expect(server.apiCalls).toEqual(['tok-1']);
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+    expect(env.server.apiCalls).toEqual(['tok-1']);
     for (let ms = 100_000; ms < 110_000; ms += 500) {
       atMs(ms);
-      await expect(c.fetch(server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
+      await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
     }
     c.invalidate();
     await expect(c.getToken()).rejects.toMatchObject({ name: 'TokenEndpointError', error: 'invalid_client' });
-    expect(server.apiCalls).toEqual(['tok-1']);
+    expect(env.server.apiCalls).toEqual(['tok-1']);
     expect(attemptTimes()).toEqual([0, 100]);
     // Enabled again: the first call after the 10 s gets a token.
-    server.failWith = undefined;
+    env.server.failWith = undefined;
     atMs(110_000);
-    expect((await c.fetch(server.apiUrl)).status).toBe(200);
-    expect(server.apiCalls).toEqual(['tok-1', 'tok-2']);
+    expect((await c.fetch(env.server.apiUrl)).status).toBe(200);
+    expect(env.server.apiCalls).toEqual(['tok-1', 'tok-2']);
     expect(attemptTimes()).toEqual([0, 100, 110]);
   });
 });
