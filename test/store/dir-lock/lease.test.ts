@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 import { captureLogger } from '../harness.ts';
 import {
@@ -10,6 +9,7 @@ import {
   HOUR_MS,
   holderWithoutStartTime,
   keepRenewing,
+  lockDirs,
   otherHostHolder,
   otherNamespaceHolder,
   readHolder,
@@ -22,20 +22,7 @@ import {
 } from './lock-files.ts';
 
 describe('embedded store lock: holders on other hosts and leases', () => {
-  let root: string;
-  let count = 0;
-  /** A directory of its own for each test, and its lock file. */
-  const fresh = () => {
-    const dir = join(root, `db${++count}`);
-    return { dir, file: `${dir}.lock` };
-  };
-
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'tg-lock-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const { fresh } = lockDirs('tg-lock-');
 
   it('writes a readable lock naming host, pid and since, and removes it at release', async () => {
     const { dir, file } = fresh();

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { formatHolder, type LockHolder, thisProcess } from '../../../src/store/dir-lock-holder.ts';
 import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
 
@@ -10,6 +12,27 @@ export const FAST_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 5_000 };
 /** A lease short enough for a test to wait it out. */
 export const WAIT_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 600 };
 export const DEAD_PID = 2_147_483_646;
+
+/**
+ * A temporary root for the calling describe block (removed after it) and `fresh()`: a store
+ * directory of its own for each test, with the path of its lock file.
+ */
+export function lockDirs(prefix: string): { fresh(): { dir: string; file: string } } {
+  let root: string;
+  let count = 0;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  return {
+    fresh() {
+      const dir = join(root, `db${++count}`);
+      return { dir, file: `${dir}.lock` };
+    },
+  };
+}
 
 /** A holder in this host and PID namespace, with another pid and, where /proc tells it, that pid's start time. */
 export function thisHostHolder(pid: number): LockHolder {

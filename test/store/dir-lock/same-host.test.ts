@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
 import { parseStat } from '../../../src/store/dir-lock-process.ts';
-import { HAS_PROC, readHolder, renewedAgo, startTimeOf, thisHostHolder, waitFor, writeLock } from './lock-files.ts';
+import { HAS_PROC, lockDirs, readHolder, renewedAgo, startTimeOf, thisHostHolder, waitFor, writeLock } from './lock-files.ts';
 
 /** A lease short enough to run out while a test waits. */
 const SHORT_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 300 };
@@ -20,19 +20,7 @@ async function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
 }
 
 describe.skipIf(!HAS_PROC)('embedded store lock: holders on this host, told apart by start time', () => {
-  let root: string;
-  let count = 0;
-  const fresh = () => {
-    const dir = join(root, `db${++count}`);
-    return { dir, file: `${dir}.lock` };
-  };
-
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'tg-lock-host-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const { fresh } = lockDirs('tg-lock-host-');
 
   it('records the start time of the holder process', async () => {
     const { dir, file } = fresh();

@@ -1,25 +1,12 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 import { captureLogger } from '../harness.ts';
-import { keepRenewing, otherHostHolder, otherNamespaceHolder, readHolder, thisHostHolder, WAIT_LEASE, waitFor, writeLock } from './lock-files.ts';
+import { keepRenewing, lockDirs, otherHostHolder, otherNamespaceHolder, readHolder, thisHostHolder, WAIT_LEASE, waitFor, writeLock } from './lock-files.ts';
 
 describe('embedded store lock: waiting for the lease of a holder it cannot look up', () => {
-  let root: string;
-  let count = 0;
-  const fresh = () => {
-    const dir = join(root, `db${++count}`);
-    return { dir, file: `${dir}.lock` };
-  };
-
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'tg-lock-wait-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const { fresh } = lockDirs('tg-lock-wait-');
 
   it('waits for the lease of a holder in another PID namespace that stops renewing (this container before a restart), then takes the lock', async () => {
     // Regression: refused at once, a container restarted after its upstream was killed exited 1.
@@ -89,7 +76,7 @@ describe('embedded store lock: waiting for the lease of a holder it cannot look 
     expect(Date.now() - started).toBeLessThan(500);
     stopRenewing();
     expect(await readFile(file, 'utf8')).toBe(before);
-    expect((await readdir(root)).filter((name) => name.startsWith(`db${count}.`))).toEqual([`db${count}.lock`]);
+    expect((await readdir(dirname(dir))).filter((name) => name.startsWith(`${basename(dir)}.`))).toEqual([`${basename(dir)}.lock`]);
     // Not held here: a later start may take it.
     await rm(file);
     await waitFor(async () => (await lockDirectory(dir).then((release) => release().then(() => true))) === true, 'the lock again');
