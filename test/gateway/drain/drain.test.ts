@@ -137,12 +137,15 @@ describe('a graceful drain (close(), SIGTERM)', () => {
   it('closes a keep-alive connection whose reply started before the drain soon after that reply ends, and ends', async () => {
     h = await startHarness(import.meta.dirname);
     agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const { res, rest, socket } = await startedReply(`${h.gateway.url}/public/large?mib=8`, agent);
+    // More than the socket buffers hold: the reply is still under way as the drain starts (with
+    // 8 MiB the whole reply could sit in loopback buffers, leaving an idle connection).
+    const { res, rest, socket } = await startedReply(`${h.gateway.url}/public/large?mib=64`, agent);
     expect(res.headers.connection).toBe('keep-alive');
+    expect(h.upstream.largeBytesWritten()).toBeLessThan(64 * 2 ** 20);
     const closing = h.gateway.close().then(() => 'closed' as const);
     await pause(100);
     res.resume();
-    expect(await rest).toEqual({ complete: true, bytes: 8 * 2 ** 20 });
+    expect(await rest).toEqual({ complete: true, bytes: 64 * 2 ** 20 });
     const ended = performance.now();
     expect(await Promise.race([closing, stillDraining()])).toBe('closed');
     if (!socket.closed) await new Promise((resolve) => socket.once('close', resolve));
@@ -159,9 +162,12 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     client.on('data', (chunk: Buffer) => chunks.push(chunk));
     const ended = new Promise((resolve) => client.once('end', resolve));
     try {
-      client.write('GET /public/large?mib=8 HTTP/1.1\r\nHost: h\r\n\r\n');
+      // 64 MiB, more than the socket buffers hold: with 8 MiB the whole reply could be written before
+      // the drain, whose connection is then idle and closed at once, before the second request.
+      client.write('GET /public/large?mib=64 HTTP/1.1\r\nHost: h\r\n\r\n');
       await vi.waitFor(() => expect(Buffer.concat(chunks).includes('HTTP/1.1 200')).toBe(true));
       client.pause();
+      expect(h.upstream.largeBytesWritten()).toBeLessThan(64 * 2 ** 20);
       const closing = h.gateway.close().then(() => 'closed' as const);
       await pause(100);
       client.write('GET /api/next HTTP/1.1\r\nHost: h\r\n\r\n');
