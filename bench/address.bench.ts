@@ -61,7 +61,8 @@ export default async function bench(): Promise<void> {
   while (queries.length < 4000) {
     const row = random.int(0, dataset.table.size - 1);
     queries.push(...queriesFrom(fullAddress(readParts(dataset.table, row)), random));
-    if (random.chance(0.05)) queries.push(`po box ${random.int(1, 60)} ${random.pick(['ryde', 'sydney', 'melb', 'perth', 'hobart'])}`);
+    if (random.chance(0.05))
+      queries.push(`po box ${random.int(1, 60)} ${random.pick(['ryde', 'sydney', 'melb', 'perth', 'hobart'])}`);
   }
   // On a shared machine another process can take the core mid-query. Each query runs three
   // times: "raw" is every run, "best of 3" each query's fastest run (its cost without
@@ -81,14 +82,20 @@ export default async function bench(): Promise<void> {
   }
   raw.sort((a, b) => a - b);
   best.sort((a, b) => a - b);
-  const pct = (list: number[], p: number): string => list[Math.min(list.length - 1, Math.floor(list.length * p))]!.toFixed(3);
-  const perAddress = (field: 'heap' | 'external' | 'rss'): string => ((after[field] - before[field]) / count).toFixed(1);
+  const pct = (list: number[], p: number): string =>
+    list[Math.min(list.length - 1, Math.floor(list.length * p))]!.toFixed(3);
+  const perAddress = (field: 'heap' | 'external' | 'rss'): string =>
+    ((after[field] - before[field]) / count).toFixed(1);
   const heapAndBuffers = ((after.heap + after.external - before.heap - before.external) / count).toFixed(1);
   const counted = ((typedArrayBytes(dataset.table.rows) + typedArrayBytes(dataset.table.groups)) / count).toFixed(1);
-  console.log(`addresses              ${count.toLocaleString('en-AU')} (${dataset.table.groups.count.toLocaleString('en-AU')} street-localities)`);
+  console.log(
+    `addresses              ${count.toLocaleString('en-AU')} (${dataset.table.groups.count.toLocaleString('en-AU')} street-localities)`,
+  );
   console.log(`build (generate+index) ${(buildMs / 1000).toFixed(1)} s`);
-  console.log(`memory per address     ${counted} B in the table's typed arrays (counted); process: heap+buffers ${heapAndBuffers} B ` +
-    `(JS heap ${perAddress('heap')} B + array buffers ${perAddress('external')} B), RSS delta ${perAddress('rss')} B (includes freed build garbage)`);
+  console.log(
+    `memory per address     ${counted} B in the table's typed arrays (counted); process: heap+buffers ${heapAndBuffers} B ` +
+      `(JS heap ${perAddress('heap')} B + array buffers ${perAddress('external')} B), RSS delta ${perAddress('rss')} B (includes freed build garbage)`,
+  );
   console.log(`autocomplete ${best.length} queries x3, one thread (load average ${loadavg()[0]!.toFixed(1)})`);
   console.log(`  best of 3  p50 ${pct(best, 0.5)} ms  p99 ${pct(best, 0.99)} ms  max ${pct(best, 1)} ms`);
   console.log(`  raw        p50 ${pct(raw, 0.5)} ms  p99 ${pct(raw, 0.99)} ms  max ${pct(raw, 1)} ms`);

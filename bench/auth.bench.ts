@@ -20,7 +20,17 @@ function b64(value: unknown): string {
 const header = b64({ alg: 'RS256', kid: 'k1', typ: 'at+jwt' });
 function mint(): string {
   const iat = Math.floor(Date.now() / 1000);
-  const claims = { iss: ISSUER, aud: AUDIENCE, sub: 'c1', client_id: 'c1', project_id: 'p1', scope: 'address phone', jti: randomUUID(), iat, exp: iat + 900 };
+  const claims = {
+    iss: ISSUER,
+    aud: AUDIENCE,
+    sub: 'c1',
+    client_id: 'c1',
+    project_id: 'p1',
+    scope: 'address phone',
+    jti: randomUUID(),
+    iat,
+    exp: iat + 900,
+  };
   const input = `${header}.${b64(claims)}`;
   return `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`;
 }
@@ -80,11 +90,24 @@ export default async function bench(): Promise<void> {
   const sha = (t: string): string => createHash('sha256').update(t.slice(7)).digest('base64url');
   const byHash = new Map(tokens.slice(0, 10_000).map((t) => [sha(t), 1]));
   const joseOptions = { algorithms: ['RS256'], issuer: ISSUER, audience: AUDIENCE, typ: 'at+jwt' };
-  const c = { crypto: { ms: 0, n: 0 }, jose: { ms: 0, n: 0 }, a: { ms: 0, n: 0 }, b: { ms: 0, n: 0 }, new: { ms: 0, n: 0 }, str: { ms: 0, n: 0 }, hash: { ms: 0, n: 0 } };
+  const c = {
+    crypto: { ms: 0, n: 0 },
+    jose: { ms: 0, n: 0 },
+    a: { ms: 0, n: 0 },
+    b: { ms: 0, n: 0 },
+    new: { ms: 0, n: 0 },
+    str: { ms: 0, n: 0 },
+    hash: { ms: 0, n: 0 },
+  };
 
   for (let round = 0; round < ROUNDS; round++) {
     const base = round * CHUNK;
-    await timed(c.crypto, CHUNK, (i) => verify('sha256', parts[i]?.input ?? input0, publicKey, parts[i]?.signature ?? input0), base);
+    await timed(
+      c.crypto,
+      CHUNK,
+      (i) => verify('sha256', parts[i]?.input ?? input0, publicKey, parts[i]?.signature ?? input0),
+      base,
+    );
     await timed(c.jose, CHUNK / 5, (i) => jwtVerify((tokens[i] ?? '').slice(7), publicKey, joseOptions), base);
     await timed(c.a, CHUNK * 10, () => check(same.authorize(one, ANY)));
     await timed(c.b, CHUNK * 10, (i) => check(cycled.authorize(tokens[i % 10_000] ?? '', ANY)), base * 10);
@@ -104,5 +127,7 @@ export default async function bench(): Promise<void> {
   line('(c) verifier, every token new', perSec(c.new), `, ${(perSec(c.new) / perSec(c.jose)).toFixed(2)}x jose`);
   console.log('cache key lookups/s (10,000 entries)');
   console.log(`  ${'token string as key'.padEnd(34)}${fmt(perSec(c.str))}`);
-  console.log(`  ${'sha256(token) as key'.padEnd(34)}${fmt(perSec(c.hash))}   ${(perSec(c.str) / perSec(c.hash)).toFixed(1)}x slower`);
+  console.log(
+    `  ${'sha256(token) as key'.padEnd(34)}${fmt(perSec(c.hash))}   ${(perSec(c.str) / perSec(c.hash)).toFixed(1)}x slower`,
+  );
 }

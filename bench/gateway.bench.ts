@@ -16,11 +16,27 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, type LoadGenerator, pinningNote, runToJson, startChild, startLoadGenerator } from './gateway/children.ts';
+import {
+  type Child,
+  type LoadGenerator,
+  pinningNote,
+  runToJson,
+  startChild,
+  startLoadGenerator,
+} from './gateway/children.ts';
 import type { LoadJob } from './gateway/loadgen.ts';
 import { BEARER_PATH as PATH, gatewayYaml, PUBLIC_PATH } from './gateway/config.ts';
 import { benchKey, mintTokens } from './gateway/mint.ts';
-import { emptyTotals, printGc, printGoals, printTable, printVerdicts, type Row, rows, type Totals } from './gateway/report.ts';
+import {
+  emptyTotals,
+  printGc,
+  printGoals,
+  printTable,
+  printVerdicts,
+  type Row,
+  rows,
+  type Totals,
+} from './gateway/report.ts';
 
 const CONNECTIONS = 16;
 const SLICES = Number(process.env.BENCH_SLICES ?? 16);
@@ -50,7 +66,14 @@ interface Scenario {
 }
 
 function job(scenario: Scenario, server: Child, durationMs: number): LoadJob {
-  return { label: scenario.name, url: `${server.info.url}${scenario.path ?? PATH}`, connections: CONNECTIONS, durationMs, mode: scenario.mode, tokensFile: scenario.tokensFile };
+  return {
+    label: scenario.name,
+    url: `${server.info.url}${scenario.path ?? PATH}`,
+    connections: CONNECTIONS,
+    durationMs,
+    mode: scenario.mode,
+    tokensFile: scenario.tokensFile,
+  };
 }
 
 async function slice(load: LoadGenerator, scenario: Scenario, server: Child, totals: Totals): Promise<void> {
@@ -85,7 +108,11 @@ export default async function gatewayBench(): Promise<void> {
       writeFileSync(path, list.join('\n'));
       return path;
     };
-    const files: TokenFiles = { one: file('one.txt', tokens.slice(0, 1)), cycle: file('cycle.txt', tokens.slice(1, 1 + DISTINCT)), fresh: file('fresh.txt', tokens.slice(1 + DISTINCT)) };
+    const files: TokenFiles = {
+      one: file('one.txt', tokens.slice(0, 1)),
+      cycle: file('cycle.txt', tokens.slice(1, 1 + DISTINCT)),
+      fresh: file('fresh.txt', tokens.slice(1 + DISTINCT)),
+    };
     const config = join(dir, 'gateway.yaml');
     writeFileSync(config, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
     console.log(
@@ -100,12 +127,12 @@ export default async function gatewayBench(): Promise<void> {
     for (const child of children.splice(0)) child.stop();
 
     if (process.env.BENCH_SKIP_MEMORY) return;
-    const memory = await runToJson<{ checkpoints: Array<{ tokens: number; rssMb: number; heapMb: number }>; accepted: number; refused: number; tokenCacheEntries: number }>(
-      'memory.ts',
-      ['1000000', '20000'],
-      1,
-      ['--expose-gc'],
-    );
+    const memory = await runToJson<{
+      checkpoints: Array<{ tokens: number; rssMb: number; heapMb: number }>;
+      accepted: number;
+      refused: number;
+      tokenCacheEntries: number;
+    }>('memory.ts', ['1000000', '20000'], 1, ['--expose-gc']);
     console.log(
       `memory, 1,000,000 distinct tokens through the verifier (${memory.accepted} valid, ${memory.refused} refused twins; token cache ${memory.tokenCacheEntries} entries, negative cache default): ` +
         memory.checkpoints.map((c) => `${c.tokens / 1000}k: RSS ${c.rssMb} MiB / heap ${c.heapMb} MiB`).join(', '),
@@ -143,7 +170,12 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     };
     const plain = await processes('plain-proxy.ts', [upstream.info.url ?? '']);
     const gateway = () => processes('gateway-server.ts', [config]);
-    const [publicGateway, gatewayA, gatewayB, gatewayC] = [await gateway(), await gateway(), await gateway(), await gateway()];
+    const [publicGateway, gatewayA, gatewayB, gatewayC] = [
+      await gateway(),
+      await gateway(),
+      await gateway(),
+      await gateway(),
+    ];
     const load = await startLoadGenerator(0);
     // Every scenario sends the same request (one bearer token) except where its tokens differ,
     // so the proxies parse the same bytes; the plain proxy, the upstream and the auth: none
@@ -151,7 +183,13 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     const scenarios: Scenario[] = [
       { name: 'direct upstream', servers: [upstream], mode: 'cycle', tokensFile: files.one },
       { name: 'plain http-proxy-3 (no auth)', servers: plain, mode: 'cycle', tokensFile: files.one },
-      { name: 'gateway, auth: none route', servers: publicGateway, mode: 'cycle', path: PUBLIC_PATH, tokensFile: files.one },
+      {
+        name: 'gateway, auth: none route',
+        servers: publicGateway,
+        mode: 'cycle',
+        path: PUBLIC_PATH,
+        tokensFile: files.one,
+      },
       { name: 'gateway (a) one token reused', servers: gatewayA, mode: 'cycle', tokensFile: files.one },
       { name: 'gateway (b) 10,000 tokens cycled', servers: gatewayB, mode: 'cycle', tokensFile: files.cycle },
       { name: 'gateway (c) every token new', servers: gatewayC, mode: 'fresh', tokensFile: files.fresh },
@@ -162,7 +200,9 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     // slices begin (after 3 s idle, a gateway's next 500 ms here cost 1.3-1.7x hot CPU/request).
     const WARMUP_ROUNDS = 6;
     for (let round = 0; round < WARMUP_ROUNDS; round++) {
-      for (const s of scenarios) for (const server of s.servers) await load.run({ ...job(s, server, 600_000), label: 'warm-up', limit: Math.ceil(WARMUP / WARMUP_ROUNDS) });
+      for (const s of scenarios)
+        for (const server of s.servers)
+          await load.run({ ...job(s, server, 600_000), label: 'warm-up', limit: Math.ceil(WARMUP / WARMUP_ROUNDS) });
     }
     const names = scenarios.map((s) => s.name);
     const totals = new Map(names.map((name) => [name, emptyTotals()]));
@@ -177,7 +217,9 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     printGc(names, totals);
     printGoals(table);
     const rss = Math.max(...(await Promise.all(gatewayC.map((c) => c.usage()))).map((u) => u.rss));
-    console.log(`RSS of gateway (c), largest of its processes after all slices (${totals.get(names[5] ?? '')?.requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`);
+    console.log(
+      `RSS of gateway (c), largest of its processes after all slices (${totals.get(names[5] ?? '')?.requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`,
+    );
     return table;
   } finally {
     for (const child of children) child.stop();

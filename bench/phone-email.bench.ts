@@ -21,7 +21,14 @@ async function perSecond(route: ValidationRoute, queries: readonly URLSearchPara
 }
 
 export default async function run(): Promise<void> {
-  const numbers = ['0412 345 678', '(02) 8503 8000', '+64 21 123 4567', '+1 212 555 0100', '+44 20 7946 0018', 'not a number'];
+  const numbers = [
+    '0412 345 678',
+    '(02) 8503 8000',
+    '+64 21 123 4567',
+    '+1 212 555 0100',
+    '+44 20 7946 0018',
+    'not a number',
+  ];
   const phoneQueries = numbers.map((phone_number) => new URLSearchParams({ phone_number, default_country_code: 'AU' }));
   const emails = ['john.doe@gmail.com', 'info@example.com', 'bad..dot@example.com', 'user@bücher.de'];
   const dns = await startDnsServer({

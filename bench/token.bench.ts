@@ -76,12 +76,26 @@ async function endpointRate(): Promise<{ rate: number; failed: number }> {
   const issuer = await createIssuer({
     store,
     log,
-    config: { issuer: `http://127.0.0.1:${port}`, audience: `http://127.0.0.1:${port}`, algorithm: 'RS256', feedToken: 'bench-feed-token-0123456789' },
+    config: {
+      issuer: `http://127.0.0.1:${port}`,
+      audience: `http://127.0.0.1:${port}`,
+      algorithm: 'RS256',
+      feedToken: 'bench-feed-token-0123456789',
+    },
   });
   server.on('request', (req, res) => void issuer.handle(req, res));
   const project = await store.createProject({ name: 'bench', plan: 'business' });
-  const { client, clientSecret } = await issuer.createClient({ projectId: project.id, name: 'bench', scopes: ['address', 'phone', 'email'] });
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret, scope: 'address email' }).toString();
+  const { client, clientSecret } = await issuer.createClient({
+    projectId: project.id,
+    name: 'bench',
+    scopes: ['address', 'phone', 'email'],
+  });
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_secret: clientSecret,
+    scope: 'address email',
+  }).toString();
   try {
     const result = await new Promise<{ ok: number; failed: number; seconds: number }>((resolve, reject) => {
       const worker = new Worker(LOAD, { eval: true, workerData: { port, body, ms: DURATION_MS, connections: 16 } });
@@ -103,8 +117,12 @@ export default async function run(): Promise<void> {
   const endpoint = await endpointRate();
   const rawAgain = rawSignRate();
   const rawMean = (raw + rawAgain) / 2;
-  console.log(`raw RS256 crypto.sign (1 core)        : ${rawMean.toFixed(0)} signatures/s (runs: ${raw.toFixed(0)}, ${rawAgain.toFixed(0)})`);
-  console.log(`POST /oauth/token over loopback HTTP  : ${endpoint.rate.toFixed(0)} tokens/s (${endpoint.failed} failed)`);
+  console.log(
+    `raw RS256 crypto.sign (1 core)        : ${rawMean.toFixed(0)} signatures/s (runs: ${raw.toFixed(0)}, ${rawAgain.toFixed(0)})`,
+  );
+  console.log(
+    `POST /oauth/token over loopback HTTP  : ${endpoint.rate.toFixed(0)} tokens/s (${endpoint.failed} failed)`,
+  );
   console.log(`ratio endpoint / raw                  : ${(endpoint.rate / rawMean).toFixed(2)} (goal >= 0.5)`);
 }
 

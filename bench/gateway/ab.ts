@@ -22,9 +22,7 @@ const file = (name: string, list: string[]) => {
   writeFileSync(path, list.join('\n'));
   return path;
 };
-const config = file('gateway.yaml', [
-  gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''),
-]);
+const config = file('gateway.yaml', [gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '')]);
 const here = import.meta.dirname;
 const servers = {
   A: await startChild('gateway-server.ts', [config], 1),
@@ -35,7 +33,16 @@ const fresh = file('fresh.txt', tokens.slice(10_000));
 const one = file('one.txt', tokens.slice(0, 1));
 const load = await startLoadGenerator(0);
 const url = (s: { info: Record<string, string> }) => `${s.info.url}${PATH}`;
-for (const [name, s] of Object.entries(servers)) await load.run({ label: `warm ${name}`, url: url(s), connections: 16, durationMs: 60_000, mode: 'cycle', tokensFile: warm, limit: 20_000 });
+for (const [name, s] of Object.entries(servers))
+  await load.run({
+    label: `warm ${name}`,
+    url: url(s),
+    connections: 16,
+    durationMs: 60_000,
+    mode: 'cycle',
+    tokensFile: warm,
+    limit: 20_000,
+  });
 const cpu: Record<string, number[]> = { A: [], B: [] };
 for (let r = 0; r < rounds; r++) {
   for (const [name, s] of Object.entries(servers)) {
@@ -53,5 +60,8 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-for (const [name, xs] of Object.entries(cpu)) console.log(`${name} ${name === 'A' ? 'this tree' : other}: median ${median(xs).toFixed(1)}, min ${Math.min(...xs).toFixed(1)} µs/req; rounds ${xs.map((x) => x.toFixed(0)).join(' ')}`);
+for (const [name, xs] of Object.entries(cpu))
+  console.log(
+    `${name} ${name === 'A' ? 'this tree' : other}: median ${median(xs).toFixed(1)}, min ${Math.min(...xs).toFixed(1)} µs/req; rounds ${xs.map((x) => x.toFixed(0)).join(' ')}`,
+  );
 for (const s of [upstream, ...Object.values(servers), load]) s.stop();

@@ -20,7 +20,8 @@ export function pinned(core: number, args: string[]): [string, string[]] {
   return [cmd ?? process.execPath, rest];
 }
 
-export const pinningNote = hasTaskset && availableParallelism() > 1 ? 'pinned with taskset' : 'NOT pinned (no taskset or one core)';
+export const pinningNote =
+  hasTaskset && availableParallelism() > 1 ? 'pinned with taskset' : 'NOT pinned (no taskset or one core)';
 
 /** A measured server's totals so far (probe.ts). */
 export interface Usage {
@@ -41,7 +42,14 @@ export interface Child {
  * Starts `bench/gateway/<script>` on a core and waits for its `ready` message. `wrapper` runs
  * node under another program (valgrind, for instructions.ts).
  */
-export async function startChild(script: string, args: string[], core: number, env: NodeJS.ProcessEnv = process.env, nodeFlags: string[] = [], wrapper: string[] = []): Promise<Child> {
+export async function startChild(
+  script: string,
+  args: string[],
+  core: number,
+  env: NodeJS.ProcessEnv = process.env,
+  nodeFlags: string[] = [],
+  wrapper: string[] = [],
+): Promise<Child> {
   const [cmd, argv] = pinned(core, [...wrapper, process.execPath, ...nodeFlags, join(dir, script), ...args]);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env });
   const info = await new Promise<Record<string, string>>((resolve, reject) => {
@@ -58,7 +66,12 @@ export async function startChild(script: string, args: string[], core: number, e
         const onMessage = (m: { type?: string } & Partial<Usage>) => {
           if (m.type !== 'usage') return;
           child.off('message', onMessage);
-          resolve({ cpuUs: m.cpuUs ?? 0, userUs: m.userUs ?? 0, rss: m.rss ?? 0, gc: m.gc ?? { minor: 0, major: 0, ms: 0 } });
+          resolve({
+            cpuUs: m.cpuUs ?? 0,
+            userUs: m.userUs ?? 0,
+            rss: m.rss ?? 0,
+            gc: m.gc ?? { minor: 0, major: 0, ms: 0 },
+          });
         };
         child.on('message', onMessage);
         child.send({ type: 'usage' });

@@ -7,7 +7,11 @@ const file = process.argv[2] ?? '';
 // The access log is part of the cost measured, buffered as `tokengate gateway` does; it goes to
 // /dev/null (this process's stdout is not kept).
 const out = bufferedStdout();
-const log = createLogger({ name: 'gateway', level: process.env.BENCH_LOG_LEVEL ?? 'info', destination: out.destination });
+const log = createLogger({
+  name: 'gateway',
+  level: process.env.BENCH_LOG_LEVEL ?? 'info',
+  destination: out.destination,
+});
 const gateway = await startGateway(loadGatewayConfig(file, process.env), { log, watch: false });
 await gateway.ready();
 announce({ url: gateway.url });

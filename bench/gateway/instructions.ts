@@ -27,13 +27,26 @@ const MEASURED = Number(process.env.CG_MEASURED ?? 4_000);
 const WARMUP = Math.max(Number(process.env.CG_WARMUP ?? 24_000), 2 * CYCLED);
 /** Extra callgrind flags (CG_VALGRIND_FLAGS), e.g. `--cache-sim=yes --branch-sim=yes` for simulated cache misses and mispredictions. */
 const VALGRIND_FLAGS = (process.env.CG_VALGRIND_FLAGS ?? '').split(' ').filter(Boolean);
-const NODE_FLAGS = [...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []), ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+const NODE_FLAGS = [
+  ...(process.env.CG_PREDICTABLE === '1' ? ['--predictable'] : []),
+  ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+];
 
 const bench = await setUpBench('tg-cg-', WARMUP + MEASURED);
-console.log(`node ${process.version}; callgrind${process.env.CG_PREDICTABLE === "1" ? " (V8 --predictable)" : ""}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
+console.log(
+  `node ${process.version}; callgrind${process.env.CG_PREDICTABLE === '1' ? ' (V8 --predictable)' : ''}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`,
+);
 for (const scenario of scenarios) {
   const out = mkdtempSync(join(bench.dir, `${scenario}-`));
-  const valgrind = ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', ...VALGRIND_FLAGS, `--callgrind-out-file=${join(out, 'cg.%p')}`];
+  const valgrind = [
+    'valgrind',
+    '-q',
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--separate-threads=yes',
+    ...VALGRIND_FLAGS,
+    `--callgrind-out-file=${join(out, 'cg.%p')}`,
+  ];
   const server = await bench.start(scenario, NODE_FLAGS, valgrind);
   const warm = await bench.load.run(bench.job(scenario, server, WARMUP));
   const pid = String(server.process.pid);
@@ -44,11 +57,16 @@ for (const scenario of scenarios) {
   // One dump per thread ('cg.<pid>.1-<thread>'); thread 01 is the main (JavaScript) thread.
   const totals = readdirSync(out)
     .filter((name) => /^cg\.\d+\.\d+-\d+$/.test(name))
-    .map((name) => ({ main: name.endsWith('-01'), ir: Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(out, name), 'utf8'))?.[1] ?? 0) }));
+    .map((name) => ({
+      main: name.endsWith('-01'),
+      ir: Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(out, name), 'utf8'))?.[1] ?? 0),
+    }));
   const main = totals.find((t) => t.main)?.ir ?? Number.NaN;
   const all = totals.reduce((sum, t) => sum + t.ir, 0);
   const failures = warm.errors + warm.non2xx + measured.errors + measured.non2xx;
   const k = (ir: number) => `${(ir / measured.requests / 1000).toFixed(1)}k`;
-  console.log(`${scenario.padEnd(7)} main thread ${k(main)}, all threads ${k(all)} instructions/request (${measured.requests} requests${failures ? `, ${failures} FAILED` : ''})  ${out}`);
+  console.log(
+    `${scenario.padEnd(7)} main thread ${k(main)}, all threads ${k(all)} instructions/request (${measured.requests} requests${failures ? `, ${failures} FAILED` : ''})  ${out}`,
+  );
 }
 bench.stop();

@@ -57,7 +57,9 @@ function requestsFor(job: LoadJob): RequestSet {
     const head = `GET ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\naccept: application/json\r\n`;
     const tokens = job.tokensFile ? readFileSync(job.tokensFile, 'utf8').split('\n').filter(Boolean) : [];
     const buffers =
-      job.mode === 'none' || tokens.length === 0 ? [Buffer.from(`${head}\r\n`, 'latin1')] : tokens.map((t) => Buffer.from(`${head}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
+      job.mode === 'none' || tokens.length === 0
+        ? [Buffer.from(`${head}\r\n`, 'latin1')]
+        : tokens.map((t) => Buffer.from(`${head}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
     set = { buffers, next: 0 };
     requestSets.set(key, set);
   }
@@ -162,7 +164,8 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const started = performance.now();
   const deadline = started + job.durationMs;
   const limit = job.limit ?? Number.POSITIVE_INFINITY;
-  const more = () => sent < limit && performance.now() < deadline && (job.mode !== 'fresh' || set.next < set.buffers.length);
+  const more = () =>
+    sent < limit && performance.now() < deadline && (job.mode !== 'fresh' || set.next < set.buffers.length);
   const worker = async (connection: Connection) => {
     while (more()) {
       const request = set.buffers[job.mode === 'fresh' ? set.next++ : set.next++ % set.buffers.length] as Buffer;

@@ -56,4 +56,6 @@ while (seen < TOTAL) {
     if (seen >= TOTAL) break;
   }
 }
-process.stdout.write(`${JSON.stringify({ checkpoints, accepted, refused, tokenCacheEntries: tokenEntries ?? config.caches.tokens.maxEntries, cache: config.caches })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ checkpoints, accepted, refused, tokenCacheEntries: tokenEntries ?? config.caches.tokens.maxEntries, cache: config.caches })}\n`,
+);

@@ -26,7 +26,17 @@ export function mintTokens(key: BenchKey, count: number): string[] {
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const claims = { iss: BENCH_ISSUER, aud: BENCH_AUDIENCE, sub: `client-${i % 500}`, client_id: `client-${i % 500}`, project_id: 'p1', scope: 'address phone email', jti: id, iat, exp: iat + 3600 };
+    const claims = {
+      iss: BENCH_ISSUER,
+      aud: BENCH_AUDIENCE,
+      sub: `client-${i % 500}`,
+      client_id: `client-${i % 500}`,
+      project_id: 'p1',
+      scope: 'address phone email',
+      jti: id,
+      iat,
+      exp: iat + 3600,
+    };
     const input = `${header}.${b64(claims)}`;
     tokens.push(`${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`);
   }

@@ -46,7 +46,11 @@ export async function setUpBench(prefix: string, freshTokens: number): Promise<B
     writeFileSync(path, list.join('\n'));
     return path;
   };
-  const files = { one: file('one.txt', tokens.slice(0, 1)), cycle: file('cycle.txt', tokens.slice(1, 1 + CYCLED)), fresh: file('fresh.txt', tokens.slice(1 + CYCLED)) };
+  const files = {
+    one: file('one.txt', tokens.slice(0, 1)),
+    cycle: file('cycle.txt', tokens.slice(1, 1 + CYCLED)),
+    fresh: file('fresh.txt', tokens.slice(1 + CYCLED)),
+  };
   const load = await startLoadGenerator(0);
   return {
     dir,

@@ -20,7 +20,13 @@ export function answerUsageProbes(): void {
   process.on('message', (message: { type?: string }) => {
     if (message.type !== 'usage') return;
     const cpu = process.cpuUsage();
-    process.send?.({ type: 'usage', cpuUs: cpu.user + cpu.system, userUs: cpu.user, rss: process.memoryUsage().rss, gc: { ...gc } });
+    process.send?.({
+      type: 'usage',
+      cpuUs: cpu.user + cpu.system,
+      userUs: cpu.user,
+      rss: process.memoryUsage().rss,
+      gc: { ...gc },
+    });
   });
 }
 

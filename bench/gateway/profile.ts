@@ -21,17 +21,28 @@ const count = mode === 'one' ? 1 : mode === 'cycle' ? 10_000 : WARMUP + 40_000;
 const tokens = join(outDir, 'tokens.txt');
 writeFileSync(tokens, mintTokens(key, count).join('\n'));
 const config = join(outDir, 'gateway.yaml');
-writeFileSync(
-  config,
-  gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''),
-);
+writeFileSync(config, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
 // PROFILE=0: no profiler, only the CPU per request (and whatever the server prints).
 const profiling = process.env.PROFILE !== '0';
 const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${outDir}`, '--cpu-prof-interval=100'] : [];
 const args = which === 'plain' ? [upstream.info.url ?? ''] : [config];
-const server = await startChild(which === 'plain' ? 'plain-proxy.ts' : 'gateway-server.ts', args, 1, process.env, flags);
+const server = await startChild(
+  which === 'plain' ? 'plain-proxy.ts' : 'gateway-server.ts',
+  args,
+  1,
+  process.env,
+  flags,
+);
 const load = await startLoadGenerator(0);
-const job = (ms: number, m: LoadJob['mode'], limit?: number): LoadJob => ({ label: m, url: `${server.info.url}${PATH}`, connections: 16, durationMs: ms, mode: m, tokensFile: tokens, ...(limit ? { limit } : {}) });
+const job = (ms: number, m: LoadJob['mode'], limit?: number): LoadJob => ({
+  label: m,
+  url: `${server.info.url}${PATH}`,
+  connections: 16,
+  durationMs: ms,
+  mode: m,
+  tokensFile: tokens,
+  ...(limit ? { limit } : {}),
+});
 // Warm-up: WARMUP requests of the measured kind (fresh: the first WARMUP tokens; the cursor
 // persists). In cycle mode that is every token at least twice (the token cache admits on the
 // second sighting, src/auth/admission.ts), else the window would profile admissions.
@@ -58,7 +69,12 @@ interface Node {
   children?: number[];
 }
 const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile')) ?? '';
-const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number };
+const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+  endTime: number;
+};
 // Only the measured window (the last `seconds` before SIGINT, less the shutdown): no start-up.
 const times: number[] = [];
 let t = 0;
@@ -85,4 +101,5 @@ for (const node of profile.nodes) {
 }
 const usPerReq = (n: number) => ((spanUs / total) * n) / result.requests;
 console.log(`profile ${join(outDir, file)}; ${total} samples in the window; µs/request by function (self):`);
-for (const [name, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_TOP ?? 50))) console.log(`${usPerReq(n).toFixed(2).padStart(7)}  ${name}`);
+for (const [name, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_TOP ?? 50)))
+  console.log(`${usPerReq(n).toFixed(2).padStart(7)}  ${name}`);

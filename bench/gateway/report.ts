@@ -21,7 +21,20 @@ export interface Totals {
 }
 
 export function emptyTotals(): Totals {
-  return { requests: 0, errors: 0, non2xx: 0, elapsedMs: 0, cpuUs: 0, userUs: 0, p50: 0, p99: 0, passRates: [], gcMinor: 0, gcMajor: 0, gcMs: 0 };
+  return {
+    requests: 0,
+    errors: 0,
+    non2xx: 0,
+    elapsedMs: 0,
+    cpuUs: 0,
+    userUs: 0,
+    p50: 0,
+    p99: 0,
+    passRates: [],
+    gcMinor: 0,
+    gcMajor: 0,
+    gcMs: 0,
+  };
 }
 
 export interface Row {
@@ -107,26 +120,34 @@ function figure(goal: Goal, rows: Row[]): { value: number; passes?: string } | u
   if (!row || !plain) return undefined;
   if (goal.min === undefined) return { value: row.p99 - plain.p99 };
   const min = goal.min;
-  return { value: row.ratio, passes: `met in ${row.passRatios.filter((r) => r >= min).length} of ${row.passRatios.length} passes` };
+  return {
+    value: row.ratio,
+    passes: `met in ${row.passRatios.filter((r) => r >= min).length} of ${row.passRatios.length} passes`,
+  };
 }
 
 const met = (goal: Goal, value: number) => (goal.min === undefined ? value <= MAX_P99_ADDED_MS : value >= goal.min);
 const want = (goal: Goal) => (goal.min === undefined ? `want <= ${MAX_P99_ADDED_MS} ms` : `want >= ${goal.min}`);
-const shown = (goal: Goal, value: number) => (goal.min === undefined ? `${value.toFixed(2)} ms` : `${value.toFixed(3)}x plain proxy`);
+const shown = (goal: Goal, value: number) =>
+  goal.min === undefined ? `${value.toFixed(2)} ms` : `${value.toFixed(3)}x plain proxy`;
 
 /** One run's verdicts. */
 export function printGoals(rows: Row[]): void {
   for (const goal of GOALS) {
     const f = figure(goal, rows);
     if (!f) continue;
-    console.log(`goal ${goal.label}: ${shown(goal, f.value)} (${want(goal)}) ${met(goal, f.value) ? 'MET' : 'NOT MET'}${f.passes ? `; ${f.passes}` : ''}`);
+    console.log(
+      `goal ${goal.label}: ${shown(goal, f.value)} (${want(goal)}) ${met(goal, f.value) ? 'MET' : 'NOT MET'}${f.passes ? `; ${f.passes}` : ''}`,
+    );
   }
 }
 
 function median(values: number[]): number {
   const sorted = values.toSorted((x, y) => x - y);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**

@@ -38,7 +38,9 @@ function attach(pid: number, out: string) {
   };
 }
 
-console.log(`node ${process.version}; strace -c -f; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`);
+console.log(
+  `node ${process.version}; strace -c -f; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`,
+);
 for (const scenario of scenarios) {
   const server = await bench.start(scenario);
   await bench.load.run(bench.job(scenario, server, WARMUP));
@@ -58,6 +60,8 @@ for (const scenario of scenarios) {
     .filter((r) => r.perRequest >= 0.01)
     .sort((a, b) => b.perRequest - a.perRequest);
   const total = rows.reduce((sum, r) => sum + r.perRequest, 0);
-  console.log(`${scenario.padEnd(7)} ${faults.toFixed(2)} page faults, ${total.toFixed(2)} calls/request: ${rows.map((r) => `${r.name} ${r.perRequest.toFixed(2)}`).join(', ')}`);
+  console.log(
+    `${scenario.padEnd(7)} ${faults.toFixed(2)} page faults, ${total.toFixed(2)} calls/request: ${rows.map((r) => `${r.name} ${r.perRequest.toFixed(2)}`).join(', ')}`,
+  );
 }
 bench.stop();

@@ -12,7 +12,8 @@ export function checkHeader(header: Record<string, unknown>): AuthFailure | unde
   const typ = header['typ'];
   if (typeof typ !== 'string') return fail('invalid_token', 'typ missing');
   const lower = typ.toLowerCase();
-  if (lower !== TOKEN_TYPE && lower !== `application/${TOKEN_TYPE}`) return fail('invalid_token', `typ ${typ.slice(0, 40)}`);
+  if (lower !== TOKEN_TYPE && lower !== `application/${TOKEN_TYPE}`)
+    return fail('invalid_token', `typ ${typ.slice(0, 40)}`);
   // We implement no critical extension, and b64:false (RFC 7797) would change the signing input.
   if (header['crit'] !== undefined) return fail('invalid_token', 'crit header present');
   if (header['b64'] !== undefined && header['b64'] !== true) return fail('invalid_token', 'b64 header present');
@@ -75,9 +76,14 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
  * a failure heals with time, so it is never remembered: the same token is accepted once valid.
  * `payload` has passed checkClaims (iat is an integer; nbf, if present, too).
  */
-export function notYetValid(payload: Record<string, unknown>, rules: ClaimRules, nowSec: number): AuthFailure | undefined {
+export function notYetValid(
+  payload: Record<string, unknown>,
+  rules: ClaimRules,
+  nowSec: number,
+): AuthFailure | undefined {
   if ((payload['iat'] as number) > nowSec + rules.toleranceSec) return fail('invalid_token', 'iat in the future');
   const nbf = payload['nbf'];
-  if (nbf !== undefined && (nbf as number) > nowSec + rules.toleranceSec) return fail('invalid_token', 'nbf in the future');
+  if (nbf !== undefined && (nbf as number) > nowSec + rules.toleranceSec)
+    return fail('invalid_token', 'nbf in the future');
   return undefined;
 }

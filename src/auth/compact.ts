@@ -15,7 +15,9 @@ function decodeJsonObject(segment: string): Record<string, unknown> | undefined 
   if (!BASE64URL.test(segment)) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -42,7 +44,10 @@ const HEADER_MEMO_SIZE = 64;
  * Every token signed with one key has the same header text, so its decoded form is remembered
  * (a few entries; cleared when full, so random headers cannot grow it). Callers never mutate it.
  */
-function decodeHeader(segment: string, memo: Map<string, Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+function decodeHeader(
+  segment: string,
+  memo: Map<string, Record<string, unknown>> | undefined,
+): Record<string, unknown> | undefined {
   const known = memo?.get(segment);
   if (known !== undefined) return known;
   const header = decodeJsonObject(segment);
@@ -58,7 +63,10 @@ function decodeHeader(segment: string, memo: Map<string, Record<string, unknown>
  * base64url without padding, JSON objects). The signature must re-encode to the same text, so a
  * token has exactly one string form (non-zero trailing bits would otherwise make twins).
  */
-export function parseCompact(token: string, headerMemo?: Map<string, Record<string, unknown>>): CompactJws | AuthFailure {
+export function parseCompact(
+  token: string,
+  headerMemo?: Map<string, Record<string, unknown>>,
+): CompactJws | AuthFailure {
   const first = token.indexOf('.');
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) {

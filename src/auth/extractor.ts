@@ -12,8 +12,13 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * `checkAlphabet: false` skips the b64token scan for callers that parse the token as a compact
  * JWS right after (its base64url alphabet is stricter), so the hot path scans each char once.
  */
-export function extractBearer(authorization: string | undefined, maxLength = 8192, checkAlphabet = true): string | AuthFailure {
-  if (authorization === undefined || authorization === '') return fail('credentials_missing', 'no Authorization header');
+export function extractBearer(
+  authorization: string | undefined,
+  maxLength = 8192,
+  checkAlphabet = true,
+): string | AuthFailure {
+  if (authorization === undefined || authorization === '')
+    return fail('credentials_missing', 'no Authorization header');
   if (!startsWithBearer(authorization)) {
     return fail('credentials_missing', 'Authorization scheme is not Bearer');
   }
@@ -22,7 +27,8 @@ export function extractBearer(authorization: string | undefined, maxLength = 819
   }
   if (authorization.length > maxLength + 7) return fail('invalid_token', 'bearer token too long');
   const token = authorization.slice(7);
-  if (checkAlphabet && !B64TOKEN.test(token)) return fail('invalid_token', 'bearer token has characters outside b64token');
+  if (checkAlphabet && !B64TOKEN.test(token))
+    return fail('invalid_token', 'bearer token has characters outside b64token');
   return token;
 }
 

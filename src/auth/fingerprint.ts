@@ -15,6 +15,7 @@ const TAIL = 16;
 
 export function fingerprint(text: string): number {
   let hash = Math.imul(0x811c9dc5 ^ text.length, 0x01000193);
-  for (let i = Math.max(0, text.length - TAIL); i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(0, text.length - TAIL); i < text.length; i++)
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash & 0x3fffffff;
 }

@@ -29,13 +29,17 @@ function publicJwk(jwk: Record<string, unknown>): Record<string, string> | strin
   return out;
 }
 
-function checkUse(jwk: Record<string, unknown>, pinned: ReadonlySet<SupportedAlgorithm>): SupportedAlgorithm | undefined | string {
+function checkUse(
+  jwk: Record<string, unknown>,
+  pinned: ReadonlySet<SupportedAlgorithm>,
+): SupportedAlgorithm | undefined | string {
   if (jwk['use'] !== undefined && jwk['use'] !== 'sig') return 'use is not sig';
   const ops = jwk['key_ops'];
   if (ops !== undefined && !(Array.isArray(ops) && ops.includes('verify'))) return 'key_ops lacks verify';
   const alg = jwk['alg'];
   if (alg === undefined) return undefined;
-  if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) return `alg ${String(alg).slice(0, 10)} not pinned`;
+  if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg))
+    return `alg ${String(alg).slice(0, 10)} not pinned`;
   return alg;
 }
 
@@ -44,7 +48,11 @@ function checkUse(jwk: Record<string, unknown>, pinned: ReadonlySet<SupportedAlg
  * otherwise returns why it was ignored. Only public members are read. `previous` is reused
  * when the material is unchanged, so a refresh does not re-import keys or void cached tokens.
  */
-export function importJwk(jwk: unknown, pinned: ReadonlySet<SupportedAlgorithm>, previous?: ImportedKey): ImportedKey | string {
+export function importJwk(
+  jwk: unknown,
+  pinned: ReadonlySet<SupportedAlgorithm>,
+  previous?: ImportedKey,
+): ImportedKey | string {
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return 'not an object';
   const record = jwk as Record<string, unknown>;
   const kid = record['kid'];

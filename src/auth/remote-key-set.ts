@@ -23,7 +23,12 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   const pinned = pinAlgorithms(options.algorithms ?? ['RS256']);
   const clock = options.clock ?? systemClock;
   const emit = (event: KeySetEvent): void => options.onEvent?.(event);
-  const unknownKids = new LRUCache<string, true>({ max: config.unknownKidMemory, ttl: config.cooldownSec * 1000, perf: clock, ttlResolution: 0 });
+  const unknownKids = new LRUCache<string, true>({
+    max: config.unknownKidMemory,
+    ttl: config.cooldownSec * 1000,
+    perf: clock,
+    ttlResolution: 0,
+  });
   let keys = new Map<string, ImportedKey>();
   let loadedAt: number | null = null;
   // Next time a request may start a refresh: refresh-ahead point, or after a failure the backoff.
@@ -78,12 +83,21 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   async function fetchOnce(): Promise<void> {
     const started = clock.now();
     try {
-      const res = await fetchJson(config.url, { timeoutMs: config.fetchTimeoutMs, maxBytes: config.maxResponseBytes, signal: stopper.signal });
+      const res = await fetchJson(config.url, {
+        timeoutMs: config.fetchTimeoutMs,
+        maxBytes: config.maxResponseBytes,
+        signal: stopper.signal,
+      });
       if (res.status !== 200) throw new Error(`key set answered HTTP ${res.status}`);
       const { keys: fetched, ignored } = parseKeySet(res.body, pinned, keys);
       for (const reason of ignored) emit({ type: 'key_ignored', reason });
       if (ignored.length > 0) options.log?.warn({ ignored }, 'key set entries ignored');
-      const maxAge = clampedMaxAge(res.headers.get('cache-control'), config.minMaxAgeSec, config.maxMaxAgeSec, config.defaultMaxAgeSec);
+      const maxAge = clampedMaxAge(
+        res.headers.get('cache-control'),
+        config.minMaxAgeSec,
+        config.maxMaxAgeSec,
+        config.defaultMaxAgeSec,
+      );
       if (!stopped) installed(fetched, maxAge, started);
     } catch (error) {
       if (!stopped) failed(error, started);

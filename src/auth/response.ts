@@ -40,7 +40,10 @@ function challenge(failure: AuthFailure, message: string): string {
  * `WWW-Authenticate` per RFC 6750. `extraBodyFields` are a route's additions (autocomplete adds
  * `completions: []`). `failure.detail` is private and never copied into the response.
  */
-export function authFailureResponse(failure: AuthFailure, extraBodyFields?: Readonly<Record<string, unknown>>): AuthHttpResponse {
+export function authFailureResponse(
+  failure: AuthFailure,
+  extraBodyFields?: Readonly<Record<string, unknown>>,
+): AuthHttpResponse {
   const { status, body } = apiError(ERROR_KIND[failure.kind], {
     ...(failure.expiredAt !== undefined ? { expiredAt: failure.expiredAt } : {}),
     ...(extraBodyFields !== undefined ? { extra: extraBodyFields } : {}),

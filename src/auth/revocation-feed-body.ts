@@ -18,7 +18,8 @@ function isEntry(value: unknown): value is RevocationEntry {
 /** Reads a feed response `{cursor, entries}`; anything else is a failed sync (the set is kept). */
 export function parseFeedBody(body: unknown): { cursor: number; entries: RevocationEntry[] } {
   const { cursor, entries } = (body ?? {}) as { cursor?: unknown; entries?: unknown };
-  if (typeof cursor !== 'number' || !Number.isSafeInteger(cursor) || cursor < 0) throw new Error('feed cursor is not a non-negative integer');
+  if (typeof cursor !== 'number' || !Number.isSafeInteger(cursor) || cursor < 0)
+    throw new Error('feed cursor is not a non-negative integer');
   if (!Array.isArray(entries) || !entries.every(isEntry)) throw new Error('feed entries are malformed');
   return { cursor, entries };
 }

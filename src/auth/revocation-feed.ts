@@ -12,7 +12,8 @@ const TIMEOUT_MARGIN_MS = 10_000;
  * error would be the logged reason of every retry; such a token fails with this reason instead.
  */
 const SENDABLE_TOKEN = /^[\x21-\x7e\u00a1-\u00ff]+$/;
-const UNSENDABLE_TOKEN = 'feed token cannot be sent in a header (whitespace, a control character or a character past U+00FF)';
+const UNSENDABLE_TOKEN =
+  'feed token cannot be sent in a header (whitespace, a control character or a character past U+00FF)';
 
 /**
  * Long-polls the issuer's revocation feed (`GET <url>?cursor=N&wait=S`, `Authorization: Bearer
@@ -24,7 +25,8 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
   const maxBackoffMs = options.maxBackoffMs ?? 5000;
   const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
   if (!Number.isSafeInteger(waitSec) || waitSec < 0) throw new TypeError('"waitSec" must be a non-negative integer');
-  if (typeof options.token !== 'string' || options.token === '') throw new TypeError('"token" must be a non-empty string');
+  if (typeof options.token !== 'string' || options.token === '')
+    throw new TypeError('"token" must be a non-empty string');
   const base = new URL(options.url);
   const sendable = SENDABLE_TOKEN.test(options.token);
   const emit = (event: RevocationFeedEvent): void => options.onEvent?.(event);

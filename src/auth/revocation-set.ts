@@ -9,7 +9,8 @@ import type { RevocationEntry, RevocationSet, RevocationSetOptions, VerifiedToke
 export function createRevocationSet(options: RevocationSetOptions = {}): RevocationSet {
   const clock = options.clock ?? systemClock;
   const maxStalenessMs = (options.maxStalenessSec ?? 60) * 1000;
-  if (!Number.isFinite(maxStalenessMs) || maxStalenessMs < 0) throw new TypeError('"maxStalenessSec" must be a non-negative number');
+  if (!Number.isFinite(maxStalenessMs) || maxStalenessMs < 0)
+    throw new TypeError('"maxStalenessSec" must be a non-negative number');
   const failOpen = options.failOpen ?? false;
   const jtis = new Map<string, number>();
   const clients = new Map<string, { issuedBefore: number; expiresAt: number }>();

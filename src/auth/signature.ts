@@ -8,7 +8,12 @@ import type { SupportedAlgorithm } from './algorithms.ts';
  * So ES256's raw R||S (RFC 7518 §3.4) is re-encoded to DER here instead of asking for
  * `dsaEncoding: 'ieee-p1363'`; only PS256 needs the options object (PSS padding, salt 32).
  */
-export function verifySignature(alg: SupportedAlgorithm, key: KeyObject, signingInput: string, signature: Buffer): boolean {
+export function verifySignature(
+  alg: SupportedAlgorithm,
+  key: KeyObject,
+  signingInput: string,
+  signature: Buffer,
+): boolean {
   const data = Buffer.from(signingInput, 'latin1');
   try {
     switch (alg) {

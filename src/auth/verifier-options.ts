@@ -19,10 +19,13 @@ function count(name: string, value: number | undefined, fallback: number): numbe
 
 /** Checks the options once, eagerly (misuse throws TypeError), and applies the defaults. */
 export function checkVerifierOptions(options: VerifierOptions): VerifierConfig {
-  if (typeof options.issuer !== 'string' || options.issuer === '') throw new TypeError('"issuer" must be a non-empty string');
-  if (typeof options.audience !== 'string' || options.audience === '') throw new TypeError('"audience" must be a non-empty string');
+  if (typeof options.issuer !== 'string' || options.issuer === '')
+    throw new TypeError('"issuer" must be a non-empty string');
+  if (typeof options.audience !== 'string' || options.audience === '')
+    throw new TypeError('"audience" must be a non-empty string');
   if (typeof options.keys?.get !== 'function') throw new TypeError('"keys" must be a KeyResolver');
-  if (typeof options.revocations?.isRevoked !== 'function') throw new TypeError('"revocations" must be a RevocationChecker');
+  if (typeof options.revocations?.isRevoked !== 'function')
+    throw new TypeError('"revocations" must be a RevocationChecker');
   const tokenCacheEntries = count('tokenCache.maxEntries', options.tokenCache?.maxEntries, 100_000);
   return {
     toleranceSec: count('clockToleranceSec', options.clockToleranceSec, 5),

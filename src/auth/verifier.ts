@@ -66,10 +66,19 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return { ok: true, token };
   }
 
-  function finish(raw: string, fp: number, jws: CompactJws, kid: string, alg: SupportedAlgorithm, key: KeyObject, requirement: RouteRequirement): AuthDecision {
+  function finish(
+    raw: string,
+    fp: number,
+    jws: CompactJws,
+    kid: string,
+    alg: SupportedAlgorithm,
+    key: KeyObject,
+    requirement: RouteRequirement,
+  ): AuthDecision {
     if (!keyAccepts(key, kid, alg)) return remember(raw, fp, fail('invalid_token', `key ${kid} does not fit ${alg}`));
     stats.signaturesChecked += 1;
-    if (!verifySignature(alg, key, jws.signingInput, jws.signature)) return remember(raw, fp, fail('invalid_token', 'bad signature'));
+    if (!verifySignature(alg, key, jws.signingInput, jws.signature))
+      return remember(raw, fp, fail('invalid_token', 'bad signature'));
     const token = checkClaims(jws.payload, rules);
     if ('ok' in token) return remember(raw, fp, token);
     const early = notYetValid(jws.payload, rules, Math.floor(clock.now() / 1000));
@@ -79,13 +88,25 @@ export function createVerifier(options: VerifierOptions): Verifier {
     return decide(token, requirement, raw, fp);
   }
 
-  async function afterRefetch(raw: string, fp: number, jws: CompactJws, kid: string, alg: SupportedAlgorithm, requirement: RouteRequirement): Promise<AuthDecision> {
+  async function afterRefetch(
+    raw: string,
+    fp: number,
+    jws: CompactJws,
+    kid: string,
+    alg: SupportedAlgorithm,
+    requirement: RouteRequirement,
+  ): Promise<AuthDecision> {
     const key = await keys.refreshFor?.(kid).catch(() => undefined);
     if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement);
-    return keys.ready() ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`) : fail('keys_unavailable', 'no usable key set');
+    return keys.ready()
+      ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`)
+      : fail('keys_unavailable', 'no usable key set');
   }
 
-  function authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> {
+  function authorize(
+    authorization: string | undefined,
+    requirement: RouteRequirement,
+  ): AuthDecision | Promise<AuthDecision> {
     // parseCompact enforces base64url (a subset of b64token), so the extractor need not scan too.
     const raw = extractBearer(authorization, config.maxTokenLength, false);
     if (typeof raw !== 'string') return raw;
@@ -108,13 +129,16 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
       return remember(raw, fp, fail('invalid_token', `alg ${String(alg).slice(0, 20)} not pinned`));
     }
-    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256) return remember(raw, fp, fail('invalid_token', 'kid missing'));
+    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256)
+      return remember(raw, fp, fail('invalid_token', 'kid missing'));
     const headerFailure = checkHeader(jws.header);
     if (headerFailure !== undefined) return remember(raw, fp, headerFailure);
     const key = keys.get(kid);
     if (key !== undefined) {
       // Decided with the key as it is now; only the signature check waits for the batch.
-      return batch === undefined ? finish(raw, fp, jws, kid, alg, key, requirement) : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement));
+      return batch === undefined
+        ? finish(raw, fp, jws, kid, alg, key, requirement)
+        : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement));
     }
     if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
     if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);

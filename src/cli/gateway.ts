@@ -13,6 +13,9 @@ export async function runGateway(args: readonly string[]): Promise<void> {
 function checkLogLevel(raw: string | undefined): void {
   const level = raw?.trim();
   if (level && !(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new CliError(`invalid configuration:\n  LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`, 2);
+    throw new CliError(
+      `invalid configuration:\n  LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`,
+      2,
+    );
   }
 }

@@ -6,7 +6,9 @@
  */
 export function printOutput(text: string): void {
   process.stdout.once('error', (error: NodeJS.ErrnoException) => {
-    process.stderr.write(`tokengate: the command ran, but its output could not be written to stdout (${error.code ?? error.message})\n`);
+    process.stderr.write(
+      `tokengate: the command ran, but its output could not be written to stdout (${error.code ?? error.message})\n`,
+    );
     process.exitCode ||= 1;
   });
   process.stdout.write(`${text}\n`);

@@ -24,7 +24,10 @@ export async function runStart(args: readonly string[]): Promise<void> {
   ignoreHangUps();
   const config = await withConfigErrors(async () => loadUpstreamConfig());
   const signal = abortOnStop(stopping);
-  const upstream = await unlessAborted(withConfigErrors(() => startUpstream(config, { signal })), signal);
+  const upstream = await unlessAborted(
+    withConfigErrors(() => startUpstream(config, { signal })),
+    signal,
+  );
   if (upstream === undefined) return;
   try {
     if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
@@ -34,13 +37,27 @@ export async function runStart(args: readonly string[]): Promise<void> {
   }
 }
 
-async function runGatewayUntilStopped(upstream: Upstream, dataDir: string, logLevel: string, stopping: Promise<NodeJS.Signals>) {
+async function runGatewayUntilStopped(
+  upstream: Upstream,
+  dataDir: string,
+  logLevel: string,
+  stopping: Promise<NodeJS.Signals>,
+) {
   // The gateway of the local stack talks to this upstream and reads its feed token.
-  const env = { ...process.env, DATA_DIR: dataDir, UPSTREAM_URL: upstream.url, REVOCATION_FEED_TOKEN: upstream.feedToken.value };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    UPSTREAM_URL: upstream.url,
+    REVOCATION_FEED_TOKEN: upstream.feedToken.value,
+  };
   const configFile = process.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
   const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(configFile, env));
   // configFile + env: SIGHUP and edits of the file reload the route map, as with `tokengate gateway`.
-  const gateway = await startGateway(gatewayConfig, { log: createLogger({ level: logLevel, name: 'gateway' }), configFile, env });
+  const gateway = await startGateway(gatewayConfig, {
+    log: createLogger({ level: logLevel, name: 'gateway' }),
+    configFile,
+    env,
+  });
   try {
     const notice = new Promise<'slow'>((resolve) => setTimeout(resolve, GATEWAY_READY_NOTICE_MS, 'slow').unref());
     const ready = await unlessStopped(Promise.race([gateway.ready().then(() => 'ready' as const), notice]), stopping);

@@ -14,7 +14,10 @@ export async function runUpstream(args: readonly string[]): Promise<void> {
   // the gateway) must not end it.
   ignoreHangUps();
   const signal = abortOnStop(stopping);
-  const upstream = await unlessAborted(withConfigErrors(() => startUpstream(loadUpstreamConfig(), { signal })), signal);
+  const upstream = await unlessAborted(
+    withConfigErrors(() => startUpstream(loadUpstreamConfig(), { signal })),
+    signal,
+  );
   if (upstream === undefined) return;
   printBanner(describeUpstream(upstream));
   await stopping;

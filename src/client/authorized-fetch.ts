@@ -58,7 +58,10 @@ function tokenFor(cache: TokenCache, signal: AbortSignal | undefined): Promise<s
   return new Promise<string>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    cache.get().then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    cache
+      .get()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

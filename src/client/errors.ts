@@ -26,7 +26,9 @@ export class TokenEndpointError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(status: number, error: string, errorDescription: string | undefined, detail: TokenFailureDetail = {}) {
-    super(`token endpoint refused the request: ${error}${errorDescription ? ` (${errorDescription})` : ''}`, { cause: detail.cause });
+    super(`token endpoint refused the request: ${error}${errorDescription ? ` (${errorDescription})` : ''}`, {
+      cause: detail.cause,
+    });
     this.status = status;
     this.error = error;
     this.errorDescription = errorDescription;
@@ -45,7 +47,11 @@ export class TokenRequestError extends Error {
   /** As for TokenEndpointError: the `Retry-After` of a 429 or 503 answer, in ms. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(kind: TokenRequestFailure, message: string, options: TokenFailureDetail & { status?: number | undefined } = {}) {
+  constructor(
+    kind: TokenRequestFailure,
+    message: string,
+    options: TokenFailureDetail & { status?: number | undefined } = {},
+  ) {
     super(message, { cause: options.cause });
     this.kind = kind;
     this.status = options.status;

@@ -76,7 +76,8 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
 }
 
 function parseUrl(value: string): URL {
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError('tokenUrl must be an absolute http(s) URL');
+  if (typeof value !== 'string' || !URL.canParse(value))
+    throw new TypeError('tokenUrl must be an absolute http(s) URL');
   return new URL(value);
 }
 

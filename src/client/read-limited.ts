@@ -3,7 +3,11 @@
  * server cannot make the client buffer without bound. Once `signal` fires, the read ends and
  * gives undefined, as for a body over the limit.
  */
-export async function readLimited(response: Response, limit: number, signal?: AbortSignal): Promise<string | undefined> {
+export async function readLimited(
+  response: Response,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   if (!response.body) return '';
   const reader = response.body.getReader();
   // Not awaited: cancelling one branch of a cloned (teed) body settles only once the other

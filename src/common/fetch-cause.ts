@@ -4,7 +4,8 @@
  * Undefined when the cause says nothing.
  */
 export function fetchFailureCause(error: unknown): string | undefined {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | null | undefined) : undefined;
+  const cause =
+    error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | null | undefined) : undefined;
   if (typeof cause?.code === 'string') return cause.code;
   return typeof cause?.message === 'string' && cause.message !== '' ? cause.message : undefined;
 }

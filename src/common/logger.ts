@@ -61,7 +61,8 @@ function stripDataFields(serialized: object, errorProto: object): void {
   for (const name of DATA_QUOTING_ERROR_FIELDS) delete fields[name];
   const nested = [...Object.values(fields), ...(Array.isArray(fields.aggregateErrors) ? fields.aggregateErrors : [])];
   for (const value of nested) {
-    if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === errorProto) stripDataFields(value, errorProto);
+    if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === errorProto)
+      stripDataFields(value, errorProto);
   }
 }
 

@@ -18,8 +18,14 @@ export async function ensurePrivateDirectory(dir: string, name: string, log: Log
     // Not ours to change (another owner, a read-only mount): say so rather than refuse to start.
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EPERM' && code !== 'EROFS') throw error;
-    log?.warn({ ...context, code }, `${name} is open to other users and could not be narrowed to 0700: its owner should chmod 700 it, so that only this user reaches the admin token and the embedded store's signing keys`);
+    log?.warn(
+      { ...context, code },
+      `${name} is open to other users and could not be narrowed to 0700: its owner should chmod 700 it, so that only this user reaches the admin token and the embedded store's signing keys`,
+    );
     return;
   }
-  log?.warn(context, `${name} was open to other users: narrowed to 0700, so that only this user reaches the admin token and the embedded store's signing keys`);
+  log?.warn(
+    context,
+    `${name} was open to other users: narrowed to 0700, so that only this user reaches the admin token and the embedded store's signing keys`,
+  );
 }

@@ -56,7 +56,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   let metricsServer: Awaited<ReturnType<typeof startMetrics>>;
   try {
     current = createGeneration(config, firstAuth, hooks);
-    server = createListener(config, createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }));
+    server = createListener(
+      config,
+      createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }),
+    );
     await listen(server, config.listen.port, config.listen.host);
     metricsServer = await startMetrics(config.metrics, metrics.registry, log);
   } catch (error) {

@@ -14,6 +14,7 @@ export function checkIssuerConfig(config: IssuerConfig): void {
     throw new TypeError('issuer: must be an http(s) URL without query or fragment (RFC 8414 §2)');
   }
   if (!config.audience) throw new TypeError('audience: must not be empty (RFC 9068 requires aud)');
-  if (!ALGORITHMS.has(config.algorithm)) throw new TypeError(`algorithm: must be RS256, ES256 or EdDSA, not ${JSON.stringify(config.algorithm)}`);
+  if (!ALGORITHMS.has(config.algorithm))
+    throw new TypeError(`algorithm: must be RS256, ES256 or EdDSA, not ${JSON.stringify(config.algorithm)}`);
   if (!config.feedToken) throw new TypeError('feedToken: must not be empty');
 }

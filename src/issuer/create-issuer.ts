@@ -48,9 +48,23 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const metadata = metadataDocument(issuer);
   const routes = new Map<string, OAuthHandler>([
     [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens }), log)],
-    [PATHS.revoke, oauthRoute((req, res) => revokeEndpoint(req, res, { ...auth, keyring, revoker, revocations: live, issuer, audience, clock }), log)],
-    [PATHS.jwks, async (req, res) => servePublicDocument(req, res, { ...keyring.keySet, contentType: 'application/jwk-set+json; charset=utf-8' })],
-    ...metadataPaths(issuer).map((path): [string, OAuthHandler] => [path, async (req, res) => servePublicDocument(req, res, metadata)]),
+    [
+      PATHS.revoke,
+      oauthRoute(
+        (req, res) =>
+          revokeEndpoint(req, res, { ...auth, keyring, revoker, revocations: live, issuer, audience, clock }),
+        log,
+      ),
+    ],
+    [
+      PATHS.jwks,
+      async (req, res) =>
+        servePublicDocument(req, res, { ...keyring.keySet, contentType: 'application/jwk-set+json; charset=utf-8' }),
+    ],
+    ...metadataPaths(issuer).map((path): [string, OAuthHandler] => [
+      path,
+      async (req, res) => servePublicDocument(req, res, metadata),
+    ]),
   ]);
   const background = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
@@ -61,8 +75,14 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     await store.pruneRevocations(now);
   };
   const timers = [
-    setInterval(background('key reload', () => keyring.load()), KEY_RELOAD_INTERVAL_MS),
-    setInterval(background('revocation pruning', () => prune()), REVOCATION_PRUNE_INTERVAL_MS),
+    setInterval(
+      background('key reload', () => keyring.load()),
+      KEY_RELOAD_INTERVAL_MS,
+    ),
+    setInterval(
+      background('revocation pruning', () => prune()),
+      REVOCATION_PRUNE_INTERVAL_MS,
+    ),
   ];
   for (const timer of timers) timer.unref();
 
@@ -71,7 +91,8 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
       const url = req.url ?? '';
       const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
       // With or without one trailing slash, as every route of the service answers (c623e93).
-      const route = routes.get(path) ?? (path.length > 1 && path.endsWith('/') ? routes.get(path.slice(0, -1)) : undefined);
+      const route =
+        routes.get(path) ?? (path.length > 1 && path.endsWith('/') ? routes.get(path.slice(0, -1)) : undefined);
       if (!route) return false;
       await route(req, res);
       return true;
@@ -86,7 +107,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     async setClientEnabled(clientId, enabled) {
       const client = await store.setClientEnabled(clientId, enabled);
       clients.evict(clientId);
-      if (client && !enabled) await revoker.revokeClient(clientId).catch((error: unknown) => Promise.reject(new ClientRevocationError(clientId, error)));
+      if (client && !enabled)
+        await revoker
+          .revokeClient(clientId)
+          .catch((error: unknown) => Promise.reject(new ClientRevocationError(clientId, error)));
       return client;
     },
     revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),

@@ -11,6 +11,9 @@ export class IssuerInputError extends Error {
 export class ClientRevocationError extends Error {
   override readonly name = 'ClientRevocationError';
   constructor(clientId: string, cause: unknown) {
-    super(`client ${JSON.stringify(clientId)} is disabled, but revoking its outstanding tokens failed (they may still work): disable it again`, { cause });
+    super(
+      `client ${JSON.stringify(clientId)} is disabled, but revoking its outstanding tokens failed (they may still work): disable it again`,
+      { cause },
+    );
   }
 }

@@ -18,7 +18,12 @@ export function loadAssets(): (res: ServerResponse, name: string) => boolean {
   return (res, name) => {
     const asset = bodies.get(name);
     if (!asset) return false;
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type, 'content-length': asset.body.length, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': asset.type,
+      'content-length': asset.body.length,
+      'cache-control': 'no-cache',
+    });
     res.end(asset.body);
     return true;
   };

@@ -3,10 +3,16 @@ import { Socket } from 'node:net';
 import Router from 'find-my-way';
 import type { AdminOperation, PortalOptions } from './types.ts';
 
-export type OperationResult = { readonly ok: true; readonly status: number; readonly body: unknown } | { readonly ok: false; readonly status: number; readonly message: string };
+export type OperationResult =
+  | { readonly ok: true; readonly status: number; readonly body: unknown }
+  | { readonly ok: false; readonly status: number; readonly message: string };
 
 /** Calls an admin API operation by method and path, with a JSON body, in-process. */
-export type Operations = (method: AdminOperation['method'], path: string, body?: Readonly<Record<string, unknown>>) => Promise<OperationResult>;
+export type Operations = (
+  method: AdminOperation['method'],
+  path: string,
+  body?: Readonly<Record<string, unknown>>,
+) => Promise<OperationResult>;
 
 /**
  * The portal's writes go through the admin API's own handlers, so the rules (name bounds,
@@ -15,7 +21,8 @@ export type Operations = (method: AdminOperation['method'], path: string, body?:
  */
 export function createOperations(options: PortalOptions): Operations {
   const router = Router();
-  for (const operation of options.operations) router.on(operation.method, operation.path, () => undefined, { operation });
+  for (const operation of options.operations)
+    router.on(operation.method, operation.path, () => undefined, { operation });
   return async (method, path, body) => {
     const found = router.find(method, path);
     const operation = (found?.store as { operation?: AdminOperation } | undefined)?.operation;
@@ -31,7 +38,11 @@ export function createOperations(options: PortalOptions): Operations {
   };
 }
 
-function jsonRequest(method: string, path: string, body: Readonly<Record<string, unknown>> | undefined): IncomingMessage {
+function jsonRequest(
+  method: string,
+  path: string,
+  body: Readonly<Record<string, unknown>> | undefined,
+): IncomingMessage {
   const payload = Buffer.from(body === undefined ? '' : JSON.stringify(body), 'utf8');
   const req = new IncomingMessage(new Socket());
   req.method = method;
@@ -41,4 +52,3 @@ function jsonRequest(method: string, path: string, body: Readonly<Record<string,
   req.push(null);
   return req;
 }
-

@@ -44,7 +44,13 @@ export function createPortal(options: PortalOptions): Portal {
   return { handle: (req, res) => router.lookup(req, res) };
 }
 
-async function run(app: PortalApp, route: PortalRoute, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) {
+async function run(
+  app: PortalApp,
+  route: PortalRoute,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string | undefined>,
+) {
   try {
     // In the store: any replica on the database serves it. A store failure lands in the catch below.
     const session = await app.sessions.find(readCookie(req, SESSION_COOKIE));
@@ -53,17 +59,27 @@ async function run(app: PortalApp, route: PortalRoute, req: IncomingMessage, res
     if (!session) return redirect(res, '/portal/login');
     if (req.method === 'POST' && !(sameOriginRequest(req) && validCsrfToken(form, session.csrfToken))) {
       app.log.warn({ path: route.path }, 'portal: form refused (CSRF check failed)');
-      return simplePage(res, 403, 'Request refused', 'This form was not sent from a current portal page. Go back, reload the page and try again.');
+      return simplePage(
+        res,
+        403,
+        'Request refused',
+        'This form was not sent from a current portal page. Go back, reload the page and try again.',
+      );
     }
     await route.handle({ req, res, params, form, session, app });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return simplePage(res, 413, 'Too large', 'That form was too large.');
     app.log.error({ err: error, path: route.path }, 'portal: request failed');
     if (res.headersSent) res.destroy();
-    else simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
+    else
+      simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
   }
 }
 
 function simplePage(res: ServerResponse, status: number, title: string, message: string): void {
-  sendPage(res, status, page({ title }, html`<h1>${title}</h1><p>${message}</p><p><a href="/portal/projects">Go to the portal</a></p>`));
+  sendPage(
+    res,
+    status,
+    page({ title }, html`<h1>${title}</h1><p>${message}</p><p><a href="/portal/projects">Go to the portal</a></p>`),
+  );
 }

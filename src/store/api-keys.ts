@@ -17,7 +17,11 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 }
 
 /** Any plan may hold API keys (the key/secret method). Throws StoreError `project_not_found`. */
-export function createApiKey(db: SqlRunner, input: { projectId: string; secretHash: string }, nowMs: number): Promise<ApiKey> {
+export function createApiKey(
+  db: SqlRunner,
+  input: { projectId: string; secretHash: string },
+  nowMs: number,
+): Promise<ApiKey> {
   return db.transaction(async (tx) => {
     await lockProject(tx, input.projectId);
     const rows = await tx.query<ApiKeyRow>(
@@ -35,6 +39,9 @@ export async function getApiKey(db: SqlRunner, key: string): Promise<ApiKey | nu
 
 /** A project's API keys, oldest first (the account portal lists them). */
 export async function listApiKeys(db: SqlRunner, projectId: string): Promise<ApiKey[]> {
-  const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, key`, [projectId]);
+  const rows = await db.query<ApiKeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE project_id = $1 ORDER BY created_at, key`,
+    [projectId],
+  );
   return rows.map(toApiKey);
 }

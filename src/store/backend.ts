@@ -15,17 +15,25 @@ export interface Backend {
 /** PostgreSQL when a URL is given, else embedded PGlite under dataDir. */
 export function openBackend(options: StoreOptions, log: Logger | undefined): Promise<Backend> {
   const { databaseUrl, schema, timeoutMs } = options;
-  return databaseUrl ? openPostgres({ databaseUrl, schema, timeoutMs }, log) : openEmbedded(options.dataDir, log, options.signal);
+  return databaseUrl
+    ? openPostgres({ databaseUrl, schema, timeoutMs }, log)
+    : openEmbedded(options.dataDir, log, options.signal);
 }
 
-async function openEmbedded(dataDir: string, log: Logger | undefined, abort: AbortSignal | undefined): Promise<Backend> {
+async function openEmbedded(
+  dataDir: string,
+  log: Logger | undefined,
+  abort: AbortSignal | undefined,
+): Promise<Backend> {
   const runner = await openPgliteRunner(dataDir, log, abort);
   const signal = inProcessSignal((error) => log?.error({ err: error }, 'revocation listener failed'));
   return { kind: 'embedded', runner, signal };
 }
 
 async function openPostgres(target: PostgresTarget, log: Logger | undefined): Promise<Backend> {
-  const runner = await openPostgresRunner(target, (error) => log?.warn({ err: error }, 'idle PostgreSQL client failed'));
+  const runner = await openPostgresRunner(target, (error) =>
+    log?.warn({ err: error }, 'idle PostgreSQL client failed'),
+  );
   try {
     const signal = await openPostgresSignal(clientConfig(target), log);
     return { kind: 'postgres', runner, signal };

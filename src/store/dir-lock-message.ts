@@ -13,7 +13,9 @@ export function lockHeldError(file: string, lock: LockState, now: number, lease:
   const wait = Math.max(0, Math.ceil((end - now) / 1000));
   const whenGone = `start again after ${new Date(end).toISOString()} (in ${wait} s), when its lease has run out`;
   if (holder === null) {
-    return new Error(`embedded store locked by ${file}, which cannot be read (${renewed}). If no other process uses this DATA_DIR, ${whenGone}, or delete the file.`);
+    return new Error(
+      `embedded store locked by ${file}, which cannot be read (${renewed}). If no other process uses this DATA_DIR, ${whenGone}, or delete the file.`,
+    );
   }
   if (holder.pidOnly) {
     return new Error(
@@ -25,7 +27,8 @@ export function lockHeldError(file: string, lock: LockState, now: number, lease:
   // On this host the pid can be looked up, and a gone one would not hold; only without start times may it be another program's.
   const check = `Check that process ${holder.pid} is a tokengate upstream (ps -p ${holder.pid} -o args)`;
   if (heldBy === 'process') return new Error(`${inUse} ${check}.`);
-  if (heldBy === 'pid') return new Error(`${inUse} ${check}; if it is not, its pid was reused by another program: ${whenGone}.`);
+  if (heldBy === 'pid')
+    return new Error(`${inUse} ${check}; if it is not, its pid was reused by another program: ${whenGone}.`);
   return new Error(`${inUse} If that process is gone, ${whenGone}.`);
 }
 
@@ -33,7 +36,8 @@ export function lockHeldError(file: string, lock: LockState, now: number, lease:
 export function leaseWaitMessage(file: string, lock: LockState, now: number, until: number): string {
   const { holder } = lock;
   if (holder === null) throw new TypeError('only a lock naming its holder is waited for');
-  const where = holder.host === hostname() ? `this host (${holder.host}) in another PID namespace` : `host ${holder.host}`;
+  const where =
+    holder.host === hostname() ? `this host (${holder.host}) in another PID namespace` : `host ${holder.host}`;
   const renewed = Math.max(0, Math.round((now - lock.renewedAt) / 1000));
   const wait = Math.ceil((until - now) / 1000);
   return `embedded store locked by process ${holder.pid} on ${where} since ${holder.since} (${file}, renewed ${renewed} s ago), which cannot be checked from here: waiting up to ${wait} s for its lease to run out (a holder killed without releasing it, such as this container before a restart, no longer renews it)`;

@@ -28,7 +28,10 @@ export function leaseWaiter(file: string, options: WaitOptions): (lock: LockStat
     if (until === undefined) {
       // A renewal stamped ahead of our clock (another host's) moves the end on.
       until = Math.max(now, lock.renewedAt) + options.lease.leaseMs;
-      options.log?.warn({ lock: file, heldBy: lock.holder, waitMs: until - now }, leaseWaitMessage(file, lock, now, until));
+      options.log?.warn(
+        { lock: file, heldBy: lock.holder, waitMs: until - now },
+        leaseWaitMessage(file, lock, now, until),
+      );
     }
     await waitOut(file, lock, until, options);
   };

@@ -48,7 +48,11 @@ export async function lockDirectory(dir: string, options: LockOptions = {}): Pro
         { lock: file, heldBy: now.holder },
         'another process took over the embedded store lock this process holds (it went unrenewed past its lease: the process was paused, or the hosts disagree on the time): stop this process, two processes writing one DATA_DIR corrupt it',
       ),
-    failed: (error) => log?.warn({ err: error, lock: file }, 'could not renew the embedded store lock: other hosts take it over once its lease runs out'),
+    failed: (error) =>
+      log?.warn(
+        { err: error, lock: file },
+        'could not renew the embedded store lock: other hosts take it over once its lease runs out',
+      ),
   });
   return async () => {
     await stopRenewal();

@@ -20,7 +20,11 @@ export async function loadMigrations(): Promise<Migration[]> {
   return Promise.all(
     files.map(async (file) => {
       const [, version, name] = FILE_NAME.exec(file) ?? [];
-      return { version: Number(version), name: name ?? file, sql: await readFile(new URL(file, MIGRATIONS_DIR), 'utf8') };
+      return {
+        version: Number(version),
+        name: name ?? file,
+        sql: await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'),
+      };
     }),
   );
 }
@@ -32,7 +36,9 @@ export async function migrate(runner: SqlRunner, migrations: Migration[], nowMs:
     await tx.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
     );
-    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const done = new Set(
+      (await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+    );
     const pending = migrations.filter((m) => !done.has(m.version));
     for (const migration of pending) await apply(tx, migration, nowMs);
     return pending.map((m) => m.version);

@@ -20,7 +20,8 @@ interface SessionRow {
 }
 
 function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new TypeError(`${name} must be an integer in ${min}..${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new TypeError(`${name} must be an integer in ${min}..${max}`);
 }
 
 function randomToken(): string {
@@ -36,21 +37,27 @@ function idHash(id: string): string {
 }
 
 /** Prunes some expired sessions, inserts the new one and removes the oldest beyond the bound, in one transaction. */
-export async function createPortalSession(db: SqlRunner, ttlMs: number, nowMs: number, max = MAX_PORTAL_SESSIONS): Promise<PortalSession> {
+export async function createPortalSession(
+  db: SqlRunner,
+  ttlMs: number,
+  nowMs: number,
+  max = MAX_PORTAL_SESSIONS,
+): Promise<PortalSession> {
   requireInteger('ttlMs', ttlMs, 1);
   requireInteger('max', max, 1);
   const session: PortalSession = { id: randomToken(), csrfToken: randomToken(), expiresAt: nowMs + ttlMs, flash: null };
   return db.transaction(async (tx) => {
     await pruneExpired(tx, nowMs, DEFAULT_SESSION_PRUNE_LIMIT);
-    await tx.query('INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-      idHash(session.id),
-      session.csrfToken,
-      nowMs,
-      session.expiresAt,
-    ]);
+    await tx.query(
+      'INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+      [idHash(session.id), session.csrfToken, nowMs, session.expiresAt],
+    );
     // Everything older than the newest `max` (replicas signing in at once may each leave one extra
     // for a moment; the next sign-in removes it). The OFFSET walks the seq index: at most `max` entries.
-    await tx.query('DELETE FROM portal_sessions WHERE seq <= (SELECT seq FROM portal_sessions ORDER BY seq DESC OFFSET $1 LIMIT 1)', [max]);
+    await tx.query(
+      'DELETE FROM portal_sessions WHERE seq <= (SELECT seq FROM portal_sessions ORDER BY seq DESC OFFSET $1 LIMIT 1)',
+      [max],
+    );
     return session;
   });
 }
@@ -58,10 +65,10 @@ export async function createPortalSession(db: SqlRunner, ttlMs: number, nowMs: n
 /** The live session with this id; null when unknown, malformed or expired (an expired row is left to pruning). */
 export async function getPortalSession(db: SqlRunner, id: string, nowMs: number): Promise<PortalSession | null> {
   if (!SESSION_ID.test(id)) return null;
-  const rows = await db.query<SessionRow>('SELECT csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2', [
-    idHash(id),
-    nowMs,
-  ]);
+  const rows = await db.query<SessionRow>(
+    'SELECT csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2',
+    [idHash(id), nowMs],
+  );
   const row = rows[0];
   return row ? { id, csrfToken: row.csrf_token, expiresAt: toNumber(row.expires_at), flash: row.flash } : null;
 }
@@ -69,7 +76,10 @@ export async function getPortalSession(db: SqlRunner, id: string, nowMs: number)
 /** Sets the one-shot notice of a live session; false when there is none. */
 export async function setPortalSessionFlash(db: SqlRunner, id: string, flash: string, nowMs: number): Promise<boolean> {
   if (!SESSION_ID.test(id)) return false;
-  const rows = await db.query('UPDATE portal_sessions SET flash = $2 WHERE id_hash = $1 AND expires_at > $3 RETURNING seq', [idHash(id), flash, nowMs]);
+  const rows = await db.query(
+    'UPDATE portal_sessions SET flash = $2 WHERE id_hash = $1 AND expires_at > $3 RETURNING seq',
+    [idHash(id), flash, nowMs],
+  );
   return rows.length > 0;
 }
 
@@ -95,7 +105,11 @@ export async function deletePortalSession(db: SqlRunner, id: string): Promise<bo
 }
 
 /** Removes at most `limit` expired sessions, earliest expiry first; returns how many. */
-export async function prunePortalSessions(db: SqlRunner, nowMs: number, limit = DEFAULT_SESSION_PRUNE_LIMIT): Promise<number> {
+export async function prunePortalSessions(
+  db: SqlRunner,
+  nowMs: number,
+  limit = DEFAULT_SESSION_PRUNE_LIMIT,
+): Promise<number> {
   requireInteger('limit', limit, 1, MAX_SESSION_PRUNE_LIMIT);
   return pruneExpired(db, nowMs, limit);
 }

@@ -11,7 +11,10 @@ const RETRY_MAX_MS = 30_000;
  * it reconnects with backoff and then wakes every listener once, since notifications sent
  * meanwhile were missed; a spurious wake-up only costs the feed one query.
  */
-export async function openPostgresSignal(clientConfig: pg.ClientConfig, log: Logger | undefined): Promise<RevocationSignal> {
+export async function openPostgresSignal(
+  clientConfig: pg.ClientConfig,
+  log: Logger | undefined,
+): Promise<RevocationSignal> {
   const config = { ...clientConfig, application_name: listenerName(clientConfig) };
   const listeners = new ListenerSet((error) => log?.error({ err: error }, 'revocation listener failed'));
   let client = await connect(config, listeners);

@@ -16,7 +16,11 @@ function toProject(row: ProjectRow): Project {
   return { id: row.id, name: row.name, plan: row.plan, createdAt: toNumber(row.created_at) };
 }
 
-export async function createProject(db: SqlRunner, input: { name: string; plan: Plan }, nowMs: number): Promise<Project> {
+export async function createProject(
+  db: SqlRunner,
+  input: { name: string; plan: Plan },
+  nowMs: number,
+): Promise<Project> {
   const rows = await db.query<ProjectRow>(
     `INSERT INTO projects (id, name, plan, created_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
     [newProjectId(), input.name, input.plan, nowMs],

@@ -39,13 +39,21 @@ export async function listSigningKeys(db: SqlRunner): Promise<SigningKey[]> {
  */
 export async function insertSigningKey(db: SqlRunner, key: SigningKey): Promise<void> {
   try {
-    await db.query(
-      `INSERT INTO signing_keys (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`,
-      [key.kid, key.alg, key.status, JSON.stringify(key.publicJwk), key.privateKey, key.createdAt, key.activatedAt, key.retiredAt],
-    );
+    await db.query(`INSERT INTO signing_keys (${COLUMNS}) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8)`, [
+      key.kid,
+      key.alg,
+      key.status,
+      JSON.stringify(key.publicJwk),
+      key.privateKey,
+      key.createdAt,
+      key.activatedAt,
+      key.retiredAt,
+    ]);
   } catch (error) {
-    if (isUniqueViolation(error, 'signing_keys_one_active')) throw new StoreError('active_signing_key_exists', 'another active signing key exists');
-    if (isUniqueViolation(error, 'signing_keys_one_next')) throw new StoreError('next_signing_key_exists', 'another next signing key exists');
+    if (isUniqueViolation(error, 'signing_keys_one_active'))
+      throw new StoreError('active_signing_key_exists', 'another active signing key exists');
+    if (isUniqueViolation(error, 'signing_keys_one_next'))
+      throw new StoreError('next_signing_key_exists', 'another next signing key exists');
     throw error;
   }
 }
@@ -80,7 +88,10 @@ export async function updateSigningKeys(db: SqlRunner, changes: SigningKeyChange
 }
 
 function keysChanged(): StoreError {
-  return new StoreError('signing_keys_changed', 'the signing keys changed since they were read (a concurrent rotation)');
+  return new StoreError(
+    'signing_keys_changed',
+    'the signing keys changed since they were read (a concurrent rotation)',
+  );
 }
 
 export async function deleteSigningKey(db: SqlRunner, kid: string): Promise<void> {

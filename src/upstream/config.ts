@@ -75,7 +75,9 @@ function databaseUrl(read: EnvReader): string | undefined {
   if (!/^postgres(ql)?:\/\/\S+$/.test(value)) {
     read.problems.push('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
   } else if (!isWholeUrl(value)) {
-    read.problems.push('DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)');
+    read.problems.push(
+      'DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)',
+    );
   }
   return value;
 }
@@ -95,11 +97,16 @@ function isWholeUrl(value: string): boolean {
 function trustedProxies(read: EnvReader): readonly string[] | undefined {
   const value = read.raw('TRUSTED_PROXIES');
   if (value === undefined) return undefined;
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const bad = invalidTrustedProxy(entries);
   if (entries.length === 0 || bad !== undefined) {
     const got = bad === undefined ? value : bad;
-    read.problems.push(`TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${got}")`);
+    read.problems.push(
+      `TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${got}")`,
+    );
   }
   return Object.freeze(entries);
 }

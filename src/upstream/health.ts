@@ -11,5 +11,10 @@ export function sendHealth(res: ServerResponse): void {
 export function sendReadiness(res: ServerResponse, checks: ReadinessChecks): void {
   const results = checks();
   const ready = Object.values(results).every(Boolean);
-  sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks: results }, { 'cache-control': 'no-store' });
+  sendJson(
+    res,
+    ready ? 200 : 503,
+    { status: ready ? 'ready' : 'not ready', checks: results },
+    { 'cache-control': 'no-store' },
+  );
 }

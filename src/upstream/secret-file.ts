@@ -16,7 +16,12 @@ export interface ResolvedSecret {
  * (`wx` so two processes starting at once cannot both write a different token), in a DATA_DIR
  * kept 0700 (private-dir.ts).
  */
-export async function resolveSecret(dataDir: string, name: string, fromEnv: string | undefined, log?: Logger): Promise<ResolvedSecret> {
+export async function resolveSecret(
+  dataDir: string,
+  name: string,
+  fromEnv: string | undefined,
+  log?: Logger,
+): Promise<ResolvedSecret> {
   const path = join(dataDir, name);
   if (fromEnv !== undefined) return { value: fromEnv, source: 'env', path };
   await ensurePrivateDirectory(dataDir, 'DATA_DIR', log);

@@ -10,7 +10,12 @@ import { logAccess, requestId } from './request-context.ts';
 import { handleValidation } from './validation-handler.ts';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
-export const ISSUER_PATHS = ['/oauth/token', '/oauth/revoke', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server'] as const;
+export const ISSUER_PATHS = [
+  '/oauth/token',
+  '/oauth/revoke',
+  '/.well-known/jwks.json',
+  '/.well-known/oauth-authorization-server',
+] as const;
 export const FEED_PATH = '/internal/revocations';
 
 export interface PublicServerDeps {
@@ -48,7 +53,8 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   on(['GET', 'HEAD'], '/healthz', (_req, res) => sendHealth(res));
   on(['GET', 'HEAD'], '/readyz', (_req, res) => sendReadiness(res, deps.readiness));
   on('GET', FEED_PATH, (req, res) => deps.issuer.handleFeed(req, res));
-  for (const path of ISSUER_PATHS) router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
+  for (const path of ISSUER_PATHS)
+    router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
   for (const route of deps.routes) {
     on('GET', route.path, (req, res) => handleValidation(route, deps.apiAuth, req, res, log));
   }
@@ -74,10 +80,17 @@ async function issuerOr404(issuer: Issuer, req: IncomingMessage, res: ServerResp
  * Paths the issuer may add later are still its own; then 405 with `Allow` (in the route's error
  * body shape for a validation path), else 404.
  */
-async function notMatched(router: Router.Instance<Router.HTTPVersion.V1>, deps: PublicServerDeps, req: IncomingMessage, res: ServerResponse) {
+async function notMatched(
+  router: Router.Instance<Router.HTTPVersion.V1>,
+  deps: PublicServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   if (await deps.issuer.handle(req, res)) return;
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-  const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => router.find(m as Router.HTTPMethod, path) !== null);
+  const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+    (m) => router.find(m as Router.HTTPMethod, path) !== null,
+  );
   if (allowed.length === 0) return sendNotFound(req, res);
   req.resume();
   const extra = deps.routes.find((route) => route.path === path || `${route.path}/` === path)?.errorExtra;

@@ -55,14 +55,21 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
   if (!isUsableAdminToken(adminToken.value)) throw new ConfigError([adminTokenUnusable(adminToken.path)]);
   const feedToken = await resolveSecret(config.dataDir, 'feed-token', config.feedToken, log);
   if (adminToken.value.length < SHORT_ADMIN_TOKEN) {
-    log.warn({ source: adminToken.source }, `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`);
+    log.warn(
+      { source: adminToken.source },
+      `the admin token is shorter than ${SHORT_ADMIN_TOKEN} characters and can be guessed: use a long random one (with ADMIN_TOKEN unset, the first start writes 256 random bits to $DATA_DIR/admin-token)`,
+    );
   }
-  const storeOptions = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, timeoutMs: config.databaseTimeoutMs, clock, signal: options.signal };
-  const store = await openStore(storeOptions, log).catch(
-    (error: unknown) => {
-      throw storeOpenError(error, config.databaseUrl, config.databaseTimeoutMs);
-    },
-  );
+  const storeOptions = {
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    timeoutMs: config.databaseTimeoutMs,
+    clock,
+    signal: options.signal,
+  };
+  const store = await openStore(storeOptions, log).catch((error: unknown) => {
+    throw storeOpenError(error, config.databaseUrl, config.databaseTimeoutMs);
+  });
   const cleanups: Array<() => Promise<void>> = [() => store.close()];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -96,17 +103,39 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     let draining = false;
     const storeAnswers = storeHealth(store, log);
     const readiness = () => ({ keys: issuer.keyResolver.ready(), store: storeAnswers(), accepting: !draining });
-    const hosted = options.routes ? { routes: options.routes, reloadAddresses: undefined } : await defaultValidationRoutes({ dataDir: config.dataDir, log });
+    const hosted = options.routes
+      ? { routes: options.routes, reloadAddresses: undefined }
+      : await defaultValidationRoutes({ dataDir: config.dataDir, log });
     const routes = hosted.routes;
-    const publicServer = await startPublicServer({ issuer, apiAuth, routes, readiness, log }, config.host, config.upstreamPort);
+    const publicServer = await startPublicServer(
+      { issuer, apiAuth, routes, readiness, log },
+      config.host,
+      config.upstreamPort,
+    );
     cleanups.push(() => publicServer.close());
     const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses };
     // The account portal runs the admin API's own handlers behind its sign-in (session cookie).
-    const portal = createPortal({ context, operations: ADMIN_ROUTES, describeError: asAdminError, adminToken: adminToken.value, clock });
-    const admin = await startAdminServer({ context, adminToken: adminToken.value, host: config.adminHost, port: config.adminPort, portal });
+    const portal = createPortal({
+      context,
+      operations: ADMIN_ROUTES,
+      describeError: asAdminError,
+      adminToken: adminToken.value,
+      clock,
+    });
+    const admin = await startAdminServer({
+      context,
+      adminToken: adminToken.value,
+      host: config.adminHost,
+      port: config.adminPort,
+      portal,
+    });
     cleanups.push(() => admin.close());
     log.info({ url: publicServer.url, adminUrl: admin.url, store: store.kind }, 'upstream started');
-    if (!isLoopback(config.adminHost)) log.warn({ adminHost: config.adminHost }, 'the admin API listens beyond loopback: put it behind a firewall or TLS');
+    if (!isLoopback(config.adminHost))
+      log.warn(
+        { adminHost: config.adminHost },
+        'the admin API listens beyond loopback: put it behind a firewall or TLS',
+      );
     return {
       url: publicServer.url,
       adminUrl: admin.url,

@@ -1,5 +1,9 @@
 /** pg's words for a server that accepted the connection, or a statement, and never answered. */
-const PG_TIMEOUTS = new Set(['timeout expired', 'Query read timeout', 'Connection terminated due to connection timeout']);
+const PG_TIMEOUTS = new Set([
+  'timeout expired',
+  'Query read timeout',
+  'Connection terminated due to connection timeout',
+]);
 
 /**
  * A PostgreSQL that cannot be opened at start (down, wrong host, role or database): the upstream

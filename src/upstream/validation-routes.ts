@@ -1,5 +1,11 @@
 import type { Logger } from '#common';
-import { createAddressRoutes, createEmailRoute, createPhoneRoute, emailRouteOptionsFromEnv, type ValidationRoute } from '#validation';
+import {
+  createAddressRoutes,
+  createEmailRoute,
+  createPhoneRoute,
+  emailRouteOptionsFromEnv,
+  type ValidationRoute,
+} from '#validation';
 
 export interface HostedRoutes {
   readonly routes: readonly ValidationRoute[];

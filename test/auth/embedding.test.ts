@@ -4,7 +4,14 @@ import { createProxyServer } from 'http-proxy-3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authFailureResponse, createVerifier, type Verifier } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { createTokenKit, simpleRevocations, staticKeys, TEST_AUDIENCE, TEST_ISSUER, type TokenKit } from '#test/tokens.ts';
+import {
+  createTokenKit,
+  simpleRevocations,
+  staticKeys,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TokenKit,
+} from '#test/tokens.ts';
 
 // The README's embedding example, verbatim from here down to the end of `protect`.
 function protect(verifier: Verifier, upstream: string): Server {
@@ -36,7 +43,13 @@ describe('embedding the plugin in a plain node:http + http-proxy-3 server', () =
     kit = await createTokenKit(clock);
     upstream = createServer((req, res) => res.end(`hello ${req.headers['x-client-id']}`));
     const keys = staticKeys(kit.key);
-    const verifier = createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256'], keys, revocations: simpleRevocations() });
+    const verifier = createVerifier({
+      issuer: TEST_ISSUER,
+      audience: TEST_AUDIENCE,
+      algorithms: ['RS256'],
+      keys,
+      revocations: simpleRevocations(),
+    });
     gateway = protect(verifier, await listen(upstream));
     url = await listen(gateway);
   });

@@ -23,7 +23,14 @@ describe('extractBearer (RFC 6750 §2.1, header only)', () => {
   it('treats another scheme as no bearer credentials (RFC 6750 §3.1)', () => {
     expect(extractBearer('Basic dXNlcjpwYXNz')).toMatchObject({ kind: 'credentials_missing' });
     // Schemes one character away from "bearer", control and Latin-1 characters included (the check ignores case only).
-    for (const scheme of ['Bearez', 'Beare', 'Bearer'.replace('a', '\u0001'), 'B\u0005arer', 'Bear\u00d2r', 'BEAR\u0012R']) {
+    for (const scheme of [
+      'Bearez',
+      'Beare',
+      'Bearer'.replace('a', '\u0001'),
+      'B\u0005arer',
+      'Bear\u00d2r',
+      'BEAR\u0012R',
+    ]) {
       expect(extractBearer(`${scheme} ${token}`)).toMatchObject({ kind: 'credentials_missing' });
     }
   });
@@ -49,6 +56,9 @@ describe('extractBearer (RFC 6750 §2.1, header only)', () => {
 
   it('accepts a token of exactly the bound and refuses one character more', () => {
     expect(extractBearer(`Bearer ${'a'.repeat(50)}`, 50)).toBe('a'.repeat(50));
-    expect(extractBearer(`Bearer ${'a'.repeat(51)}`, 50)).toMatchObject({ kind: 'invalid_token', detail: 'bearer token too long' });
+    expect(extractBearer(`Bearer ${'a'.repeat(51)}`, 50)).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'bearer token too long',
+    });
   });
 });

@@ -1,9 +1,23 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRemoteKeySet, createVerifier, type KeySetEvent, type RemoteKeySet, type RemoteKeySetOptions } from '#auth';
+import {
+  createRemoteKeySet,
+  createVerifier,
+  type KeySetEvent,
+  type RemoteKeySet,
+  type RemoteKeySetOptions,
+} from '#auth';
 import { createLogger } from '#common';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
 import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
-import { bearer, createTestKey, createTokenKit, simpleRevocations, TEST_AUDIENCE, TEST_ISSUER, type TestKey } from '#test/tokens.ts';
+import {
+  bearer,
+  createTestKey,
+  createTokenKit,
+  simpleRevocations,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestKey,
+} from '#test/tokens.ts';
 
 let k1: TestKey;
 let k2: TestKey;
@@ -28,13 +42,23 @@ async function fixture(options: Partial<RemoteKeySetOptions> = {}, keys: TestKey
   const clock = createFakeClock();
   const events: KeySetEvent[] = [];
   const keySet = createRemoteKeySet({ url: server.url, clock, onEvent: (e) => events.push(e), ...options });
-  cleanups.push(() => keySet.stop(), () => server.close());
+  cleanups.push(
+    () => keySet.stop(),
+    () => server.close(),
+  );
   return { server, clock, keySet, events };
 }
 
 /** A verifier that takes its keys from the fixture's remote key set. */
 function verifierOn(f: Fixture) {
-  return createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256'], keys: f.keySet, revocations: simpleRevocations(), clock: f.clock });
+  return createVerifier({
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    algorithms: ['RS256'],
+    keys: f.keySet,
+    revocations: simpleRevocations(),
+    clock: f.clock,
+  });
 }
 
 describe('remote key set: loading and refresh', () => {
@@ -121,7 +145,10 @@ describe('remote key set: loading and refresh', () => {
     await f.keySet.reload();
     expect(f.keySet.get('k1')).toBeUndefined();
     expect(f.keySet.get('k2')).toBeDefined();
-    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: false, kind: 'invalid_token' });
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({
+      ok: false,
+      kind: 'invalid_token',
+    });
   });
 });
 
@@ -313,7 +340,10 @@ describe('remote key set: what its failures say', () => {
     const log = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
     const events: KeySetEvent[] = [];
     const keySet = createRemoteKeySet({ url: withPassword.href, log, onEvent: (e) => events.push(e) });
-    cleanups.push(() => keySet.stop(), () => server.close());
+    cleanups.push(
+      () => keySet.stop(),
+      () => server.close(),
+    );
     void keySet.start().catch(() => undefined);
     while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const reported = [JSON.stringify(keySet.status()), JSON.stringify(events), lines.join('')].join('');

@@ -15,7 +15,10 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
 
   it('answers an invalid token with 401 1024 "Invalid bearer token" and error="invalid_token"', () => {
     const res = authFailureResponse(failure('invalid_token'));
-    expect(res).toMatchObject({ status: 401, body: { message: 'Invalid bearer token', error_code: '1024', success: false } });
+    expect(res).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid bearer token', error_code: '1024', success: false },
+    });
     expect(res.headers['www-authenticate']).toBe(
       'Bearer realm="tokengate", error="invalid_token", error_description="Invalid bearer token"',
     );
@@ -30,19 +33,34 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
   it('answers an expired token with 401 1030 naming exp in UTC', () => {
     const expiredAt = Date.UTC(2026, 0, 15, 11, 45, 0) / 1000;
     const res = authFailureResponse(failure('token_expired', { expiredAt }));
-    expect(res).toMatchObject({ status: 401, body: { message: 'Token expired at 2026-01-15T11:45:00Z', error_code: '1030' } });
-    expect(res.headers['www-authenticate']).toContain('error="invalid_token", error_description="Token expired at 2026-01-15T11:45:00Z"');
+    expect(res).toMatchObject({
+      status: 401,
+      body: { message: 'Token expired at 2026-01-15T11:45:00Z', error_code: '1030' },
+    });
+    expect(res.headers['www-authenticate']).toContain(
+      'error="invalid_token", error_description="Token expired at 2026-01-15T11:45:00Z"',
+    );
   });
 
   it('answers a missing scope with 401 1026 and error="insufficient_scope" naming the scopes needed', () => {
-    const res = authFailureResponse(failure('insufficient_scope', { required: { scopes: ['phone', 'email'], match: 'all' } }));
+    const res = authFailureResponse(
+      failure('insufficient_scope', { required: { scopes: ['phone', 'email'], match: 'all' } }),
+    );
     expect(res).toMatchObject({ status: 401, body: { error_code: '1026' } });
-    expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="tokengate", error="insufficient_scope", error_description="[^"]+", scope="phone email"$/);
+    expect(res.headers['www-authenticate']).toMatch(
+      /^Bearer realm="tokengate", error="insufficient_scope", error_description="[^"]+", scope="phone email"$/,
+    );
   });
 
   it('answers unavailable keys and a stale revocation set with 503 1052 and 1053', () => {
-    expect(authFailureResponse(failure('keys_unavailable'))).toMatchObject({ status: 503, body: { error_code: '1052' } });
-    expect(authFailureResponse(failure('revocations_stale'))).toMatchObject({ status: 503, body: { error_code: '1053' } });
+    expect(authFailureResponse(failure('keys_unavailable'))).toMatchObject({
+      status: 503,
+      body: { error_code: '1052' },
+    });
+    expect(authFailureResponse(failure('revocations_stale'))).toMatchObject({
+      status: 503,
+      body: { error_code: '1053' },
+    });
   });
 
   it('answers 503 with a challenge without error, so a client does not discard a token that may be good', () => {
@@ -57,7 +75,13 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
   });
 
   it('never copies the private detail into the body or the header', () => {
-    const kinds: AuthFailureKind[] = ['credentials_missing', 'invalid_token', 'token_revoked', 'token_expired', 'insufficient_scope'];
+    const kinds: AuthFailureKind[] = [
+      'credentials_missing',
+      'invalid_token',
+      'token_revoked',
+      'token_expired',
+      'insufficient_scope',
+    ];
     for (const kind of kinds) {
       const res = authFailureResponse(failure(kind, { expiredAt: 1, required: { scopes: ['address'], match: 'any' } }));
       expect(JSON.stringify(res)).not.toContain('k-secret-detail');

@@ -29,7 +29,10 @@ async function fixture(waitSec = 5, pageSize?: number) {
     maxBackoffMs: 20,
     onEvent: (e) => events.push(e),
   });
-  cleanups.push(() => client.stop(), () => server.close());
+  cleanups.push(
+    () => client.stop(),
+    () => server.close(),
+  );
   const expiresAt = clock.nowSec() + 3600;
   return { server, clock, set, client, events, expiresAt };
 }
@@ -47,11 +50,17 @@ describe('revocation feed client', () => {
 
   it('resolves start() only once a paged backlog is applied in full, so a gateway is never ready with part of the set', async () => {
     const f = await fixture(5, 2);
-    for (const jti of ['a', 'b', 'c', 'd', 'e']) f.server.revoke({ kind: 'jti', value: jti, issuedBefore: null, expiresAt: f.expiresAt });
+    for (const jti of ['a', 'b', 'c', 'd', 'e'])
+      f.server.revoke({ kind: 'jti', value: jti, issuedBefore: null, expiresAt: f.expiresAt });
     await f.client.start();
     expect(['a', 'b', 'c', 'd', 'e'].filter((jti) => f.set.isRevoked(token(jti)))).toEqual(['a', 'b', 'c', 'd', 'e']);
     // Pages of two at cursors 0, 2 and 4, then an empty one: caught up. None of them held.
-    expect(f.server.requests.slice(0, 4).map((r) => [r.cursor, r.wait])).toEqual([['0', '0'], ['2', '0'], ['4', '0'], ['5', '0']]);
+    expect(f.server.requests.slice(0, 4).map((r) => [r.cursor, r.wait])).toEqual([
+      ['0', '0'],
+      ['2', '0'],
+      ['4', '0'],
+      ['5', '0'],
+    ]);
   });
 
   it('enforces a revocation recorded during a held long poll in under a second', async () => {
@@ -125,7 +134,10 @@ describe('revocation feed client', () => {
       log: createLogger({ level: 'info', destination }),
       maxBackoffMs: 10,
     });
-    cleanups.push(() => client.stop(), () => server.close());
+    cleanups.push(
+      () => client.stop(),
+      () => server.close(),
+    );
     void client.start().catch(() => undefined);
     while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(lines.join('')).toContain('revocation feed answered HTTP 401');
@@ -151,7 +163,10 @@ describe('revocation feed client', () => {
       maxBackoffMs: 10,
       onEvent: (e) => events.push(e),
     });
-    cleanups.push(() => client.stop(), () => server.close());
+    cleanups.push(
+      () => client.stop(),
+      () => server.close(),
+    );
     void client.start().catch(() => undefined);
     while (lines.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     const reported = [lines.join(''), JSON.stringify(events), JSON.stringify(client.status())].join('');

@@ -3,7 +3,16 @@ import { createRevocationSet, type VerifiedToken } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
 
 function token(overrides: Partial<VerifiedToken> = {}): VerifiedToken {
-  return { sub: 'c1', clientId: 'c1', projectId: 'p1', scopes: ['address'], jti: 'j1', iat: 1000, exp: 1900, ...overrides };
+  return {
+    sub: 'c1',
+    clientId: 'c1',
+    projectId: 'p1',
+    scopes: ['address'],
+    jti: 'j1',
+    iat: 1000,
+    exp: 1900,
+    ...overrides,
+  };
 }
 
 describe('revocation set', () => {

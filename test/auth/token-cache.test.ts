@@ -53,7 +53,8 @@ describe('verified-token cache', () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
     const reused = bearer(await f.kit.goodToken());
     const cached = admit(f, reused);
-    for (let i = 0; i < 20; i++) expect(f.verifier.authorize(bearer(await f.kit.goodToken()), ANY)).toMatchObject({ ok: true });
+    for (let i = 0; i < 20; i++)
+      expect(f.verifier.authorize(bearer(await f.kit.goodToken()), ANY)).toMatchObject({ ok: true });
     expect(claimsOf(f.verifier.authorize(reused, ANY))).toBe(cached);
   });
 
@@ -83,7 +84,10 @@ describe('verified-token cache', () => {
     f.clock.advanceSec(36);
     const before = f.verifier.stats?.();
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ kind: 'token_expired' });
-    expect(f.verifier.stats?.()).toMatchObject({ tokenCacheHits: before?.tokenCacheHits, signaturesChecked: (before?.signaturesChecked ?? 0) + 1 });
+    expect(f.verifier.stats?.()).toMatchObject({
+      tokenCacheHits: before?.tokenCacheHits,
+      signaturesChecked: (before?.signaturesChecked ?? 0) + 1,
+    });
   });
 
   it('still rejects a cached token once it is revoked', async () => {
@@ -123,7 +127,11 @@ describe('verified-token cache', () => {
 
   it('is bounded by entries: the least recently used token is verified again', async () => {
     const f = await verifierFixture({ tokenCache: { maxEntries: 2 } });
-    const [a, b, c] = [bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken()), bearer(await f.kit.goodToken())];
+    const [a, b, c] = [
+      bearer(await f.kit.goodToken()),
+      bearer(await f.kit.goodToken()),
+      bearer(await f.kit.goodToken()),
+    ];
     const first = admit(f, a);
     admit(f, b);
     const third = admit(f, c);
@@ -139,14 +147,15 @@ describe('verified-token cache', () => {
     expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
   });
 
-  it('refuses a token that shares a cached token\'s length and signature tail, and keeps the cached one', async () => {
+  it("refuses a token that shares a cached token's length and signature tail, and keeps the cached one", async () => {
     const f = await verifierFixture();
     const good = await f.kit.goodToken();
     admit(f, bearer(good));
     // Same length and same last characters (the caches' fingerprint), another payload.
     const dot = good.indexOf('.') + 1;
     const twin = `${good.slice(0, dot)}${good[dot] === 'e' ? 'f' : 'e'}${good.slice(dot + 1)}`;
-    for (let i = 0; i < 2; i++) expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    for (let i = 0; i < 2; i++)
+      expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
     const before = f.verifier.stats?.();
     expect(claimsOf(f.verifier.authorize(bearer(good), ANY))).toMatchObject({ jti: expect.any(String) });
     expect(f.verifier.stats?.()).toEqual({ ...before, tokenCacheHits: (before?.tokenCacheHits ?? 0) + 1 });
@@ -187,7 +196,8 @@ describe('negative cache', () => {
     // Same length and same last characters (the caches' fingerprint), another payload.
     const dot = good.indexOf('.') + 1;
     const twin = `${good.slice(0, dot)}${good[dot] === 'e' ? 'f' : 'e'}${good.slice(dot + 1)}`;
-    for (let i = 0; i < 2; i++) expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    for (let i = 0; i < 2; i++)
+      expect(f.verifier.authorize(bearer(twin), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
     expect(f.verifier.authorize(bearer(good), ANY)).toMatchObject({ ok: true });
   });
 
@@ -210,15 +220,22 @@ describe('negative cache', () => {
     expect(f.verifier.authorize(expired, ANY)).toBe(first);
   });
 
-  it.each(['iat', 'nbf'] as const)('never remembers a token whose %s is ahead of our clock: it is accepted once the clock catches up', async (claim) => {
-    const f = await verifierFixture({ clockToleranceSec: 5, negativeCache: { ttlSec: 60 } });
-    const nowSec = Math.floor(f.clock.now() / 1000);
-    // The issuer's clock is 8 s ahead of ours: 3 s more than the tolerance.
-    const token = bearer(await f.kit.goodToken({ claims: { [claim]: nowSec + 8, exp: nowSec + 908 } }));
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: false, kind: 'invalid_token', detail: `${claim} in the future` });
-    f.clock.advanceSec(4);
-    expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
-  });
+  it.each(['iat', 'nbf'] as const)(
+    'never remembers a token whose %s is ahead of our clock: it is accepted once the clock catches up',
+    async (claim) => {
+      const f = await verifierFixture({ clockToleranceSec: 5, negativeCache: { ttlSec: 60 } });
+      const nowSec = Math.floor(f.clock.now() / 1000);
+      // The issuer's clock is 8 s ahead of ours: 3 s more than the tolerance.
+      const token = bearer(await f.kit.goodToken({ claims: { [claim]: nowSec + 8, exp: nowSec + 908 } }));
+      expect(f.verifier.authorize(token, ANY)).toMatchObject({
+        ok: false,
+        kind: 'invalid_token',
+        detail: `${claim} in the future`,
+      });
+      f.clock.advanceSec(4);
+      expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true });
+    },
+  );
 
   it('never remembers a refusal for a stale revocation set: the token is accepted once the set is fresh again', async () => {
     const f = await verifierFixture();
@@ -269,6 +286,8 @@ describe('batched signature checks', () => {
 
   it('still refuses an expired token as expired after the batch', async () => {
     const f = await verifierFixture({ batchSignatureChecks: true });
-    expect(await f.verifier.authorize(bearer(await f.kit.expiredToken(10)), ANY)).toMatchObject({ kind: 'token_expired' });
+    expect(await f.verifier.authorize(bearer(await f.kit.expiredToken(10)), ANY)).toMatchObject({
+      kind: 'token_expired',
+    });
   });
 });

@@ -29,10 +29,22 @@ describe('verifier: every failure path', () => {
   });
 
   it('matches iss, aud and typ exactly: an issuer or audience that merely starts with or contains ours, or a typ ending in at+jwt, is refused', async () => {
-    expect(decide(await f.kit.wrongIssuerToken({ claims: { iss: `${TEST_ISSUER}.evil.test` } }))).toMatchObject({ kind: 'invalid_token', detail: 'iss mismatch' });
-    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `${TEST_AUDIENCE}.evil.test` } }))).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
-    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `x${TEST_AUDIENCE}` } }))).toMatchObject({ kind: 'invalid_token', detail: 'aud mismatch' });
-    expect(decide(await f.kit.wrongTypToken('not-at+jwt'))).toMatchObject({ kind: 'invalid_token', detail: 'typ not-at+jwt' });
+    expect(decide(await f.kit.wrongIssuerToken({ claims: { iss: `${TEST_ISSUER}.evil.test` } }))).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'iss mismatch',
+    });
+    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `${TEST_AUDIENCE}.evil.test` } }))).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'aud mismatch',
+    });
+    expect(decide(await f.kit.wrongAudienceToken({ claims: { aud: `x${TEST_AUDIENCE}` } }))).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'aud mismatch',
+    });
+    expect(decide(await f.kit.wrongTypToken('not-at+jwt'))).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'typ not-at+jwt',
+    });
   });
 
   it.each(['none', 'None', 'NONE', 'nOnE'])('rejects alg %s with an empty signature', (alg) => {
@@ -44,9 +56,14 @@ describe('verifier: every failure path', () => {
   });
 
   it('rejects a token without kid, and a kid that is not a string', async () => {
-    expect(decide(await f.kit.goodToken({ header: { kid: undefined } }))).toMatchObject({ kind: 'invalid_token', detail: 'kid missing' });
+    expect(decide(await f.kit.goodToken({ header: { kid: undefined } }))).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'kid missing',
+    });
     const [, p, s] = (await f.kit.goodToken()).split('.');
-    expect(decide(`${b64({ alg: 'RS256', kid: 123, typ: 'at+jwt' })}.${p}.${s}`)).toMatchObject({ kind: 'invalid_token' });
+    expect(decide(`${b64({ alg: 'RS256', kid: 123, typ: 'at+jwt' })}.${p}.${s}`)).toMatchObject({
+      kind: 'invalid_token',
+    });
   });
 
   it('rejects an unknown kid when the resolver cannot refetch', async () => {
@@ -56,8 +73,12 @@ describe('verifier: every failure path', () => {
   it('accepts a hand-signed token and rejects crit and b64:false headers it does not implement', () => {
     const header = { alg: 'RS256', kid: f.kit.key.kid, typ: 'at+jwt' };
     expect(decide(f.kit.rawToken(header, f.kit.claimsFor()))).toMatchObject({ ok: true });
-    expect(decide(f.kit.rawToken({ ...header, crit: ['exp2'], exp2: 1 }, f.kit.claimsFor()))).toMatchObject({ kind: 'invalid_token' });
-    expect(decide(f.kit.rawToken({ ...header, b64: false }, f.kit.claimsFor()))).toMatchObject({ kind: 'invalid_token' });
+    expect(decide(f.kit.rawToken({ ...header, crit: ['exp2'], exp2: 1 }, f.kit.claimsFor()))).toMatchObject({
+      kind: 'invalid_token',
+    });
+    expect(decide(f.kit.rawToken({ ...header, b64: false }, f.kit.claimsFor()))).toMatchObject({
+      kind: 'invalid_token',
+    });
   });
 
   it('rejects a signature whose unused trailing bits differ (one string form per token)', async () => {
@@ -65,7 +86,9 @@ describe('verifier: every failure path', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const last = alphabet.indexOf(token.at(-1) ?? 'A');
     const twin = token.slice(0, -1) + alphabet[last ^ 1];
-    expect(Buffer.from(twin.split('.')[2] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[2] ?? '', 'base64url'));
+    expect(Buffer.from(twin.split('.')[2] ?? '', 'base64url')).toEqual(
+      Buffer.from(token.split('.')[2] ?? '', 'base64url'),
+    );
     expect(decide(twin)).toMatchObject({ kind: 'invalid_token', detail: 'signature is not canonical base64url' });
   });
 
@@ -131,7 +154,9 @@ describe('verifier: scope requirements', () => {
   it('needs one of the scopes with match any and every scope with match all', async () => {
     const token = bearer(await f.kit.tokenWithScopes(['address']));
     expect(f.verifier.authorize(token, { scopes: ['phone', 'address'], match: 'any' })).toMatchObject({ ok: true });
-    expect(f.verifier.authorize(token, { scopes: ['phone', 'address'], match: 'all' })).toMatchObject({ kind: 'insufficient_scope' });
+    expect(f.verifier.authorize(token, { scopes: ['phone', 'address'], match: 'all' })).toMatchObject({
+      kind: 'insufficient_scope',
+    });
   });
 
   it('grants nothing for unknown scope names in the token', async () => {
@@ -155,22 +180,33 @@ describe('verifier: scope requirements', () => {
 describe('verifier: token lifetime', () => {
   it('accepts a token of the longest lifetime the issuer grants (3600 s) and refuses one of 3601 s', async () => {
     const f = await verifierFixture();
-    expect(f.verifier.authorize(bearer(await f.kit.goodToken({ expiresInSec: 3600 })), ANY)).toMatchObject({ ok: true });
+    expect(f.verifier.authorize(bearer(await f.kit.goodToken({ expiresInSec: 3600 })), ANY)).toMatchObject({
+      ok: true,
+    });
     const tooLong = await f.kit.goodToken({ expiresInSec: 3601 });
-    expect(f.verifier.authorize(bearer(tooLong), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'lifetime out of bounds' });
+    expect(f.verifier.authorize(bearer(tooLong), ANY)).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'lifetime out of bounds',
+    });
   });
 
   it('refuses a token whose exp equals its iat, even while the clock tolerance would cover its exp', async () => {
     const f = await verifierFixture({ clockToleranceSec: 5 });
     const instant = await f.kit.goodToken({ expiresInSec: 0 });
-    expect(f.verifier.authorize(bearer(instant), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'lifetime out of bounds' });
+    expect(f.verifier.authorize(bearer(instant), ANY)).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'lifetime out of bounds',
+    });
   });
 
   it('refuses a token longer than maxTokenLength before parsing it', async () => {
     const f = await verifierFixture({ maxTokenLength: 200 });
     const token = await f.kit.goodToken();
     expect(token.length).toBeGreaterThan(200);
-    expect(f.verifier.authorize(bearer(token), ANY)).toMatchObject({ kind: 'invalid_token', detail: 'bearer token too long' });
+    expect(f.verifier.authorize(bearer(token), ANY)).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'bearer token too long',
+    });
   });
 });
 
@@ -234,7 +270,9 @@ describe('verifier: clock tolerance', () => {
   it('uses 5 s by default and accepts an iat up to the tolerance ahead of our clock', async () => {
     const f = await verifierFixture();
     const iat = f.clock.nowSec() + 5;
-    expect(f.verifier.authorize(bearer(await f.kit.goodToken({ claims: { iat, exp: iat + 900 } })), ANY)).toMatchObject({ ok: true });
+    expect(f.verifier.authorize(bearer(await f.kit.goodToken({ claims: { iat, exp: iat + 900 } })), ANY)).toMatchObject(
+      { ok: true },
+    );
     const later = iat + 1;
     const ahead = await f.kit.goodToken({ claims: { iat: later, exp: later + 900 } });
     expect(f.verifier.authorize(bearer(ahead), ANY)).toMatchObject({ kind: 'invalid_token' });

@@ -22,7 +22,10 @@ export interface VerifierFixture {
 }
 
 /** A verifier over static keys and a controllable revocation list, on a fake clock. */
-export async function verifierFixture(overrides: Partial<VerifierOptions> = {}, key?: TestKey): Promise<VerifierFixture> {
+export async function verifierFixture(
+  overrides: Partial<VerifierOptions> = {},
+  key?: TestKey,
+): Promise<VerifierFixture> {
   const clock = createFakeClock();
   const kit = await createTokenKit(clock, key);
   const keys = staticKeys(kit.key);

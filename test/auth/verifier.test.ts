@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { bearer, createTestKey, createTokenKit, simpleRevocations, staticKeys, TEST_AUDIENCE, TEST_ISSUER } from '#test/tokens.ts';
+import {
+  bearer,
+  createTestKey,
+  createTokenKit,
+  simpleRevocations,
+  staticKeys,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+} from '#test/tokens.ts';
 import { ADDRESS, ANY, type VerifierFixture, verifierFixture } from './verifier-setup.ts';
 
 describe('verifier: accepted tokens', () => {
@@ -35,7 +43,10 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
   it.each(['RS256', 'PS256', 'ES256', 'EdDSA'] as const)('accepts a %s token and refuses its forgery', async (alg) => {
     const f = await verifierFixture({}, await createTestKey(alg));
     expect(f.verifier.authorize(bearer(await f.kit.goodToken()), ANY)).toMatchObject({ ok: true });
-    expect(f.verifier.authorize(bearer(await f.kit.forgedToken()), ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    expect(f.verifier.authorize(bearer(await f.kit.forgedToken()), ANY)).toMatchObject({
+      ok: false,
+      kind: 'invalid_token',
+    });
   });
 
   it('refuses an RS256 header on a key published for PS256 (one algorithm per key)', async () => {
@@ -51,9 +62,19 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     const rsa = await createTestKey('RS256');
     const keys = { get: (kid: string) => (kid === ec.kid ? ec.publicKey : undefined), ready: () => true };
     const clock = createFakeClock();
-    const verifier = createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256', 'ES256'], keys, revocations: simpleRevocations(), clock });
+    const verifier = createVerifier({
+      issuer: TEST_ISSUER,
+      audience: TEST_AUDIENCE,
+      algorithms: ['RS256', 'ES256'],
+      keys,
+      revocations: simpleRevocations(),
+      clock,
+    });
     const token = await (await createTokenKit(clock, { ...rsa, kid: ec.kid })).goodToken();
-    expect(verifier.authorize(bearer(token), ANY)).toMatchObject({ kind: 'invalid_token', detail: `key ${ec.kid} does not fit RS256` });
+    expect(verifier.authorize(bearer(token), ANY)).toMatchObject({
+      kind: 'invalid_token',
+      detail: `key ${ec.kid} does not fit RS256`,
+    });
   });
 
   it('refuses a supported algorithm that is not pinned, even when the key fits it and declares no alg', async () => {
@@ -61,16 +82,28 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     const keys = { get: (kid: string) => (kid === ec.kid ? ec.publicKey : undefined), ready: () => true };
     const clock = createFakeClock();
     const pinnedTo = (algorithms: string[]) =>
-      createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms, keys, revocations: simpleRevocations(), clock });
+      createVerifier({
+        issuer: TEST_ISSUER,
+        audience: TEST_AUDIENCE,
+        algorithms,
+        keys,
+        revocations: simpleRevocations(),
+        clock,
+      });
     const token = bearer(await (await createTokenKit(clock, ec)).goodToken());
     expect(pinnedTo(['RS256', 'ES256']).authorize(token, ANY)).toMatchObject({ ok: true });
-    expect(pinnedTo(['RS256']).authorize(token, ANY)).toMatchObject({ kind: 'invalid_token', detail: 'alg ES256 not pinned' });
+    expect(pinnedTo(['RS256']).authorize(token, ANY)).toMatchObject({
+      kind: 'invalid_token',
+      detail: 'alg ES256 not pinned',
+    });
   });
 
   it('accepts ES256 signatures whatever the top bits of r and s (raw R||S re-encoded as DER)', async () => {
     const f = await verifierFixture({}, await createTestKey('ES256'));
     const tokens = await Promise.all(Array.from({ length: 40 }, () => f.kit.goodToken()));
-    const topBits = new Set(tokens.map((t) => Buffer.from(t.split('.')[2] ?? '', 'base64url')[0] ?? 0).map((b) => b >> 7));
+    const topBits = new Set(
+      tokens.map((t) => Buffer.from(t.split('.')[2] ?? '', 'base64url')[0] ?? 0).map((b) => b >> 7),
+    );
     expect(topBits.size).toBe(2);
     for (const token of tokens) expect(f.verifier.authorize(bearer(token), ANY)).toMatchObject({ ok: true });
   });
@@ -80,8 +113,15 @@ describe('verifier: every algorithm is verified with node:crypto', () => {
     const [h, p] = (await f.kit.goodToken()).split('.');
     const zero = Buffer.alloc(64).toString('base64url');
     expect(f.verifier.authorize(bearer(`${h}.${p}.${zero}`), ANY)).toMatchObject({ kind: 'invalid_token' });
-    const der = Buffer.concat([Buffer.from([0x30, 0x44, 0x02, 0x20]), Buffer.alloc(32, 1), Buffer.from([0x02, 0x20]), Buffer.alloc(32, 1)]);
-    expect(f.verifier.authorize(bearer(`${h}.${p}.${der.toString('base64url')}`), ANY)).toMatchObject({ kind: 'invalid_token' });
+    const der = Buffer.concat([
+      Buffer.from([0x30, 0x44, 0x02, 0x20]),
+      Buffer.alloc(32, 1),
+      Buffer.from([0x02, 0x20]),
+      Buffer.alloc(32, 1),
+    ]);
+    expect(f.verifier.authorize(bearer(`${h}.${p}.${der.toString('base64url')}`), ANY)).toMatchObject({
+      kind: 'invalid_token',
+    });
   });
 });
 

@@ -25,7 +25,9 @@ describe('tokengate admin address import', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/\[#{30}\] 100% writing\s+11 addresses/);
     expect(JSON.parse(result.stdout)).toMatchObject({ addresses: 11, served: true });
-    const res = await fetch(`${t.upstream.url}/api/au/address/autocomplete?q=${encodeURIComponent('2/21 kent rd dapto')}&${keyQuery}`);
+    const res = await fetch(
+      `${t.upstream.url}/api/au/address/autocomplete?q=${encodeURIComponent('2/21 kent rd dapto')}&${keyQuery}`,
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ completions: [{ full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' }] });
   });
@@ -35,7 +37,9 @@ describe('tokengate admin address import', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('address import failed (the previous data set stays live)');
-    const res = await fetch(`${t.upstream.url}/api/au/address/autocomplete?q=${encodeURIComponent('2/21 kent rd dapto')}&${keyQuery}`);
+    const res = await fetch(
+      `${t.upstream.url}/api/au/address/autocomplete?q=${encodeURIComponent('2/21 kent rd dapto')}&${keyQuery}`,
+    );
     expect(await res.json()).toMatchObject({ completions: [{ full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' }] });
   });
 });

@@ -39,7 +39,11 @@ describe('tokengate admin (operator contract)', () => {
   };
 
   /** Mints tokens until one's jti starts with '-' (each does with probability 1/64). */
-  const tokenWithDashedJti = async (url: string, clientId: string, secret: string): Promise<{ token: string; jti: string }> => {
+  const tokenWithDashedJti = async (
+    url: string,
+    clientId: string,
+    secret: string,
+  ): Promise<{ token: string; jti: string }> => {
     for (let i = 0; i < 2000; i++) {
       const token = await clientCredentialsToken(url, clientId, secret);
       const { jti } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { jti: string };
@@ -48,7 +52,10 @@ describe('tokengate admin (operator contract)', () => {
     throw new Error('no jti starting with "-" in 2000 tokens');
   };
   const phoneStatus = async (token: string): Promise<number> => {
-    const res = await fetch(`${t.upstream.url}/api/phone/v1/verification?phone_number=%2B61298765432&default_country_code=AU`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(
+      `${t.upstream.url}/api/phone/v1/verification?phone_number=%2B61298765432&default_country_code=AU`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     await res.body?.cancel();
     return res.status;
   };
@@ -63,12 +70,23 @@ describe('tokengate admin (operator contract)', () => {
     expect(project).toEqual({ id: expect.any(String), name: 'Acme', plan: 'business' });
     const projectId = String(project['id']);
 
-    const client = (await json(['client', 'create', '--project', projectId, '--name', 'backend', '--scopes', 'address,phone'])) as Json;
+    const client = (await json([
+      'client',
+      'create',
+      '--project',
+      projectId,
+      '--name',
+      'backend',
+      '--scopes',
+      'address,phone',
+    ])) as Json;
     expect(Object.keys(client)).toEqual(['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
     expect(client).toMatchObject({ name: 'backend', scopes: ['address', 'phone'], enabled: true });
     const clientId = String(client['client_id']);
 
-    expect(await json(['client', 'list', '--project', projectId])).toEqual([{ client_id: clientId, name: 'backend', scopes: ['address', 'phone'], enabled: true }]);
+    expect(await json(['client', 'list', '--project', projectId])).toEqual([
+      { client_id: clientId, name: 'backend', scopes: ['address', 'phone'], enabled: true },
+    ]);
     expect(await json(['client', 'disable', clientId])).toEqual({ client_id: clientId, enabled: false });
     expect(await json(['client', 'enable', clientId])).toEqual({ client_id: clientId, enabled: true });
 
@@ -79,17 +97,30 @@ describe('tokengate admin (operator contract)', () => {
 
     const keys = (await json(['keys', 'list'])) as Json[];
     expect(keys.length).toBeGreaterThan(0);
-    for (const key of keys) expect(key).toMatchObject({ kid: expect.any(String), status: expect.stringMatching(/^(next|active|retired)$/) });
+    for (const key of keys)
+      expect(key).toMatchObject({ kid: expect.any(String), status: expect.stringMatching(/^(next|active|retired)$/) });
     const rotated = (await json(['keys', 'rotate'])) as Json;
     expect(rotated).toEqual({ kid: expect.any(String) });
 
-    expect(await json(['apikey', 'create', '--project', projectId])).toEqual({ key: expect.any(String), secret: expect.any(String) });
+    expect(await json(['apikey', 'create', '--project', projectId])).toEqual({
+      key: expect.any(String),
+      secret: expect.any(String),
+    });
     expect(await json(['project', 'delete', projectId])).toEqual({ id: projectId, deleted: true });
   });
 
   it('revokes a token whose jti starts with "-" (one in 64), given last or after --, and the upstream refuses it', async () => {
     const project = (await json(['project', 'create', '--name', 'Dash', '--plan', 'business'])) as Json;
-    const client = (await json(['client', 'create', '--project', String(project['id']), '--name', 'dash', '--scopes', 'phone'])) as Json;
+    const client = (await json([
+      'client',
+      'create',
+      '--project',
+      String(project['id']),
+      '--name',
+      'dash',
+      '--scopes',
+      'phone',
+    ])) as Json;
     const mint = () => tokenWithDashedJti(t.upstream.url, String(client['client_id']), String(client['client_secret']));
 
     const plain = await mint();
@@ -98,7 +129,11 @@ describe('tokengate admin (operator contract)', () => {
     await expect.poll(() => phoneStatus(plain.token), { timeout: 10_000 }).toBe(401);
 
     const separated = await mint();
-    expect(await runCli(['admin', 'token', 'revoke', '--json', '--', separated.jti], env)).toEqual({ code: 0, stdout: '{"revoked":true}\n', stderr: '' });
+    expect(await runCli(['admin', 'token', 'revoke', '--json', '--', separated.jti], env)).toEqual({
+      code: 0,
+      stdout: '{"revoked":true}\n',
+      stderr: '',
+    });
     await expect.poll(() => phoneStatus(separated.token), { timeout: 10_000 }).toBe(401);
   });
 
@@ -106,13 +141,26 @@ describe('tokengate admin (operator contract)', () => {
     // parseArgs reads `-Zq-2g...` as `-Z -q -- -2 -g ...`: found by a random jti that failed once in CI-like runs.
     for (const jti of ['-Zq-2ghv7-lLBZDLVfrXwA', '-hZq3-x', '--', '-xjson', 'Ab-cD']) {
       const args = jti === '--' ? ['token', 'revoke', '--json', '--', jti] : ['token', 'revoke', jti, '--json'];
-      expect({ jti, result: await runCli(['admin', ...args], env) }).toEqual({ jti, result: { code: 0, stdout: '{"revoked":true}\n', stderr: '' } });
+      expect({ jti, result: await runCli(['admin', ...args], env) }).toEqual({
+        jti,
+        result: { code: 0, stdout: '{"revoked":true}\n', stderr: '' },
+      });
     }
   });
 
   it('fails client create for a free project with a message naming the allowed plans', async () => {
     const project = (await json(['project', 'create', '--name', 'Free', '--plan', 'free'])) as Json;
-    const result = await fails(['client', 'create', '--project', String(project['id']), '--name', 'c', '--scopes', 'email', '--json']);
+    const result = await fails([
+      'client',
+      'create',
+      '--project',
+      String(project['id']),
+      '--name',
+      'c',
+      '--scopes',
+      'email',
+      '--json',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('only business and enterprise plans');
     expect(result.stderr).toContain('(HTTP 409)');
@@ -142,10 +190,14 @@ describe('tokengate admin (operator contract)', () => {
   it('prints only the JSON through `npm run --silent admin -- … --json`', async () => {
     const root = join(import.meta.dirname, '..', '..');
     const result = await new Promise<CliResult>((resolve) => {
-      const child = spawn('npm', ['run', '--silent', 'admin', '--', 'project', 'create', '--name', 'Npm', '--plan', 'free', '--json'], {
-        cwd: root,
-        env: { ...process.env, ...env },
-      });
+      const child = spawn(
+        'npm',
+        ['run', '--silent', 'admin', '--', 'project', 'create', '--name', 'Npm', '--plan', 'free', '--json'],
+        {
+          cwd: root,
+          env: { ...process.env, ...env },
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

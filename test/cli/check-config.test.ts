@@ -31,11 +31,16 @@ describe('tokengate check-config', () => {
 
   it('exits 1 naming both routes when two parameter routes differ only in their parameter names', async () => {
     const file = join(dir, 'same-shape.yaml');
-    await writeFile(file, 'routes:\n  - { path: /api/items/:id, auth: bearer }\n  - { path: /api/items/:itemId, auth: bearer }\n');
+    await writeFile(
+      file,
+      'routes:\n  - { path: /api/items/:id, auth: bearer }\n  - { path: /api/items/:itemId, auth: bearer }\n',
+    );
     const result = await runCli(['check-config', file], {}, ROOT);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('routes[1].path: duplicate route GET /api/items/:itemId: the same route as routes[0] /api/items/:id');
+    expect(result.stderr).toContain(
+      'routes[1].path: duplicate route GET /api/items/:itemId: the same route as routes[0] /api/items/:id',
+    );
     expect(result.stderr).toContain('(line 3)');
   });
 

@@ -17,9 +17,19 @@ export interface CliResult {
 }
 
 /** `timeoutMs`: SIGTERM after this long, for a command that should fail at once but might start a server instead. */
-export function runCli(args: readonly string[], env: Readonly<Record<string, string>>, cwd?: string, timeoutMs?: number): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  cwd?: string,
+  timeoutMs?: number,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, cwd, stdio: 'pipe', timeout: timeoutMs });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      cwd,
+      stdio: 'pipe',
+      timeout: timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -31,7 +41,10 @@ export function runCli(args: readonly string[], env: Readonly<Record<string, str
 
 /** A long-running `tokengate <command>` child (a server) with its output collected. */
 export function launch(command: string, env: Readonly<Record<string, string>>) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, command], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: 'pipe' });
+  const child: ChildProcess = spawn(process.execPath, [CLI, command], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -48,7 +61,8 @@ export function launch(command: string, env: Readonly<Record<string, string>>) {
       for (;;) {
         const match = pattern.exec(stdout);
         if (match) return match;
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`no ${pattern} in output; stderr: ${stderr}`);
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`no ${pattern} in output; stderr: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

@@ -7,7 +7,10 @@ import { CLI, stackEnv } from './cli-runner.ts';
 
 /** `tokengate <command>` whose stdout reader is gone from the start (`… | head`, a log shipper that died). */
 function launchWithClosedStdout(command: string, env: Readonly<Record<string, string>>) {
-  const child = spawn(process.execPath, [CLI, command], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, command], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.destroy();
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -18,7 +21,13 @@ function launchWithClosedStdout(command: string, env: Readonly<Record<string, st
 /** Polls `url` until it answers 200 (or the process is gone). */
 async function until200(url: string, alive: () => boolean): Promise<void> {
   for (let i = 0; i < 1200 && alive(); i++) {
-    if ((await fetch(url).then((res) => res.status, () => 0)) === 200) return;
+    if (
+      (await fetch(url).then(
+        (res) => res.status,
+        () => 0,
+      )) === 200
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -36,7 +45,9 @@ describe('a server whose stdout is closed', () => {
     ['upstream', (e: Record<string, string>) => `http://127.0.0.1:${e['UPSTREAM_PORT']}/healthz`],
     ['start', (e: Record<string, string>) => `http://127.0.0.1:${e['GATEWAY_PORT']}/readyz`],
   ] as const) {
-    it(`keeps serving after its start-up lines fail to write (${command}), and stops with exit 0 on SIGTERM`, { timeout: 180_000 }, async () => {
+    it(`keeps serving after its start-up lines fail to write (${command}), and stops with exit 0 on SIGTERM`, {
+      timeout: 180_000,
+    }, async () => {
       const server = launchWithClosedStdout(command, env);
       try {
         await until200(readyUrl(env), () => server.child.exitCode === null);

@@ -15,8 +15,12 @@ describe('tokengate gateway that fails after its verifier started', () => {
   });
   afterAll(() => fixture.close());
 
-  it('prints the error and exits 1 when its TLS certificate cannot be read (the key-set and feed loops are stopped)', { timeout: EXIT_BOUND_MS + 10_000 }, async () => {
-    const file = await fixture.writeConfig(`tls: { cert: ${join(fixture.dir, 'missing-cert.pem')}, key: ${join(fixture.dir, 'missing-key.pem')} }\n`);
+  it('prints the error and exits 1 when its TLS certificate cannot be read (the key-set and feed loops are stopped)', {
+    timeout: EXIT_BOUND_MS + 10_000,
+  }, async () => {
+    const file = await fixture.writeConfig(
+      `tls: { cert: ${join(fixture.dir, 'missing-cert.pem')}, key: ${join(fixture.dir, 'missing-key.pem')} }\n`,
+    );
     const gateway = launch('gateway', { GATEWAY_CONFIG: file, LOG_LEVEL: 'warn' });
     let bound: NodeJS.Timeout | undefined;
     const stillRunning = new Promise<'still running'>((resolve) => {
@@ -32,7 +36,9 @@ describe('tokengate gateway that fails after its verifier started', () => {
     }
   });
 
-  it('with workers 2 and its port taken, each worker prints the error and exits, and the primary gives up with exit 1', { timeout: EXIT_BOUND_MS + 10_000 }, async () => {
+  it('with workers 2 and its port taken, each worker prints the error and exits, and the primary gives up with exit 1', {
+    timeout: EXIT_BOUND_MS + 10_000,
+  }, async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
@@ -58,7 +64,9 @@ describe('tokengate gateway that fails after its verifier started', () => {
 });
 
 describe('tokengate start whose gateway port is taken', () => {
-  it('prints the one error line, nothing about retrying the key set, releases DATA_DIR and exits 1', { timeout: 120_000 }, async () => {
+  it('prints the one error line, nothing about retrying the key set, releases DATA_DIR and exits 1', {
+    timeout: 120_000,
+  }, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-start-taken-'));
     const taken = createServer();
     try {
@@ -66,7 +74,9 @@ describe('tokengate start whose gateway port is taken', () => {
       await new Promise<void>((resolve) => taken.listen(Number(env['GATEWAY_PORT']), '127.0.0.1', resolve));
       const result = await runCli(['start'], env, undefined, 90_000);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`tokengate: listen EADDRINUSE: address already in use 127.0.0.1:${env['GATEWAY_PORT']}\n`);
+      expect(result.stderr).toBe(
+        `tokengate: listen EADDRINUSE: address already in use 127.0.0.1:${env['GATEWAY_PORT']}\n`,
+      );
       // The key set was stopped with the failed start: nothing is retried, so no line may say so.
       expect(result.stdout).not.toContain('first load failed; retrying');
       await expect(readFile(join(dataDir, 'db.lock'))).rejects.toThrow('ENOENT');

@@ -10,7 +10,9 @@ describe('tokengate gateway and LOG_LEVEL', () => {
   });
   afterAll(() => fixture.close());
 
-  it('refuses an unknown LOG_LEVEL naming the variable, as the upstream does (exit 2, nothing on stdout)', { timeout: 30_000 }, async () => {
+  it('refuses an unknown LOG_LEVEL naming the variable, as the upstream does (exit 2, nothing on stdout)', {
+    timeout: 30_000,
+  }, async () => {
     const result = await runCli(['gateway'], { GATEWAY_CONFIG: file, LOG_LEVEL: 'verbose' }, undefined, 20_000);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -20,7 +22,9 @@ describe('tokengate gateway and LOG_LEVEL', () => {
     );
   });
 
-  it('starts at the default level (info) when LOG_LEVEL is set but empty, as the upstream does', { timeout: 60_000 }, async () => {
+  it('starts at the default level (info) when LOG_LEVEL is set but empty, as the upstream does', {
+    timeout: 60_000,
+  }, async () => {
     const gateway = launch('gateway', { GATEWAY_CONFIG: file, LOG_LEVEL: '' });
     try {
       // Before: it exited 1 at once ("default level: must be included in custom levels").

@@ -24,7 +24,10 @@ describe('long-running commands', () => {
     expect(first.stdout()).toContain(`upstream:    http://127.0.0.1:${env['UPSTREAM_PORT']}`);
     expect(first.stdout()).toContain(`admin API:   http://127.0.0.1:${env['ADMIN_PORT']}`);
     expect(first.stdout()).toContain(`admin token: in ${join(dataDir, 'admin-token')}`);
-    const created = await runCli(['admin', 'project', 'create', '--name', 'durable', '--plan', 'business', '--json'], env);
+    const created = await runCli(
+      ['admin', 'project', 'create', '--name', 'durable', '--plan', 'business', '--json'],
+      env,
+    );
     const project = JSON.parse(created.stdout) as Json;
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -37,7 +40,9 @@ describe('long-running commands', () => {
     expect(await second.exited).toBe(0);
   });
 
-  it('runs `start`: the whole stack on the configured ports, a token through the gateway, SIGHUP reloads the route map, SIGTERM stops both (exit 0)', { timeout: 180_000 }, async () => {
+  it('runs `start`: the whole stack on the configured ports, a token through the gateway, SIGHUP reloads the route map, SIGTERM stops both (exit 0)', {
+    timeout: 180_000,
+  }, async () => {
     const configFile = join(dataDir, 'gateway.yaml');
     const routeMap = await readFile(join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml'), 'utf8');
     await writeFile(configFile, routeMap);
@@ -47,14 +52,39 @@ describe('long-running commands', () => {
     await stack.waitFor(/admin token: in \S+/);
     expect((await fetch(`${gatewayUrl}/readyz`)).status).toBe(200);
 
-    const project = JSON.parse((await runCli(['admin', 'project', 'create', '--name', 's', '--plan', 'business', '--json'], env)).stdout) as Json;
-    const client = JSON.parse(
-      (await runCli(['admin', 'client', 'create', '--project', String(project['id']), '--name', 'c', '--scopes', 'phone', '--json'], env)).stdout,
+    const project = JSON.parse(
+      (await runCli(['admin', 'project', 'create', '--name', 's', '--plan', 'business', '--json'], env)).stdout,
     ) as Json;
-    const token = await clientCredentialsToken(String(gatewayUrl), String(client['client_id']), String(client['client_secret']));
-    const phone = await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const client = JSON.parse(
+      (
+        await runCli(
+          [
+            'admin',
+            'client',
+            'create',
+            '--project',
+            String(project['id']),
+            '--name',
+            'c',
+            '--scopes',
+            'phone',
+            '--json',
+          ],
+          env,
+        )
+      ).stdout,
+    ) as Json;
+    const token = await clientCredentialsToken(
+      String(gatewayUrl),
+      String(client['client_id']),
+      String(client['client_secret']),
+    );
+    const phone = await fetch(
+      `${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
     expect(phone.status).toBe(200);
 
     // Take the phone route out of the map and signal: the running gateway stops routing it.
@@ -65,7 +95,8 @@ describe('long-running commands', () => {
     let status = 200;
     for (let i = 0; i < 100 && status !== 404; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      status = (await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`)).status;
+      status = (await fetch(`${gatewayUrl}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`))
+        .status;
     }
     expect(status).toBe(404);
 
@@ -75,14 +106,19 @@ describe('long-running commands', () => {
     await expect(fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`)).rejects.toThrow();
   });
 
-  it('runs `gateway` alone in front of a separate `upstream` (reading its feed token from DATA_DIR); both stop with exit 0', { timeout: 180_000 }, async () => {
+  it('runs `gateway` alone in front of a separate `upstream` (reading its feed token from DATA_DIR); both stop with exit 0', {
+    timeout: 180_000,
+  }, async () => {
     const upstream = launch('upstream', env);
     await upstream.waitFor(/admin token:/);
     const gateway = launch('gateway', env);
     const gatewayUrl = `http://127.0.0.1:${env['GATEWAY_PORT']}`;
     let ready = 0;
     for (let i = 0; i < 300 && ready !== 200; i++) {
-      ready = await fetch(`${gatewayUrl}/readyz`).then((res) => res.status, () => 0);
+      ready = await fetch(`${gatewayUrl}/readyz`).then(
+        (res) => res.status,
+        () => 0,
+      );
       if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(ready).toBe(200);

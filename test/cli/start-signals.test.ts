@@ -14,7 +14,9 @@ describe('tokengate start while it stops', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  it('ignores a SIGHUP during the drain: the request in flight is answered and the exit is 0', { timeout: 180_000 }, async () => {
+  it('ignores a SIGHUP during the drain: the request in flight is answered and the exit is 0', {
+    timeout: 180_000,
+  }, async () => {
     const stack = launch('start', env);
     try {
       await stack.waitFor(/admin token:/);
@@ -40,7 +42,9 @@ describe('tokengate start while it stops', () => {
     }
   });
 
-  it('`upstream` alone keeps serving through a SIGHUP (it has nothing to reload), and SIGTERM still stops it (exit 0)', { timeout: 180_000 }, async () => {
+  it('`upstream` alone keeps serving through a SIGHUP (it has nothing to reload), and SIGTERM still stops it (exit 0)', {
+    timeout: 180_000,
+  }, async () => {
     // Regression: with no SIGHUP listener, a hang-up or a `systemctl reload` ended it at once.
     const upstream = launch('upstream', env);
     try {
@@ -55,13 +59,18 @@ describe('tokengate start while it stops', () => {
     }
   });
 
-  it('survives a SIGHUP while it is still starting (before its gateway watches for one), then serves and stops with exit 0', { timeout: 180_000 }, async () => {
+  it('survives a SIGHUP while it is still starting (before its gateway watches for one), then serves and stops with exit 0', {
+    timeout: 180_000,
+  }, async () => {
     // Regression: Node ends a process on SIGHUP when nothing listens for it; the gateway's reload listener comes last.
     const stack = launch('start', env);
     try {
       // The moment the upstream answers, the stack is running but its gateway (and its reload listener) is not up yet.
       await expect
-        .poll(async () => (await fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`).catch(() => undefined))?.status, { timeout: 60_000, interval: 10 })
+        .poll(
+          async () => (await fetch(`http://127.0.0.1:${env['UPSTREAM_PORT']}/healthz`).catch(() => undefined))?.status,
+          { timeout: 60_000, interval: 10 },
+        )
         .toBe(200);
       stack.child.kill('SIGHUP');
       expect(stack.stdout()).not.toContain('admin token:');

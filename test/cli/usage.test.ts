@@ -40,18 +40,28 @@ describe('tokengate CLI without a server', () => {
 
   it('explains an unreachable admin API on stderr and exits non-zero without a stack trace', async () => {
     const port = await closedPort();
-    const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: 't' });
+    const result = await runCli(['admin', 'keys', 'list', '--json'], {
+      ADMIN_URL: `http://127.0.0.1:${port}`,
+      ADMIN_TOKEN: 't',
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(new RegExp(`cannot reach the admin API at http://127.0.0.1:${port} \\(ECONNREFUSED\\)`));
+    expect(result.stderr).toMatch(
+      new RegExp(`cannot reach the admin API at http://127.0.0.1:${port} \\(ECONNREFUSED\\)`),
+    );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('says that an admin API on a port fetch refuses (6000, 6665 ...) cannot be reached there, rather than that it is down', async () => {
-    const server = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const server = createHttpServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
+    );
     const port = await listenOnBadPort(server);
     try {
-      const result = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://127.0.0.1:${port}`, ADMIN_TOKEN: 't' });
+      const result = await runCli(['admin', 'keys', 'list', '--json'], {
+        ADMIN_URL: `http://127.0.0.1:${port}`,
+        ADMIN_TOKEN: 't',
+      });
       expect(result).toEqual({
         code: 2,
         stdout: '',
@@ -64,10 +74,16 @@ describe('tokengate CLI without a server', () => {
 
   it('refuses an ADMIN_URL carrying user:password@ without printing the password, whether or not the URL parses', async () => {
     const secret = 'admin-token-put-in-the-url-0123456789';
-    const parsed = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://admin:${secret}@127.0.0.1:9`, ADMIN_TOKEN: 't' });
+    const parsed = await runCli(['admin', 'keys', 'list', '--json'], {
+      ADMIN_URL: `http://admin:${secret}@127.0.0.1:9`,
+      ADMIN_TOKEN: 't',
+    });
     expect(parsed.code).toBe(2);
     expect(parsed.stderr).toContain('ADMIN_URL: must not carry a user name or password');
-    const unparsable = await runCli(['admin', 'keys', 'list', '--json'], { ADMIN_URL: `http://admin:${secret}@127.0.0.1:port`, ADMIN_TOKEN: 't' });
+    const unparsable = await runCli(['admin', 'keys', 'list', '--json'], {
+      ADMIN_URL: `http://admin:${secret}@127.0.0.1:port`,
+      ADMIN_TOKEN: 't',
+    });
     expect(unparsable.code).toBe(2);
     expect(unparsable.stderr).toContain('ADMIN_URL: not an absolute URL');
     for (const result of [parsed, unparsable]) expect(result.stderr + result.stdout).not.toContain(secret.slice(0, 12));
@@ -85,10 +101,14 @@ describe('tokengate CLI without a server', () => {
   });
 
   it('says where the admin token was expected when neither ADMIN_TOKEN nor the file exists', async () => {
-    const result = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'free', '--json'], { DATA_DIR: dataDir });
+    const result = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'free', '--json'], {
+      DATA_DIR: dataDir,
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`no admin token: set ADMIN_TOKEN, or start the upstream once so that it writes ${join(dataDir, 'admin-token')}`);
+    expect(result.stderr).toContain(
+      `no admin token: set ADMIN_TOKEN, or start the upstream once so that it writes ${join(dataDir, 'admin-token')}`,
+    );
   });
 
   it('rejects unknown commands, unknown options and missing arguments with exit code 2 and the usage', async () => {
@@ -108,15 +128,23 @@ describe('tokengate CLI without a server', () => {
     const badPlan = await runCli(['admin', 'project', 'create', '--name', 'n', '--plan', 'gold'], env);
     expect(badPlan.code).toBe(2);
     expect(badPlan.stderr).toContain('--plan must be one of free, business, enterprise');
-    const badScope = await runCli(['admin', 'client', 'create', '--project', 'p', '--name', 'n', '--scopes', 'address,adress'], env);
+    const badScope = await runCli(
+      ['admin', 'client', 'create', '--project', 'p', '--name', 'n', '--scopes', 'address,adress'],
+      env,
+    );
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain('--scopes: unknown scope "adress"');
-    for (const result of [unknownCommand, unknownAdmin, unknownOption, missing, badPlan, badScope]) expect(result.stdout).toBe('');
+    for (const result of [unknownCommand, unknownAdmin, unknownOption, missing, badPlan, badScope])
+      expect(result.stdout).toBe('');
   });
 
   it('says on stderr, without a stack trace, when stdout is closed before the output is written', async () => {
     const withStdoutClosed = async (args: string[]) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: join(import.meta.dirname, '..', '..'), env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { PATH: process.env['PATH'] ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.destroy();
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -135,7 +163,18 @@ describe('tokengate CLI without a server', () => {
   it('prints the admin usage with every contract command', async () => {
     const result = await runCli(['admin', '--help'], {});
     expect(result.code).toBe(0);
-    for (const usage of ['project create --name NAME --plan free|business|enterprise', 'project delete PROJECT_ID', 'client create --project PROJECT_ID --name NAME --scopes address,phone,email', 'client list --project PROJECT_ID', 'client disable CLIENT_ID', 'client enable CLIENT_ID', 'token revoke JWT_OR_JTI', 'keys list', 'keys rotate', 'apikey create --project PROJECT_ID']) {
+    for (const usage of [
+      'project create --name NAME --plan free|business|enterprise',
+      'project delete PROJECT_ID',
+      'client create --project PROJECT_ID --name NAME --scopes address,phone,email',
+      'client list --project PROJECT_ID',
+      'client disable CLIENT_ID',
+      'client enable CLIENT_ID',
+      'token revoke JWT_OR_JTI',
+      'keys list',
+      'keys rotate',
+      'apikey create --project PROJECT_ID',
+    ]) {
       expect(result.stdout).toContain(usage);
     }
   });

@@ -17,22 +17,30 @@ describe('background refresh ahead of expiry', () => {
   it.each([
     { margin: 'the default 60 s margin', expiresIn: 900, refreshMarginSec: undefined, refreshAtSec: 840 },
     { margin: 'a 120 s margin', expiresIn: 900, refreshMarginSec: 120, refreshAtSec: 780 },
-    { margin: 'the margin capped at half of a 60 s lifetime', expiresIn: 60, refreshMarginSec: undefined, refreshAtSec: 30 },
-  ])('starts one background refresh at $refreshAtSec s with $margin, and calls keep the current token until it lands', async ({ expiresIn, refreshMarginSec, refreshAtSec }) => {
-    env.server.expiresIn = expiresIn;
-    const c = client(refreshMarginSec === undefined ? {} : { refreshMarginSec });
-    expect(await c.getToken()).toBe('tok-1');
-    atMs(refreshAtSec * 1000 - 1);
-    expect(await c.getToken()).toBe('tok-1');
-    await env.attempts.settled();
-    expect(attemptTimes()).toEqual([0]);
-    atMs(refreshAtSec * 1000);
-    expect(await c.getToken()).toBe('tok-1');
-    expect(attemptTimes()).toEqual([0, refreshAtSec]);
-    await env.attempts.settled();
-    expect(await c.getToken()).toBe('tok-2');
-    expect(attemptTimes()).toEqual([0, refreshAtSec]);
-  });
+    {
+      margin: 'the margin capped at half of a 60 s lifetime',
+      expiresIn: 60,
+      refreshMarginSec: undefined,
+      refreshAtSec: 30,
+    },
+  ])(
+    'starts one background refresh at $refreshAtSec s with $margin, and calls keep the current token until it lands',
+    async ({ expiresIn, refreshMarginSec, refreshAtSec }) => {
+      env.server.expiresIn = expiresIn;
+      const c = client(refreshMarginSec === undefined ? {} : { refreshMarginSec });
+      expect(await c.getToken()).toBe('tok-1');
+      atMs(refreshAtSec * 1000 - 1);
+      expect(await c.getToken()).toBe('tok-1');
+      await env.attempts.settled();
+      expect(attemptTimes()).toEqual([0]);
+      atMs(refreshAtSec * 1000);
+      expect(await c.getToken()).toBe('tok-1');
+      expect(attemptTimes()).toEqual([0, refreshAtSec]);
+      await env.attempts.settled();
+      expect(await c.getToken()).toBe('tok-2');
+      expect(attemptTimes()).toEqual([0, refreshAtSec]);
+    },
+  );
 
   it('answers calls inside the margin at once while the token endpoint has not answered, with one token request for all of them', async () => {
     // Regression: every call in the last 60 s before expiry waited for the token request (up to timeoutMs).
@@ -90,49 +98,71 @@ describe('background refresh ahead of expiry', () => {
 
 describe('when the background refresh fails', () => {
   it.each([
-    { answer: '503 without an OAuth body', failWith: { status: 503, body: 'down', contentType: 'text/plain' }, error: { name: 'TokenRequestError', kind: 'invalid_response', status: 503 } },
-    { answer: '500 server_error', failWith: { status: 500, body: '{"error":"server_error"}' }, error: { name: 'TokenEndpointError', status: 500, error: 'server_error' } },
-    { answer: '429 temporarily_unavailable', failWith: { status: 429, body: '{"error":"temporarily_unavailable"}' }, error: { name: 'TokenEndpointError', status: 429, error: 'temporarily_unavailable' } },
-  ])('keeps calls going with the valid token on $answer, retries after 5, 10, 20 s then every 30 s, and fails calls with that error once the token runs out', async ({ failWith, error }) => {
-    const c = client({ refreshMarginSec: 300 });
-    await c.getToken();
-    env.server.failWith = failWith;
-    for (let sec = 600; sec < 895; sec++) {
-      atMs(sec * 1000);
-      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
-      await env.attempts.settled();
-    }
-    expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875]);
-    atMs(895_000);
-    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
-    // With no usable token, that failure is remembered for 1 s: the next call after it asks again.
-    env.server.failWith = undefined;
-    atMs(895_999);
-    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
-    atMs(896_000);
-    expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-2');
-    expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875, 895, 896]);
-  });
+    {
+      answer: '503 without an OAuth body',
+      failWith: { status: 503, body: 'down', contentType: 'text/plain' },
+      error: { name: 'TokenRequestError', kind: 'invalid_response', status: 503 },
+    },
+    {
+      answer: '500 server_error',
+      failWith: { status: 500, body: '{"error":"server_error"}' },
+      error: { name: 'TokenEndpointError', status: 500, error: 'server_error' },
+    },
+    {
+      answer: '429 temporarily_unavailable',
+      failWith: { status: 429, body: '{"error":"temporarily_unavailable"}' },
+      error: { name: 'TokenEndpointError', status: 429, error: 'temporarily_unavailable' },
+    },
+  ])(
+    'keeps calls going with the valid token on $answer, retries after 5, 10, 20 s then every 30 s, and fails calls with that error once the token runs out',
+    async ({ failWith, error }) => {
+      const c = client({ refreshMarginSec: 300 });
+      await c.getToken();
+      env.server.failWith = failWith;
+      for (let sec = 600; sec < 895; sec++) {
+        atMs(sec * 1000);
+        expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
+        await env.attempts.settled();
+      }
+      expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875]);
+      atMs(895_000);
+      await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
+      // With no usable token, that failure is remembered for 1 s: the next call after it asks again.
+      env.server.failWith = undefined;
+      atMs(895_999);
+      await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject(error);
+      atMs(896_000);
+      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-2');
+      expect(attemptTimes()).toEqual([0, 600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875, 895, 896]);
+    },
+  );
 
   it.each([
     { retryAfter: '45', attemptsAt: [600, 645, 690, 735, 780, 825, 870] },
     { retryAfter: '2', attemptsAt: [600, 605, 615, 635, 665, 695, 725, 755, 785, 815, 845, 875] },
     { retryAfter: '3600', attemptsAt: [600, 660, 720, 780, 840] },
-  ])('waits for a 429 Retry-After of $retryAfter s (at most 60 s) before the next background attempt when it is later than the pause', async ({ retryAfter, attemptsAt }) => {
-    const c = client({ refreshMarginSec: 300 });
-    await c.getToken();
-    env.server.failWith = { status: 429, body: '{"error":"temporarily_unavailable"}', headers: { 'retry-after': retryAfter } };
-    for (let sec = 600; sec < 895; sec++) {
-      atMs(sec * 1000);
-      expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
-      await env.attempts.settled();
-    }
-    expect(attemptTimes()).toEqual([0, ...attemptsAt]);
-    // Once the token runs out a call asks, whatever the last Retry-After said, and gets the answer.
-    atMs(895_000);
-    await expect(c.getToken()).rejects.toMatchObject({ status: 429, error: 'temporarily_unavailable' });
-    expect(attemptTimes()).toEqual([0, ...attemptsAt, 895]);
-  });
+  ])(
+    'waits for a 429 Retry-After of $retryAfter s (at most 60 s) before the next background attempt when it is later than the pause',
+    async ({ retryAfter, attemptsAt }) => {
+      const c = client({ refreshMarginSec: 300 });
+      await c.getToken();
+      env.server.failWith = {
+        status: 429,
+        body: '{"error":"temporarily_unavailable"}',
+        headers: { 'retry-after': retryAfter },
+      };
+      for (let sec = 600; sec < 895; sec++) {
+        atMs(sec * 1000);
+        expect(await bearerSeen(await c.fetch(env.server.apiUrl))).toBe('tok-1');
+        await env.attempts.settled();
+      }
+      expect(attemptTimes()).toEqual([0, ...attemptsAt]);
+      // Once the token runs out a call asks, whatever the last Retry-After said, and gets the answer.
+      atMs(895_000);
+      await expect(c.getToken()).rejects.toMatchObject({ status: 429, error: 'temporarily_unavailable' });
+      expect(attemptTimes()).toEqual([0, ...attemptsAt, 895]);
+    },
+  );
 
   it('keeps the valid token when the client is refused (disabled) inside the margin, does not ask again in the background, and surfaces invalid_client once the token runs out', async () => {
     const c = client();
@@ -145,7 +175,11 @@ describe('when the background refresh fails', () => {
     }
     expect(attemptTimes()).toEqual([0, 840]);
     atMs(895_000);
-    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject({ name: 'TokenEndpointError', status: 401, error: 'invalid_client' });
+    await expect(c.fetch(env.server.apiUrl)).rejects.toMatchObject({
+      name: 'TokenEndpointError',
+      status: 401,
+      error: 'invalid_client',
+    });
     expect(attemptTimes()).toEqual([0, 840, 895]);
   });
 

@@ -12,7 +12,12 @@ afterEach(async () => {
 });
 
 function client() {
-  return createTokenClient({ tokenUrl: server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock: createFakeClock() });
+  return createTokenClient({
+    tokenUrl: server.tokenUrl,
+    clientId: 'cli_1',
+    clientSecret: 's3cret',
+    clock: createFakeClock(),
+  });
 }
 
 describe('token caching', () => {

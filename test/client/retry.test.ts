@@ -27,7 +27,9 @@ describe('fetch with the bearer token', () => {
 
   it('refuses to send the token over plain http to a non-loopback host, before asking for a token', async () => {
     await expect(client().fetch('http://api.example.com/api/phone/v1/verification')).rejects.toThrow(TypeError);
-    await expect(client().fetch('http://127.example.com/api/phone/v1/verification')).rejects.toThrow('request URL uses plain http to a non-loopback host');
+    await expect(client().fetch('http://127.example.com/api/phone/v1/verification')).rejects.toThrow(
+      'request URL uses plain http to a non-loopback host',
+    );
     expect(server.tokenRequests).toHaveLength(0);
   });
 
@@ -123,13 +125,21 @@ describe('fetch with the bearer token', () => {
     await expect(c.fetch(server.apiUrl, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(server.tokenRequests).toHaveLength(0);
     const started = Date.now();
-    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(c.fetch(server.apiUrl, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(server.apiCalls).toHaveLength(0);
   });
 
   it.each([
-    { kind: 'an async generator', body: () => (async function* () { yield new TextEncoder().encode('q=1+george'); })() },
+    {
+      kind: 'an async generator',
+      body: () =>
+        (async function* () {
+          yield new TextEncoder().encode('q=1+george');
+        })(),
+    },
     { kind: 'a Node Readable', body: () => Readable.from([Buffer.from('q=1+george')]) },
     { kind: 'a ReadableStream', body: () => new Blob(['q=1+george']).stream() },
   ])('returns the 1030 answer instead of resending $kind body, which the first attempt consumed', async ({ body }) => {
@@ -172,7 +182,10 @@ describe('fetch with the bearer token', () => {
     try {
       const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
       const answered = client().fetch(url);
-      const res = await Promise.race([answered, new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000))]);
+      const res = await Promise.race([
+        answered,
+        new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000)),
+      ]);
       expect(res).not.toBe('stuck');
       expect((res as Response).status).toBe(401);
       expect(server.tokenRequests).toHaveLength(1);
@@ -193,7 +206,10 @@ describe('fetch with the bearer token', () => {
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api`;
-      const res = await Promise.race([client().fetch(url), new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000))]);
+      const res = await Promise.race([
+        client().fetch(url),
+        new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 3000)),
+      ]);
       expect(res).not.toBe('stuck');
       expect((res as Response).status).toBe(401);
       expect(server.tokenRequests).toHaveLength(1);

@@ -32,7 +32,14 @@ export function timedTokenEndpoint() {
   return {
     env,
     client(extra: Partial<TokenClientOptions> = {}) {
-      return createTokenClient({ tokenUrl: env.server.tokenUrl, clientId: 'cli_1', clientSecret: 's3cret', clock: env.clock, fetch: env.attempts.fetch, ...extra });
+      return createTokenClient({
+        tokenUrl: env.server.tokenUrl,
+        clientId: 'cli_1',
+        clientSecret: 's3cret',
+        clock: env.clock,
+        fetch: env.attempts.fetch,
+        ...extra,
+      });
     },
     /** Moves the fake clock to `ms` milliseconds after the test started. */
     atMs(ms: number): void {

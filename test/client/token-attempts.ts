@@ -39,5 +39,9 @@ export function watchTokenAttempts(tokenUrl: string, clock: Clock): TokenAttempt
 /** The answer with its body already read off the socket. */
 async function buffered(response: Promise<Response>): Promise<Response> {
   const res = await response;
-  return new Response(await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(await res.arrayBuffer(), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }

@@ -69,12 +69,20 @@ export async function startTokenServer(): Promise<TokenServer> {
     if (state.hang) return;
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.failWith) {
-      res.writeHead(state.failWith.status, { ...state.failWith.headers, 'content-type': state.failWith.contentType ?? 'application/json' });
+      res.writeHead(state.failWith.status, {
+        ...state.failWith.headers,
+        'content-type': state.failWith.contentType ?? 'application/json',
+      });
       res.end(state.failWith.body);
       return;
     }
     issued += 1;
-    json(res, 200, { access_token: `tok-${issued}`, token_type: 'Bearer', expires_in: state.expiresIn, scope: 'address' });
+    json(res, 200, {
+      access_token: `tok-${issued}`,
+      token_type: 'Bearer',
+      expires_in: state.expiresIn,
+      scope: 'address',
+    });
   }
 
   async function api(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -83,7 +91,8 @@ export async function startTokenServer(): Promise<TokenServer> {
     state.apiBodies.push(await readText(req));
     const expired = state.expired === 'all' || (bearer !== undefined && state.expired.has(bearer));
     const revoked = state.revoked === 'all' || (bearer !== undefined && state.revoked.has(bearer));
-    if (expired) json(res, 401, { message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
+    if (expired)
+      json(res, 401, { message: 'Token expired at 2026-01-01T00:00:00Z', error_code: '1030', success: false });
     else if (revoked) json(res, 401, { message: 'OAuth key has been revoked', error_code: '1024', success: false });
     else if (state.otherFailure) json(res, 401, { message: 'refused', error_code: state.otherFailure, success: false });
     else json(res, 200, { success: true, token: bearer });

@@ -6,7 +6,11 @@ describe('the API error table', () => {
   it('gives the spec statuses and messages to the bearer codes', () => {
     expect(API_ERRORS.invalid_token).toEqual({ code: '1024', status: 401, message: 'Invalid bearer token' });
     expect(API_ERRORS.token_revoked).toEqual({ code: '1024', status: 401, message: 'OAuth key has been revoked' });
-    expect(API_ERRORS.project_not_found).toEqual({ code: '1025', status: 400, message: 'Project not found for bearer token' });
+    expect(API_ERRORS.project_not_found).toEqual({
+      code: '1025',
+      status: 400,
+      message: 'Project not found for bearer token',
+    });
     expect(API_ERRORS.insufficient_scope.status).toBe(401);
     expect(API_ERRORS.token_expired).toMatchObject({ code: '1030', status: 401 });
   });

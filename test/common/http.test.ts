@@ -26,9 +26,12 @@ async function startServer(): Promise<{ url: string; server: Server; failures: u
 }
 
 /** A chunked body (no Content-Length) of `chunks` pieces of 40 KB. */
-const chunked = (chunks: number) => Readable.from((async function* () {
-  for (let i = 0; i < chunks; i++) yield Buffer.alloc(40_000, 'x');
-})());
+const chunked = (chunks: number) =>
+  Readable.from(
+    (async function* () {
+      for (let i = 0; i < chunks; i++) yield Buffer.alloc(40_000, 'x');
+    })(),
+  );
 
 describe('readBody', () => {
   let server: Server | undefined;

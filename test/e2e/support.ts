@@ -15,8 +15,24 @@ export interface CreatedClient {
 }
 
 export async function projectWithClient(stack: Stack, scopes: string, plan = 'business') {
-  const project = await stack.adminJson<{ id: string; name: string; plan: string }>(['project', 'create', '--name', `p-${randomUUID().slice(0, 8)}`, '--plan', plan]);
-  const client = await stack.adminJson<CreatedClient>(['client', 'create', '--project', project.id, '--name', 'svc', '--scopes', scopes]);
+  const project = await stack.adminJson<{ id: string; name: string; plan: string }>([
+    'project',
+    'create',
+    '--name',
+    `p-${randomUUID().slice(0, 8)}`,
+    '--plan',
+    plan,
+  ]);
+  const client = await stack.adminJson<CreatedClient>([
+    'client',
+    'create',
+    '--project',
+    project.id,
+    '--name',
+    'svc',
+    '--scopes',
+    scopes,
+  ]);
   return { project, client };
 }
 
@@ -24,19 +40,31 @@ export async function tokenByForm(stack: Stack, client: CreatedClient, extra: Re
   const res = await fetch(`${stack.gatewayUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, ...extra }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      ...extra,
+    }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-export async function accessToken(stack: Stack, client: CreatedClient, extra: Record<string, string> = {}): Promise<string> {
+export async function accessToken(
+  stack: Stack,
+  client: CreatedClient,
+  extra: Record<string, string> = {},
+): Promise<string> {
   const { status, body } = await tokenByForm(stack, client, extra);
   if (status !== 200) throw new Error(`token request failed: ${status} ${JSON.stringify(body)}`);
   return body.access_token as string;
 }
 
 export async function call(stack: Stack, pathAndQuery: string, token?: string) {
-  const res = await fetch(`${stack.gatewayUrl}${pathAndQuery}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const res = await fetch(
+    `${stack.gatewayUrl}${pathAndQuery}`,
+    token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  );
   const text = await res.text();
   let body: Record<string, unknown>;
   try {

@@ -29,7 +29,11 @@ export interface FeedServer {
  * `Authorization: Bearer <token>`; answers `{cursor, entries}` at once when entries past the
  * cursor exist (at most `pageSize` of them), else holds the request up to `wait` seconds (at most `maxHoldSec`).
  */
-export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = Number.POSITIVE_INFINITY, pageSize = Number.POSITIVE_INFINITY): Promise<FeedServer> {
+export async function startFeedServer(
+  token = 'feed-secret-token',
+  maxHoldSec = Number.POSITIVE_INFINITY,
+  pageSize = Number.POSITIVE_INFINITY,
+): Promise<FeedServer> {
   const log: RevocationEntry[] = [];
   const requests: FeedRequest[] = [];
   const waiting = new Set<() => void>();
@@ -55,7 +59,9 @@ export async function startFeedServer(token = 'feed-secret-token', maxHoldSec = 
     const reply = (): void => {
       // Pages of at most `pageSize` entries, as the issuer answers a long backlog.
       const entries = log.slice(cursor, cursor + pageSize);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cursor: Math.max(cursor + entries.length, cursor), entries }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ cursor: Math.max(cursor + entries.length, cursor), entries }));
     };
     if (log.length > cursor) return void reply();
     const wake = (): void => {

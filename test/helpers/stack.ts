@@ -102,7 +102,12 @@ function stopProcess(child: ChildProcess | undefined): Promise<void> {
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-e2e-')));
-  const [gatewayPort, upstreamPort, adminPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [gatewayPort, upstreamPort, adminPort, metricsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const env: Record<string, string> = {
     GATEWAY_PORT: String(gatewayPort),
     UPSTREAM_PORT: String(upstreamPort),

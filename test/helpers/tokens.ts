@@ -23,7 +23,10 @@ export interface TestKey {
 
 let counter = 0;
 
-export async function createTestKey(alg: TestAlg = 'RS256', kid = `k${++counter}-${alg.toLowerCase()}`): Promise<TestKey> {
+export async function createTestKey(
+  alg: TestAlg = 'RS256',
+  kid = `k${++counter}-${alg.toLowerCase()}`,
+): Promise<TestKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   const jwk = await exportJWK(publicKey);
   return {
@@ -113,9 +116,11 @@ export async function createTokenKit(clock: Clock, key?: TestKey): Promise<Token
       return sign({ ...options, claims: { iat, exp: iat + 900, ...options.claims } });
     },
     forgedToken: (options) => sign(options, attacker),
-    unknownKidToken: (kid = `unknown-${randomUUID()}`, options = {}) => sign({ ...options, header: { kid, ...options.header } }),
+    unknownKidToken: (kid = `unknown-${randomUUID()}`, options = {}) =>
+      sign({ ...options, header: { kid, ...options.header } }),
     wrongIssuerToken: (options = {}) => sign({ ...options, claims: { iss: 'http://evil.test', ...options.claims } }),
-    wrongAudienceToken: (options = {}) => sign({ ...options, claims: { aud: 'http://other-api.test', ...options.claims } }),
+    wrongAudienceToken: (options = {}) =>
+      sign({ ...options, claims: { aud: 'http://other-api.test', ...options.claims } }),
     wrongTypToken: (typ = 'JWT', options = {}) => sign({ ...options, header: { typ, ...options.header } }),
     rawToken(header, claims) {
       const input = `${b64(header)}.${b64(claims)}`;

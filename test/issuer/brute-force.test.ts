@@ -19,7 +19,11 @@ async function tokenFrom(address: string, clientId: string, clientSecret: string
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `203.0.113.250, ${address}` },
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
   });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 describe('brute-force protection', () => {
@@ -62,7 +66,10 @@ describe('brute-force protection', () => {
     expect((await tokenFrom('198.51.100.90', secret, id)).status).toBe(401);
     const basic = await fetch(`${h.url}/oauth/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${secret}:${id}`).toString('base64')}`, 'x-forwarded-for': '198.51.100.91' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${secret}:${id}`).toString('base64')}`,
+        'x-forwarded-for': '198.51.100.91',
+      },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
     });
     expect(basic.status).toBe(401);

@@ -121,7 +121,19 @@ describe('a client disabled while a token request is reading it', () => {
     const c = await newClient();
     const inFlight = await requestHeldInLookup(b, c);
     await a.issuer.setClientEnabled(c.id, false);
-    await vi.waitFor(() => expect(b.issuer.revocationChecker.isRevoked({ clientId: c.id, iat: clock.nowSec(), jti: 'x', sub: c.id, projectId: '', scopes: [], exp: 0 })).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        b.issuer.revocationChecker.isRevoked({
+          clientId: c.id,
+          iat: clock.nowSec(),
+          jti: 'x',
+          sub: c.id,
+          projectId: '',
+          scopes: [],
+          exp: 0,
+        }),
+      ).toBe(true),
+    );
     inFlight.release();
     const res = await inFlight.response;
     await expectNoUsableToken(b, res);

@@ -55,10 +55,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config: IssuerConfig = { issuer: url, audience: url, algorithm: 'RS256', feedToken: FEED_TOKEN, ...options.config };
+  const config: IssuerConfig = {
+    issuer: url,
+    audience: url,
+    algorithm: 'RS256',
+    feedToken: FEED_TOKEN,
+    ...options.config,
+  };
   const issuer = await createIssuer({ store, config, log, clock });
   server.on('request', (req, res) => {
-    const served = req.url?.startsWith('/internal/revocations') ? issuer.handleFeed(req, res).then(() => true) : issuer.handle(req, res);
+    const served = req.url?.startsWith('/internal/revocations')
+      ? issuer.handleFeed(req, res).then(() => true)
+      : issuer.handle(req, res);
     served.then((ok) => {
       if (!ok) res.writeHead(404).end();
     });
@@ -87,7 +95,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 /** POSTs a form body (`Record` or raw string) to the token endpoint or another issuer path. */
 /** A harness on the given clock with one client holding `scopes`: the setup several issuer test files share. */
-export async function startHarnessWithClient(clock: Clock, scopes: Scope[]): Promise<{ h: Harness; id: string; secret: string }> {
+export async function startHarnessWithClient(
+  clock: Clock,
+  scopes: Scope[],
+): Promise<{ h: Harness; id: string; secret: string }> {
   const h = await startHarness({ clock });
   const { client, secret } = await h.client(scopes);
   return { h, id: client.clientId, secret };

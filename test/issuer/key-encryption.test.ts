@@ -7,7 +7,12 @@ import { openStore, type Store } from '#store';
 import { logSink } from './harness.ts';
 
 const KEK = 'a-key-encryption-key-of-32-chars!';
-const config: IssuerConfig = { issuer: 'http://127.0.0.1:8080', audience: 'http://127.0.0.1:8080', algorithm: 'RS256', feedToken: 'f'.repeat(32) };
+const config: IssuerConfig = {
+  issuer: 'http://127.0.0.1:8080',
+  audience: 'http://127.0.0.1:8080',
+  algorithm: 'RS256',
+  feedToken: 'f'.repeat(32),
+};
 let dataDir: string;
 let store: Store;
 
@@ -20,7 +25,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const start = (keyEncryptionKey?: string) => createIssuer({ store, config: { ...config, keyEncryptionKey }, log: logSink().log });
+const start = (keyEncryptionKey?: string) =>
+  createIssuer({ store, config: { ...config, keyEncryptionKey }, log: logSink().log });
 
 describe('private keys encrypted at rest', () => {
   it('stores AES-256-GCM envelopes with no private member in clear', async () => {
@@ -30,7 +36,14 @@ describe('private keys encrypted at rest', () => {
     expect(keys.length).toBeGreaterThanOrEqual(2);
     for (const key of keys) {
       const stored = JSON.parse(key.privateKey) as Record<string, unknown>;
-      expect(stored).toMatchObject({ v: 1, enc: 'A256GCM', salt: expect.any(String), iv: expect.any(String), tag: expect.any(String), ct: expect.any(String) });
+      expect(stored).toMatchObject({
+        v: 1,
+        enc: 'A256GCM',
+        salt: expect.any(String),
+        iv: expect.any(String),
+        tag: expect.any(String),
+        ct: expect.any(String),
+      });
       for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'n']) expect(stored).not.toHaveProperty(member);
       expect(key.privateKey).not.toContain(String(key.publicJwk['n']).slice(0, 40));
       expect(key.publicJwk).not.toHaveProperty('d');

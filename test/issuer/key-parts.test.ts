@@ -20,17 +20,20 @@ describe('envelope', () => {
 });
 
 describe('signing', () => {
-  it.each(['RS256', 'ES256', 'EdDSA'] as const)('signs %s tokens node:crypto verifies with the published key', async (alg) => {
-    const { privateKey, publicKey } = await generatePair(alg);
-    const jwk = publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
-    const signer = createJwtSigner(thumbprint(jwk), alg, privateKey);
-    const [h, p, s] = signer.sign({ sub: 'x' }).split('.') as [string, string, string];
-    expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'at+jwt', kid: thumbprint(jwk) });
-    const key = createPublicKey({ key: publicMembers(jwk), format: 'jwk' });
-    const digest = alg === 'EdDSA' ? null : 'sha256';
-    const options = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
-    expect(verify(digest, Buffer.from(`${h}.${p}`), options, Buffer.from(s, 'base64url'))).toBe(true);
-  });
+  it.each(['RS256', 'ES256', 'EdDSA'] as const)(
+    'signs %s tokens node:crypto verifies with the published key',
+    async (alg) => {
+      const { privateKey, publicKey } = await generatePair(alg);
+      const jwk = publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
+      const signer = createJwtSigner(thumbprint(jwk), alg, privateKey);
+      const [h, p, s] = signer.sign({ sub: 'x' }).split('.') as [string, string, string];
+      expect(JSON.parse(Buffer.from(h, 'base64url').toString())).toEqual({ alg, typ: 'at+jwt', kid: thumbprint(jwk) });
+      const key = createPublicKey({ key: publicMembers(jwk), format: 'jwk' });
+      const digest = alg === 'EdDSA' ? null : 'sha256';
+      const options = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
+      expect(verify(digest, Buffer.from(`${h}.${p}`), options, Buffer.from(s, 'base64url'))).toBe(true);
+    },
+  );
 
   it('uses the RFC 7638 thumbprint as kid and publishes no private member', async () => {
     const key = await newSigningKey('RS256', 'active', 1000, null);

@@ -30,7 +30,13 @@ async function token(url = h.url): Promise<string> {
 
 async function verifies(jwt: string, url = h.url): Promise<boolean> {
   const set = createLocalJWKSet((await jwks(url)).body);
-  const options = { issuer: h.config.issuer, audience: h.config.audience, typ: 'at+jwt', algorithms: ['RS256'], currentDate: new Date(clock.now()) };
+  const options = {
+    issuer: h.config.issuer,
+    audience: h.config.audience,
+    typ: 'at+jwt',
+    algorithms: ['RS256'],
+    currentDate: new Date(clock.now()),
+  };
   return jwtVerify(jwt, set, options).then(
     () => true,
     () => false,
@@ -94,7 +100,11 @@ describe('authorization server metadata', () => {
     try {
       const res = await fetch(`${prefixed.url}/.well-known/oauth-authorization-server/tg`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ issuer, token_endpoint: `${issuer}/oauth/token`, jwks_uri: `${issuer}/.well-known/jwks.json` });
+      expect(await res.json()).toMatchObject({
+        issuer,
+        token_endpoint: `${issuer}/oauth/token`,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+      });
       // openid-client asks https://api.example.test/.well-known/oauth-authorization-server/tg; the fetch reaches this issuer.
       const config = await client.discovery(new URL(issuer), 'any-client', undefined, client.None(), {
         algorithm: 'oauth2',
@@ -121,8 +131,16 @@ describe('rotation', () => {
     expect(await verifies(oldToken)).toBe(true);
     expect(await verifies(newToken)).toBe(true);
     const keys = await h.issuer.listKeys();
-    expect(keys.find((k) => k.kid === activeKid)).toMatchObject({ status: 'retired', retiredAt: expect.any(String), removeAfter: expect.any(String) });
-    expect(keys.find((k) => k.kid === nextKid)).toMatchObject({ status: 'active', activatedAt: expect.any(String), removeAfter: null });
+    expect(keys.find((k) => k.kid === activeKid)).toMatchObject({
+      status: 'retired',
+      retiredAt: expect.any(String),
+      removeAfter: expect.any(String),
+    });
+    expect(keys.find((k) => k.kid === nextKid)).toMatchObject({
+      status: 'active',
+      activatedAt: expect.any(String),
+      removeAfter: null,
+    });
     expect(keys.filter((k) => k.status === 'next')).toHaveLength(1);
   });
 
@@ -159,7 +177,10 @@ describe('rotation', () => {
     const replica = await startHarness({ store: h.store, clock });
     try {
       const next = (await h.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
-      expect(await Promise.all([h.issuer.rotateKeys(), replica.issuer.rotateKeys()])).toEqual([{ kid: next }, { kid: next }]);
+      expect(await Promise.all([h.issuer.rotateKeys(), replica.issuer.rotateKeys()])).toEqual([
+        { kid: next },
+        { kid: next },
+      ]);
       const keys = await h.issuer.listKeys();
       expect(keys.filter((k) => k.status === 'active').map((k) => k.kid)).toEqual([next]);
       expect(keys.filter((k) => k.status === 'next')).toHaveLength(1);
@@ -202,7 +223,11 @@ describe('rotation', () => {
       await reload;
       expect(await rotation).toEqual({ kid: next });
       const { client, secret: clientSecret } = await replica.client(['address']);
-      const issued = await postForm(replica.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: clientSecret });
+      const issued = await postForm(replica.url, {
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: clientSecret,
+      });
       expect(kidOf(String(issued.json['access_token']))).toBe(next);
     } finally {
       release();
@@ -246,7 +271,11 @@ describe('restart', () => {
       expect(fresh.status).toBe(200);
       expect(kidOf(String(fresh.json['access_token']))).toBe(kidOf(oldToken));
       const set = createLocalJWKSet((await jwks(second.url)).body);
-      const options = { issuer: first.config.issuer, audience: first.config.audience, currentDate: new Date(clock.now()) };
+      const options = {
+        issuer: first.config.issuer,
+        audience: first.config.audience,
+        currentDate: new Date(clock.now()),
+      };
       await expect(jwtVerify(oldToken, set, options)).resolves.toBeDefined();
     } finally {
       await second.close();

@@ -44,7 +44,11 @@ describe('credentials', () => {
   const basic = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`;
 
   it('splits Basic at the first colon and percent-decodes both parts', () => {
-    expect(presentedCredentials(basic('a%3Ab:s%3A%2B+x'), new Map())).toEqual({ clientId: 'a:b', clientSecret: 's:+ x', method: 'client_secret_basic' });
+    expect(presentedCredentials(basic('a%3Ab:s%3A%2B+x'), new Map())).toEqual({
+      clientId: 'a:b',
+      clientSecret: 's:+ x',
+      method: 'client_secret_basic',
+    });
   });
 
   it('refuses an empty client id in Basic and answers an empty secret as failed authentication', () => {
@@ -53,7 +57,15 @@ describe('credentials', () => {
   });
 
   it('takes form credentials only when both id and secret are present', () => {
-    expect(presentedCredentials(undefined, new Map([['client_id', 'a'], ['client_secret', 'b']]))).toMatchObject({ method: 'client_secret_post' });
+    expect(
+      presentedCredentials(
+        undefined,
+        new Map([
+          ['client_id', 'a'],
+          ['client_secret', 'b'],
+        ]),
+      ),
+    ).toMatchObject({ method: 'client_secret_post' });
     expect(codeOf(() => presentedCredentials(undefined, new Map([['client_id', 'a']])))).toBe('401 invalid_client');
     expect(codeOf(() => presentedCredentials(undefined, new Map()))).toBe('401 invalid_client');
   });

@@ -23,14 +23,28 @@ describe('several issuer replicas on one store', () => {
     const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: secret };
     expect((await postForm(b.url, form)).status).toBe(200); // b now caches the client record
     await a.issuer.setClientEnabled(client.clientId, false);
-    await vi.waitFor(() => expect(b.issuer.revocationChecker.isRevoked({ clientId: client.clientId, iat: clock.nowSec(), jti: 'x', sub: client.clientId, projectId: '', scopes: [], exp: 0 })).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        b.issuer.revocationChecker.isRevoked({
+          clientId: client.clientId,
+          iat: clock.nowSec(),
+          jti: 'x',
+          sub: client.clientId,
+          projectId: '',
+          scopes: [],
+          exp: 0,
+        }),
+      ).toBe(true),
+    );
     expect((await postForm(b.url, form)).status).toBe(401);
   });
 
   it('answers pending feed long-polls at once when the issuer closes', async () => {
     const replica = await startHarness({ clock, store: a.store });
     const started = performance.now();
-    const pending = fetch(`${replica.url}/internal/revocations?cursor=999999&wait=30`, { headers: { authorization: `Bearer ${FEED_TOKEN}` } });
+    const pending = fetch(`${replica.url}/internal/revocations?cursor=999999&wait=30`, {
+      headers: { authorization: `Bearer ${FEED_TOKEN}` },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await replica.issuer.close();
     const res = await pending;

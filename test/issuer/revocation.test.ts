@@ -25,7 +25,8 @@ async function tokenFor(c: { id: string; secret: string }): Promise<string> {
 
 const kindOf = (token: string) => verdictOf(h, token, clock);
 
-const revoke = (c: { id: string; secret: string }, form: Record<string, string>) => postForm(h.url, form, { path: '/oauth/revoke', basic: [c.id, c.secret] });
+const revoke = (c: { id: string; secret: string }, form: Record<string, string>) =>
+  postForm(h.url, form, { path: '/oauth/revoke', basic: [c.id, c.secret] });
 
 describe('revocation endpoint (RFC 7009)', () => {
   it('revokes a token of the calling client: 200, no-store, and the token is refused afterwards', async () => {
@@ -53,7 +54,12 @@ describe('revocation endpoint (RFC 7009)', () => {
   });
 
   it("answers 200 for another client's expired token, as for any invalid token (RFC 7009 §2.2)", async () => {
-    const res = await postForm(h.url, { grant_type: 'client_credentials', client_id: b.id, client_secret: b.secret, expires_in: '1' });
+    const res = await postForm(h.url, {
+      grant_type: 'client_credentials',
+      client_id: b.id,
+      client_secret: b.secret,
+      expires_in: '1',
+    });
     clock.advanceSec(2);
     const answer = await revoke(a, { token: String(res.json['access_token']) });
     expect(answer.status).toBe(200);
@@ -76,7 +82,10 @@ describe('revocation endpoint (RFC 7009)', () => {
 
   it('ignores an unrecognized parameter sent more than once and revokes the token', async () => {
     const token = await tokenFor(a);
-    const answer = await postForm(h.url, `token=${token}&token_type_hint=access_token&x_trace=1&x_trace=2`, { path: '/oauth/revoke', basic: [a.id, a.secret] });
+    const answer = await postForm(h.url, `token=${token}&token_type_hint=access_token&x_trace=1&x_trace=2`, {
+      path: '/oauth/revoke',
+      basic: [a.id, a.secret],
+    });
     expect(answer.status).toBe(200);
     expect(await kindOf(token)).toBe('token_revoked');
   });
@@ -118,7 +127,10 @@ describe('client disable and enable', () => {
     const before = await tokenFor(cred);
     await h.issuer.setClientEnabled(cred.id, false);
     expect(await kindOf(before)).toBe('token_revoked');
-    expect((await postForm(h.url, { grant_type: 'client_credentials', client_id: cred.id, client_secret: cred.secret })).status).toBe(401);
+    expect(
+      (await postForm(h.url, { grant_type: 'client_credentials', client_id: cred.id, client_secret: cred.secret }))
+        .status,
+    ).toBe(401);
     await h.issuer.setClientEnabled(cred.id, true);
     const after = await tokenFor(cred);
     // Same second on the fake clock: the new token must fall outside the disable cut-off.
@@ -157,11 +169,21 @@ describe('revocation feed', () => {
     const all = await feed('?cursor=0');
     const entries = all.body['entries'] as Array<Record<string, unknown>>;
     expect(entries.length).toBeGreaterThan(0);
-    expect(entries[0]).toEqual({ seq: expect.any(Number), kind: expect.any(String), value: expect.any(String), issuedBefore: null, expiresAt: expect.any(Number), createdAt: expect.any(Number) });
+    expect(entries[0]).toEqual({
+      seq: expect.any(Number),
+      kind: expect.any(String),
+      value: expect.any(String),
+      issuedBefore: null,
+      expiresAt: expect.any(Number),
+      createdAt: expect.any(Number),
+    });
     expect(all.body['cursor']).toBe(entries.at(-1)?.['seq']);
     const seqs = entries.map((e) => Number(e['seq']));
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
-    expect(await feed(`?cursor=${String(all.body['cursor'])}`)).toEqual({ status: 200, body: { cursor: all.body['cursor'], entries: [] } });
+    expect(await feed(`?cursor=${String(all.body['cursor'])}`)).toEqual({
+      status: 200,
+      body: { cursor: all.body['cursor'], entries: [] },
+    });
   });
 
   it('gives a revoked jti an expiry of the token exp plus 60 s skew and a client entry issuedBefore = now', async () => {
@@ -171,7 +193,12 @@ describe('revocation feed', () => {
     await h.issuer.setClientEnabled(b.id, false);
     const entries = (await feed(`?cursor=${cursor}`)).body['entries'] as Array<Record<string, unknown>>;
     expect(entries).toMatchObject([
-      { kind: 'jti', value: decodeJwt(token).payload['jti'], issuedBefore: null, expiresAt: Number(decodeJwt(token).payload['exp']) + 60 },
+      {
+        kind: 'jti',
+        value: decodeJwt(token).payload['jti'],
+        issuedBefore: null,
+        expiresAt: Number(decodeJwt(token).payload['exp']) + 60,
+      },
       { kind: 'client', value: b.id, issuedBefore: clock.nowSec(), expiresAt: clock.nowSec() + 3660 },
     ]);
     await h.issuer.setClientEnabled(b.id, true);

@@ -25,11 +25,18 @@ function expectOAuthError(res: Awaited<ReturnType<typeof postForm>>, status: num
 
 describe('request shape', () => {
   it('refuses a JSON body with 400 invalid_request', async () => {
-    expectOAuthError(await postForm(h.url, JSON.stringify(creds()), { contentType: 'application/json' }), 400, 'invalid_request');
+    expectOAuthError(
+      await postForm(h.url, JSON.stringify(creds()), { contentType: 'application/json' }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('refuses a body without a content type with 400 invalid_request', async () => {
-    const res = await fetch(`${h.url}/oauth/token`, { method: 'POST', body: new Blob([new URLSearchParams(creds()).toString()]) });
+    const res = await fetch(`${h.url}/oauth/token`, {
+      method: 'POST',
+      body: new Blob([new URLSearchParams(creds()).toString()]),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -45,7 +52,9 @@ describe('request shape', () => {
   });
 
   it('does not honour credentials placed in the query string', async () => {
-    const res = await postForm(h.url, 'grant_type=client_credentials', { path: `/oauth/token?${new URLSearchParams(creds())}` });
+    const res = await postForm(h.url, 'grant_type=client_credentials', {
+      path: `/oauth/token?${new URLSearchParams(creds())}`,
+    });
     expectOAuthError(res, 401, 'invalid_client');
   });
 
@@ -103,13 +112,23 @@ describe('client authentication', () => {
   });
 
   it('accepts Basic with the same client_id in the body and refuses a different one', async () => {
-    expect((await postForm(h.url, { grant_type: 'client_credentials', client_id: id }, { basic: [id, secret] })).status).toBe(200);
-    expectOAuthError(await postForm(h.url, { grant_type: 'client_credentials', client_id: 'cli_other' }, { basic: [id, secret] }), 400, 'invalid_request');
+    expect(
+      (await postForm(h.url, { grant_type: 'client_credentials', client_id: id }, { basic: [id, secret] })).status,
+    ).toBe(200);
+    expectOAuthError(
+      await postForm(h.url, { grant_type: 'client_credentials', client_id: 'cli_other' }, { basic: [id, secret] }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('refuses malformed Basic credentials with 400 invalid_request', async () => {
     for (const authorization of ['Basic !!!', `Basic ${Buffer.from('no-colon').toString('base64')}`, 'Basic a b']) {
-      expectOAuthError(await postForm(h.url, { grant_type: 'client_credentials' }, { authorization }), 400, 'invalid_request');
+      expectOAuthError(
+        await postForm(h.url, { grant_type: 'client_credentials' }, { authorization }),
+        400,
+        'invalid_request',
+      );
     }
   });
 
@@ -145,7 +164,13 @@ describe('grant, plan, scope and lifetime rules', () => {
   it('refuses a missing grant_type with invalid_request and any other grant with unsupported_grant_type', async () => {
     const { grant_type: _, ...noGrant } = creds();
     expectOAuthError(await postForm(h.url, noGrant), 400, 'invalid_request');
-    for (const grant of ['password', 'authorization_code', 'refresh_token', 'CLIENT_CREDENTIALS', 'client_credentials ']) {
+    for (const grant of [
+      'password',
+      'authorization_code',
+      'refresh_token',
+      'CLIENT_CREDENTIALS',
+      'client_credentials ',
+    ]) {
       expectOAuthError(await postForm(h.url, { ...creds(), grant_type: grant }), 400, 'unsupported_grant_type');
     }
   });
@@ -168,7 +193,17 @@ describe('grant, plan, scope and lifetime rules', () => {
   });
 
   it('refuses unknown, unpermitted, wrongly cased and ill-formed scopes with invalid_scope, echoing none of them', async () => {
-    for (const scope of ['profile', 'phone', 'email phone', 'Email', 'email "x"', 'email\\', 'émail', 'email\nphone', 'email\taddress']) {
+    for (const scope of [
+      'profile',
+      'phone',
+      'email phone',
+      'Email',
+      'email "x"',
+      'email\\',
+      'émail',
+      'email\nphone',
+      'email\taddress',
+    ]) {
       const res = await postForm(h.url, { ...creds(), scope });
       expectOAuthError(res, 400, 'invalid_scope');
       expect(res.json['error_description']).toMatch(/^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/);
@@ -182,7 +217,11 @@ describe('grant, plan, scope and lifetime rules', () => {
   });
 
   it('grants expires_in from 1 to 3600 as asked and 900 by default', async () => {
-    for (const [asked, granted] of [['1', 1], ['3600', 3600], [undefined, 900]] as const) {
+    for (const [asked, granted] of [
+      ['1', 1],
+      ['3600', 3600],
+      [undefined, 900],
+    ] as const) {
       const res = await postForm(h.url, asked ? { ...creds(), expires_in: asked } : creds());
       expect(res.json['expires_in']).toBe(granted);
       expect(res.json['expires_in_capped']).toBeUndefined();
@@ -206,11 +245,19 @@ describe('grant, plan, scope and lifetime rules', () => {
 
 describe('error precedence', () => {
   it('authenticates the client before judging grant_type', async () => {
-    expectOAuthError(await postForm(h.url, { ...creds(), client_secret: 'wrong', grant_type: 'password' }), 401, 'invalid_client');
+    expectOAuthError(
+      await postForm(h.url, { ...creds(), client_secret: 'wrong', grant_type: 'password' }),
+      401,
+      'invalid_client',
+    );
   });
 
   it('judges grant_type before scope, and scope before expires_in', async () => {
-    expectOAuthError(await postForm(h.url, { ...creds(), grant_type: 'password', scope: 'nope' }), 400, 'unsupported_grant_type');
+    expectOAuthError(
+      await postForm(h.url, { ...creds(), grant_type: 'password', scope: 'nope' }),
+      400,
+      'unsupported_grant_type',
+    );
     expectOAuthError(await postForm(h.url, { ...creds(), scope: 'nope', expires_in: 'abc' }), 400, 'invalid_scope');
   });
 

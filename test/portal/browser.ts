@@ -9,11 +9,21 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumPresent = existsSync(CHROMIUM);
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'portal');
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** In CI a missing Chromium is an error (CI installs it), never a silent skip. */
 export async function launchChromium(): Promise<Browser> {
-  if (!chromiumPresent) throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
+  if (!chromiumPresent)
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
   await mkdir(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
@@ -39,7 +49,10 @@ export async function tabTo(page: Page, text: string): Promise<void> {
   for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');
     if ((await focusedText(page)) === text) {
-      expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle'), `focus ring on "${text}"`).not.toBe('none');
+      expect(
+        await page.evaluate('getComputedStyle(document.activeElement).outlineStyle'),
+        `focus ring on "${text}"`,
+      ).not.toBe('none');
       return;
     }
   }

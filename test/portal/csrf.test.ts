@@ -27,7 +27,9 @@ describe('portal CSRF protection', () => {
     const missing = await c.request('POST', '/portal/projects', { form: { name: 'x', plan: 'free' } });
     expect(missing.status).toBe(403);
     expect(missing.text).toContain('Request refused');
-    const foreign = await c.request('POST', '/portal/projects', { form: { name: 'x', plan: 'free', csrf_token: other.csrfToken() } });
+    const foreign = await c.request('POST', '/portal/projects', {
+      form: { name: 'x', plan: 'free', csrf_token: other.csrfToken() },
+    });
     expect(foreign.status).toBe(403);
     expect(await projectCount()).toBe(before);
   });
@@ -35,28 +37,49 @@ describe('portal CSRF protection', () => {
   it('refuses a form posted from another origin or a cross-site context even with the right token', async () => {
     await c.get('/portal/projects');
     const before = await projectCount();
-    const crossOrigin = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { origin: 'https://evil.example' });
+    const crossOrigin = await c.post(
+      '/portal/projects',
+      { name: 'x', plan: 'free' },
+      { origin: 'https://evil.example' },
+    );
     expect(crossOrigin.status).toBe(403);
     const crossSite = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { 'sec-fetch-site': 'cross-site' });
     expect(crossSite.status).toBe(403);
     // A sandboxed frame on another site posts with `Origin: null`; its fetch metadata still tells.
-    const sandboxed = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { origin: 'null', 'sec-fetch-site': 'cross-site' });
+    const sandboxed = await c.post(
+      '/portal/projects',
+      { name: 'x', plan: 'free' },
+      { origin: 'null', 'sec-fetch-site': 'cross-site' },
+    );
     expect(sandboxed.status).toBe(403);
     expect(await projectCount()).toBe(before);
   });
 
   it('accepts the form from the portal own origin with the session token, including the null Origin a no-referrer page sends', async () => {
     await c.get('/portal/projects');
-    const res = await c.post('/portal/projects', { name: 'same-origin', plan: 'free' }, { origin: c.base, 'sec-fetch-site': 'same-origin' });
+    const res = await c.post(
+      '/portal/projects',
+      { name: 'same-origin', plan: 'free' },
+      { origin: c.base, 'sec-fetch-site': 'same-origin' },
+    );
     expect(res.status).toBe(303);
     // What Chromium sends for our own form under Referrer-Policy: no-referrer.
     await c.get('/portal/projects');
-    const nullOrigin = await c.post('/portal/projects', { name: 'null-origin', plan: 'free' }, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    const nullOrigin = await c.post(
+      '/portal/projects',
+      { name: 'null-origin', plan: 'free' },
+      { origin: 'null', 'sec-fetch-site': 'same-origin' },
+    );
     expect(nullOrigin.status).toBe(303);
   });
 
   it('protects sign-out, client, token and key forms the same way', async () => {
-    for (const path of ['/portal/logout', '/portal/tokens/revoke', '/portal/signing-keys/rotate', '/portal/projects/prj_x/credentials/oauth-clients']) {
+    for (const path of [
+      '/portal/logout',
+      '/portal/tokens/revoke',
+      '/portal/signing-keys/rotate',
+      '/portal/projects/prj_x/credentials/oauth-clients',
+    ]) {
       const res = await c.request('POST', path, { form: { token: 'x' } });
       expect(res.status, path).toBe(403);
     }

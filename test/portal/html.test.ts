@@ -4,7 +4,9 @@ import { escapeHtml, html } from '#portal';
 describe('html tagged template', () => {
   it('escapes every interpolated string, including quotes that would end an attribute', () => {
     const name = `"><script>alert('x')</script>&`;
-    expect(html`<input value="${name}">`.value).toBe('<input value="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">');
+    expect(html`<input value="${name}">`.value).toBe(
+      '<input value="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">',
+    );
     expect(escapeHtml(`<a href='x'>`)).toBe('&lt;a href=&#39;x&#39;&gt;');
   });
 

@@ -10,8 +10,13 @@ try {
   await c.signIn(t.adminToken);
   let projectId = '';
   for (let i = 0; i < 20; i++) projectId = await createProjectViaPortal(c, `project ${i}`, 'business');
-  for (let i = 0; i < 20; i++) await t.admin('POST', `/projects/${projectId}/clients`, { name: `client ${i}`, scopes: ['email'] });
-  for (const path of ['/portal/projects', `/portal/projects/${projectId}/credentials/oauth-clients`, '/portal/signing-keys']) {
+  for (let i = 0; i < 20; i++)
+    await t.admin('POST', `/projects/${projectId}/clients`, { name: `client ${i}`, scopes: ['email'] });
+  for (const path of [
+    '/portal/projects',
+    `/portal/projects/${projectId}/credentials/oauth-clients`,
+    '/portal/signing-keys',
+  ]) {
     const times: number[] = [];
     for (let i = 0; i < 200; i++) {
       const started = performance.now();
@@ -21,7 +26,9 @@ try {
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => (times[Math.floor(q * (times.length - 1))] ?? 0).toFixed(2);
-    console.log(`${path.replace(projectId, ':id')}: median ${at(0.5)} ms, p95 ${at(0.95)} ms, ${Buffer.byteLength(c.lastPage)} bytes`);
+    console.log(
+      `${path.replace(projectId, ':id')}: median ${at(0.5)} ms, p95 ${at(0.95)} ms, ${Buffer.byteLength(c.lastPage)} bytes`,
+    );
   }
 } finally {
   await t.destroy();

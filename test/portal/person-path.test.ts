@@ -4,7 +4,10 @@ import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixtu
 import { chromiumPresent, focusedText, launchChromium, screenshot, tabTo } from './browser.ts';
 
 const runBrowser = chromiumPresent || Boolean(process.env['CI']);
-if (!runBrowser) console.warn('portal browser tests skipped: /usr/bin/chromium is missing and CI is unset (apt-get install -y chromium)');
+if (!runBrowser)
+  console.warn(
+    'portal browser tests skipped: /usr/bin/chromium is missing and CI is unset (apt-get install -y chromium)',
+  );
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +31,9 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
 
   const portal = (path: string) => `${t.upstream.adminUrl}${path}`;
   const callPhoneApi = (token: string) =>
-    fetch(`${t.upstream.url}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, { headers: { authorization: `Bearer ${token}` } });
+    fetch(`${t.upstream.url}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   it('lets a person sign in, create a business project and a client, copy the secret, get a token, then disable the client and see the token refused with 1024', async () => {
     await page.goto(portal('/portal/projects'));
@@ -53,7 +58,9 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
     await page.getByRole('link', { name: 'Credentials', exact: true }).click();
     await screenshot(page, '05-credentials-api-keys');
     await page.getByRole('link', { name: 'OAuth 2.0 clients' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'OAuth 2.0 clients' }).getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => page.getByRole('link', { name: 'OAuth 2.0 clients' }).getAttribute('aria-current'))
+      .toBe('page');
     await page.getByRole('link', { name: 'Create new client' }).click();
     await page.getByLabel('Client name').fill('nightly-import');
     await page.getByLabel('phone').check();
@@ -93,7 +100,11 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
 
     const refused = await callPhoneApi(token);
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked', success: false });
+    expect(await refused.json()).toMatchObject({
+      error_code: '1024',
+      message: 'OAuth key has been revoked',
+      success: false,
+    });
     const again = await fetch(`${t.upstream.url}/oauth/token`, {
       method: 'POST',
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
@@ -147,7 +158,12 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
 
   // 390 CSS pixels: a phone's width. A wider document would make the whole page scroll sideways.
   it('fits a phone-sized screen without sideways scrolling', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     await phone.addCookies(await context.cookies());
     const mobile = await phone.newPage();
     try {

@@ -57,16 +57,22 @@ describe('portal plans, projects and client states', () => {
     expect(confirm.text).toContain('Disabling revokes every outstanding access token of this client.');
     const disabled = await c.follow(await c.post(`/portal/projects/${id}/oauth-clients/${clientId}/disable`));
     expect(disabled.text).toContain('disabled; its outstanding tokens are revoked');
-    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([expect.objectContaining({ client_id: clientId, enabled: false })]);
+    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([
+      expect.objectContaining({ client_id: clientId, enabled: false }),
+    ]);
     const enabled = await c.follow(await c.post(`/portal/projects/${id}/oauth-clients/${clientId}/enable`));
     expect(enabled.text).toContain('enabled.');
-    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([expect.objectContaining({ client_id: clientId, enabled: true })]);
+    expect((await t.admin('GET', `/projects/${id}/clients`)).body).toEqual([
+      expect.objectContaining({ client_id: clientId, enabled: true }),
+    ]);
   });
 
   it('answers 404 for a client of another project', async () => {
     const a = await createProjectViaPortal(c, 'A', 'business');
     const b = await createProjectViaPortal(c, 'B', 'business');
-    const made = (await t.admin('POST', `/projects/${a}/clients`, { name: 'c', scopes: ['email'] })).body as { client_id: string };
+    const made = (await t.admin('POST', `/projects/${a}/clients`, { name: 'c', scopes: ['email'] })).body as {
+      client_id: string;
+    };
     expect((await c.get(`/portal/projects/${b}/oauth-clients/${made.client_id}/disable`)).status).toBe(404);
     expect((await c.get('/portal/projects/prj_missing')).status).toBe(404);
   });
@@ -88,7 +94,11 @@ describe('portal plans, projects and client states', () => {
       expect(res.text).toContain('<h1>Not found</h1>');
     }
     await c.get(`/portal/projects/${id}`);
-    for (const path of [`/portal/projects/${id}/oauth-clients/%00/disable`, `/portal/projects/${id}/oauth-clients/%00/enable`, '/portal/projects/%00/credentials/api-keys']) {
+    for (const path of [
+      `/portal/projects/${id}/oauth-clients/%00/disable`,
+      `/portal/projects/${id}/oauth-clients/%00/enable`,
+      '/portal/projects/%00/credentials/api-keys',
+    ]) {
       expect((await c.post(path)).status, path).toBe(404);
     }
     expect(t.logs().slice(logged)).not.toContain('"level":50');
@@ -99,7 +109,9 @@ describe('portal plans, projects and client states', () => {
     const page = await c.get('/portal/signing-keys');
     for (const key of before) expect(page.text).toContain(key.kid);
     const rotated = await c.follow(await c.post('/portal/signing-keys/rotate'));
-    const active = ((await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string }>).find((key) => key.status === 'active');
+    const active = ((await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string }>).find(
+      (key) => key.status === 'active',
+    );
     expect(rotated.text).toContain(`Signing keys rotated. Active key: ${active?.kid}.`);
     expect(active?.kid).not.toBe(before.find((key) => key.status === 'active')?.kid);
   });

@@ -20,7 +20,11 @@ export class PortalClient {
     this.base = base;
   }
 
-  async request(method: string, path: string, init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {}): Promise<PortalResponse> {
+  async request(
+    method: string,
+    path: string,
+    init: { form?: Record<string, string | string[]>; headers?: Record<string, string> } = {},
+  ): Promise<PortalResponse> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0) headers['cookie'] = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let body: URLSearchParams | undefined;

@@ -15,7 +15,9 @@ describe.skipIf(!runBrowser)('a credential form in a real browser (Debian Chromi
     browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
     page.context().setDefaultTimeout(10_000);
-    projectId = String(((await t.admin('POST', '/projects', { name: 'Acme', plan: 'business' })).body as { id: string }).id);
+    projectId = String(
+      ((await t.admin('POST', '/projects', { name: 'Acme', plan: 'business' })).body as { id: string }).id,
+    );
     await page.goto(`${t.upstream.adminUrl}/portal/login`);
     await page.getByLabel('Admin token').fill(t.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -26,7 +28,8 @@ describe.skipIf(!runBrowser)('a credential form in a real browser (Debian Chromi
     await t?.destroy();
   });
 
-  const clientNames = async () => ((await t.admin('GET', `/projects/${projectId}/clients`)).body as Array<{ name: string }>).map((c) => c.name);
+  const clientNames = async () =>
+    ((await t.admin('GET', `/projects/${projectId}/clients`)).body as Array<{ name: string }>).map((c) => c.name);
 
   async function openNewClientForm(name: string): Promise<void> {
     await page.goto(`${t.upstream.adminUrl}/portal/projects/${projectId}/credentials/oauth-clients/new`);

@@ -31,7 +31,10 @@ describe('portal secrets are shown once', () => {
 
   it('shows a new client secret once, in the no-store POST response, and in no later page, URL or log line', async () => {
     await c.get(`/portal/projects/${projectId}/credentials/oauth-clients/new`);
-    const created = await c.post(`/portal/projects/${projectId}/credentials/oauth-clients`, { name: 'billing-job', scopes: ['address', 'email'] });
+    const created = await c.post(`/portal/projects/${projectId}/credentials/oauth-clients`, {
+      name: 'billing-job',
+      scopes: ['address', 'email'],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
     expect(created.headers.get('location')).toBeNull();
@@ -66,7 +69,8 @@ describe('portal secrets are shown once', () => {
 
   it('revokes a token by JWT without echoing the token into the page or the log', async () => {
     const clients = (await t.admin('GET', `/projects/${projectId}/clients`)).body as Array<{ client_id: string }>;
-    const made = (await t.admin('POST', `/projects/${projectId}/clients`, { name: 'revoke-me', scopes: ['phone'] })).body as { client_id: string; client_secret: string };
+    const made = (await t.admin('POST', `/projects/${projectId}/clients`, { name: 'revoke-me', scopes: ['phone'] }))
+      .body as { client_id: string; client_secret: string };
     expect(clients.length).toBeGreaterThan(0);
     const token = await clientCredentialsToken(t.upstream.url, made.client_id, made.client_secret);
     await c.get('/portal/tokens/revoke');

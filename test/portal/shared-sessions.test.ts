@@ -31,85 +31,103 @@ function at(c: PortalClient, t: TestUpstream): PortalClient {
   return c;
 }
 
-const signedIn = (res: { status: number; text: string }) => res.status === 200 && res.text.includes('<h1>Projects</h1>');
+const signedIn = (res: { status: number; text: string }) =>
+  res.status === 200 && res.text.includes('<h1>Projects</h1>');
 
 describe('portal sessions across restarts', () => {
-  const backends = [{ name: 'embedded store', env: async () => ({}) }, ...(base ? [{ name: 'PostgreSQL', env: async () => ({ DATABASE_URL: await database() }) }] : [])];
+  const backends = [
+    { name: 'embedded store', env: async () => ({}) },
+    ...(base ? [{ name: 'PostgreSQL', env: async () => ({ DATABASE_URL: await database() }) }] : []),
+  ];
 
-  it.each(backends)('keeps a person signed in when the upstream restarts ($name): pages, the open form and sign-out work', async ({ env }) => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-portal-restart-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const settings = await env();
-    const before = await start(settings, dataDir);
-    const c = at(new PortalClient(before.upstream.adminUrl), before);
-    await c.signIn(before.adminToken);
-    expect(signedIn(await c.get('/portal/projects'))).toBe(true);
-    await before.stop();
+  it.each(backends)(
+    'keeps a person signed in when the upstream restarts ($name): pages, the open form and sign-out work',
+    async ({ env }) => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-portal-restart-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      const settings = await env();
+      const before = await start(settings, dataDir);
+      const c = at(new PortalClient(before.upstream.adminUrl), before);
+      await c.signIn(before.adminToken);
+      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
+      await before.stop();
 
-    const after = await start(settings, dataDir);
-    // The form on the page shown before the restart still posts (its CSRF token is the session's).
-    const created = await at(c, after).post('/portal/projects', { name: 'after-restart', plan: 'free' });
-    expect(created.status).toBe(303);
-    expect((await c.follow(created)).text).toContain('Project “after-restart” created.');
-    expect(signedIn(await c.get('/portal/projects'))).toBe(true);
-    const out = await c.post('/portal/logout');
-    expect(out.headers.get('location')).toBe('/portal/login');
-    expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
-  });
+      const after = await start(settings, dataDir);
+      // The form on the page shown before the restart still posts (its CSRF token is the session's).
+      const created = await at(c, after).post('/portal/projects', { name: 'after-restart', plan: 'free' });
+      expect(created.status).toBe(303);
+      expect((await c.follow(created)).text).toContain('Project “after-restart” created.');
+      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
+      const out = await c.post('/portal/logout');
+      expect(out.headers.get('location')).toBe('/portal/login');
+      expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    },
+  );
 });
 
-describe.skipIf(!base)('portal sessions on upstream replicas sharing PostgreSQL (skipped: TEST_DATABASE_URL is not set)', () => {
-  it('serves a session signed in on one replica on the other: pages, a CSRF-protected form, its notice once, and sign-out', async () => {
-    const env = { DATABASE_URL: await database() };
-    const [a, b] = await Promise.all([start(env), start(env)]);
-    const c = new PortalClient(a.upstream.adminUrl);
-    expect((await at(c, a).signIn(a.adminToken)).status).toBe(303);
-    expect(signedIn(await at(c, b).get('/portal/projects'))).toBe(true);
+describe.skipIf(!base)(
+  'portal sessions on upstream replicas sharing PostgreSQL (skipped: TEST_DATABASE_URL is not set)',
+  () => {
+    it('serves a session signed in on one replica on the other: pages, a CSRF-protected form, its notice once, and sign-out', async () => {
+      const env = { DATABASE_URL: await database() };
+      const [a, b] = await Promise.all([start(env), start(env)]);
+      const c = new PortalClient(a.upstream.adminUrl);
+      expect((await at(c, a).signIn(a.adminToken)).status).toBe(303);
+      expect(signedIn(await at(c, b).get('/portal/projects'))).toBe(true);
 
-    // A form shown by A, posted to B; the notice B leaves is shown once, by A.
-    await at(c, a).get('/portal/projects');
-    const created = await at(c, b).post('/portal/projects', { name: 'via-b', plan: 'business' });
-    expect(created.status).toBe(303);
-    const shown = await at(c, a).get(created.headers.get('location') ?? '');
-    expect(shown.status).toBe(200);
-    expect(shown.text).toContain('Project “via-b” created.');
-    expect((await at(c, b).get(created.headers.get('location') ?? '')).text).not.toContain('created.');
+      // A form shown by A, posted to B; the notice B leaves is shown once, by A.
+      await at(c, a).get('/portal/projects');
+      const created = await at(c, b).post('/portal/projects', { name: 'via-b', plan: 'business' });
+      expect(created.status).toBe(303);
+      const shown = await at(c, a).get(created.headers.get('location') ?? '');
+      expect(shown.status).toBe(200);
+      expect(shown.text).toContain('Project “via-b” created.');
+      expect((await at(c, b).get(created.headers.get('location') ?? '')).text).not.toContain('created.');
 
-    // A forged form is still refused on either replica.
-    const forged = await at(c, a).request('POST', '/portal/projects', { form: { name: 'x', plan: 'free', csrf_token: 'x'.repeat(43) } });
-    expect(forged.status).toBe(403);
+      // A forged form is still refused on either replica.
+      const forged = await at(c, a).request('POST', '/portal/projects', {
+        form: { name: 'x', plan: 'free', csrf_token: 'x'.repeat(43) },
+      });
+      expect(forged.status).toBe(403);
 
-    // Signing out on B (from a page A showed) ends the session on A too.
-    await at(c, a).get('/portal/signing-keys');
-    const cookie = c.cookies.get('tokengate_portal') ?? '';
-    expect((await at(c, b).post('/portal/logout')).headers.get('location')).toBe('/portal/login');
-    const replay = new PortalClient(a.upstream.adminUrl);
-    replay.cookies.set('tokengate_portal', cookie);
-    expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
-  });
+      // Signing out on B (from a page A showed) ends the session on A too.
+      await at(c, a).get('/portal/signing-keys');
+      const cookie = c.cookies.get('tokengate_portal') ?? '';
+      expect((await at(c, b).post('/portal/logout')).headers.get('location')).toBe('/portal/login');
+      const replay = new PortalClient(a.upstream.adminUrl);
+      replay.cookies.set('tokengate_portal', cookie);
+      expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    });
 
-  it('answers the portal error page, not a stack trace, while the database does not answer, and serves the session again after', { timeout: 60_000 }, async () => {
-    const db = new URL(await database());
-    const relay = await startTcpRelay({ host: db.hostname, port: Number(db.port || 5432) });
-    const relayed = new URL(db);
-    relayed.host = `127.0.0.1:${relay.port}`;
-    const t = await start({ DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' });
-    // Cut the relay before the upstream closes (registered last, so run first).
-    cleanups.push(() => relay.close());
-    const c = new PortalClient(t.upstream.adminUrl);
-    await c.signIn(t.adminToken);
-    await c.get('/portal/projects');
-    const csrfToken = c.csrfToken();
+    it('answers the portal error page, not a stack trace, while the database does not answer, and serves the session again after', {
+      timeout: 60_000,
+    }, async () => {
+      const db = new URL(await database());
+      const relay = await startTcpRelay({ host: db.hostname, port: Number(db.port || 5432) });
+      const relayed = new URL(db);
+      relayed.host = `127.0.0.1:${relay.port}`;
+      const t = await start({ DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' });
+      // Cut the relay before the upstream closes (registered last, so run first).
+      cleanups.push(() => relay.close());
+      const c = new PortalClient(t.upstream.adminUrl);
+      await c.signIn(t.adminToken);
+      await c.get('/portal/projects');
+      const csrfToken = c.csrfToken();
 
-    relay.freeze();
-    const signOut = () => c.request('POST', '/portal/logout', { form: { csrf_token: csrfToken } });
-    for (const res of [await c.get('/portal/projects'), await signOut(), await new PortalClient(c.base).signIn(t.adminToken)]) {
-      expect(res.status).toBe(500);
-      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(res.text).toContain('The portal could not complete that request. It has been logged.');
-      expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
-    }
-    relay.thaw();
-    expect(signedIn(await c.get('/portal/projects'))).toBe(true);
-  });
-});
+      relay.freeze();
+      const signOut = () => c.request('POST', '/portal/logout', { form: { csrf_token: csrfToken } });
+      for (const res of [
+        await c.get('/portal/projects'),
+        await signOut(),
+        await new PortalClient(c.base).signIn(t.adminToken),
+      ]) {
+        expect(res.status).toBe(500);
+        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(res.text).toContain('The portal could not complete that request. It has been logged.');
+        expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
+      }
+      relay.thaw();
+      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
+    });
+  },
+);

@@ -20,7 +20,9 @@ describe('portal sign-in', () => {
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/portal/projects');
     const session = res.headers.getSetCookie().find((cookie) => cookie.startsWith('tokengate_portal='));
-    expect(session).toMatch(/^tokengate_portal=[A-Za-z0-9_-]{43}; Path=\/portal; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect(session).toMatch(
+      /^tokengate_portal=[A-Za-z0-9_-]{43}; Path=\/portal; Max-Age=28800; HttpOnly; SameSite=Strict$/,
+    );
     expect((await c.get('/portal/projects')).status).toBe(200);
   });
 
@@ -57,18 +59,24 @@ describe('portal sign-in', () => {
     const firstTab = c.csrfToken();
     await c.get('/portal/login');
     const secondTab = c.csrfToken();
-    const signedIn = await c.request('POST', '/portal/login', { form: { csrf_token: firstTab, admin_token: t.adminToken } });
+    const signedIn = await c.request('POST', '/portal/login', {
+      form: { csrf_token: firstTab, admin_token: t.adminToken },
+    });
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe('/portal/projects');
     expect((await c.get('/portal/projects')).status).toBe(200);
     // The other tab, posted once signed in: the nonce cookie is gone, the session is there.
-    const later = await c.request('POST', '/portal/login', { form: { csrf_token: secondTab, admin_token: t.adminToken } });
+    const later = await c.request('POST', '/portal/login', {
+      form: { csrf_token: secondTab, admin_token: t.adminToken },
+    });
     expect(later.status).toBe(303);
     expect(later.headers.get('location')).toBe('/portal/projects');
     expect((await c.get('/portal/projects')).status).toBe(200);
     // Without the session the same stale form is still refused.
     const anonymous = client();
-    const refused = await anonymous.request('POST', '/portal/login', { form: { csrf_token: secondTab, admin_token: t.adminToken } });
+    const refused = await anonymous.request('POST', '/portal/login', {
+      form: { csrf_token: secondTab, admin_token: t.adminToken },
+    });
     expect(refused.status).toBe(403);
     expect(anonymous.cookies.has('tokengate_portal')).toBe(false);
   });
@@ -97,7 +105,9 @@ describe('portal sign-in', () => {
     await c.signIn(t.adminToken);
     for (const path of ['/portal/login', '/portal/projects', '/portal/signing-keys', '/portal/nope']) {
       const res = await c.get(path);
-      expect(res.headers.get('content-security-policy'), path).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
+      expect(res.headers.get('content-security-policy'), path).toMatch(
+        /default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/,
+      );
       expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
@@ -171,7 +181,8 @@ describe('portal sign-in', () => {
     // Someone else on the operator's address (every local user is 127.0.0.1) tries junk first;
     // earlier tests in this file failed from this address too, so some of these may get 429 already.
     const other = client();
-    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) expect([401, 429]).toContain((await other.signIn(`wrong-${i}`)).status);
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++)
+      expect([401, 429]).toContain((await other.signIn(`wrong-${i}`)).status);
     const throttled = await other.signIn('wrong-5');
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);

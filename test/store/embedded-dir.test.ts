@@ -25,7 +25,10 @@ describe('embedded store data directory', () => {
   it('creates a missing DATA_DIR and keeps the database under DATA_DIR/db, locked while open', async () => {
     expect(store.kind).toBe('embedded');
     expect((await readdir(dataDir)).sort()).toEqual(['db', 'db.lock']);
-    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({ host: hostname(), pid: process.pid });
+    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({
+      host: hostname(),
+      pid: process.pid,
+    });
     expect((await readdir(join(dataDir, 'db'))).length).toBeGreaterThan(0);
   });
 

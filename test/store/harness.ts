@@ -53,12 +53,25 @@ async function readTree(dir: string): Promise<string> {
 }
 
 async function dumpSchema(databaseUrl: string, schema: string): Promise<string> {
-  const tables = await adminQuery(databaseUrl, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
-  const rows = await Promise.all(tables.map((t) => adminQuery(databaseUrl, `SELECT row_to_json(r)::text AS row FROM ${schema}."${t.table_name}" r`)));
-  return rows.flat().map((r) => r.row).join('\n');
+  const tables = await adminQuery(
+    databaseUrl,
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
+    [schema],
+  );
+  const rows = await Promise.all(
+    tables.map((t) => adminQuery(databaseUrl, `SELECT row_to_json(r)::text AS row FROM ${schema}."${t.table_name}" r`)),
+  );
+  return rows
+    .flat()
+    .map((r) => r.row)
+    .join('\n');
 }
 
-export async function adminQuery(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResultRow[]> {
+export async function adminQuery(
+  databaseUrl: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<pg.QueryResultRow[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '#store';
-import { adminQuery, captureLogger, fakeClock, nextRevocationSignal, postgresHarness, type StoreHarness, TEST_DATABASE_URL } from './harness.ts';
+import {
+  adminQuery,
+  captureLogger,
+  fakeClock,
+  nextRevocationSignal,
+  postgresHarness,
+  type StoreHarness,
+  TEST_DATABASE_URL,
+} from './harness.ts';
 
 const url = TEST_DATABASE_URL ?? '';
 const clock = fakeClock(1_800_000_000_000);
@@ -107,10 +115,20 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
   it('creates its tables in the configured schema only', async () => {
     const harness = await newHarness();
     await open(harness);
-    const tables = await adminQuery(url, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [
-      harness.schema,
+    const tables = await adminQuery(
+      url,
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+      [harness.schema],
+    );
+    expect(tables.map((t) => t.table_name)).toEqual([
+      'api_keys',
+      'oauth_clients',
+      'portal_sessions',
+      'projects',
+      'revocations',
+      'schema_migrations',
+      'signing_keys',
     ]);
-    expect(tables.map((t) => t.table_name)).toEqual(['api_keys', 'oauth_clients', 'portal_sessions', 'projects', 'revocations', 'schema_migrations', 'signing_keys']);
   });
 
   it('refuses a schema name that is not a plain lowercase identifier', async () => {

@@ -75,14 +75,24 @@ function runnerSuite(open: () => Promise<RunnerFixture>): void {
     try {
       const { runner } = upgrading;
       const migrations = await loadMigrations();
-      await migrate(runner, migrations.filter((m) => m.version <= 2), 0);
-      for (const [kid, createdAt] of [['older', 1000], ['newest', 3000], ['old', 2000]] as const) {
+      await migrate(
+        runner,
+        migrations.filter((m) => m.version <= 2),
+        0,
+      );
+      for (const [kid, createdAt] of [
+        ['older', 1000],
+        ['newest', 3000],
+        ['old', 2000],
+      ] as const) {
         await runner.query(
           `INSERT INTO signing_keys (kid, alg, status, public_jwk, private_key, created_at) VALUES ($1, 'RS256', 'next', '{}', '{}', $2)`,
           [kid, createdAt],
         );
       }
-      expect(await migrate(runner, migrations, 0)).toEqual(migrations.filter((m) => m.version > 2).map((m) => m.version));
+      expect(await migrate(runner, migrations, 0)).toEqual(
+        migrations.filter((m) => m.version > 2).map((m) => m.version),
+      );
       const keys = await runner.query<{ kid: string; status: string; retired: boolean }>(
         'SELECT kid, status, retired_at IS NOT NULL AS retired FROM signing_keys ORDER BY kid',
       );
@@ -121,6 +131,8 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL runner (skipped: TEST_DATABASE_U
     const fixture = await postgresFixture(TEST_DATABASE_URL!);
     const [row] = await fixture.runner.query<{ schema: string }>('SELECT current_schema() AS schema');
     await fixture.dispose();
-    expect(await adminQuery(TEST_DATABASE_URL!, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [row?.schema])).toEqual([]);
+    expect(
+      await adminQuery(TEST_DATABASE_URL!, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [row?.schema]),
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,11 @@ describe('admin API over HTTP', () => {
       for (const token of ['', 'wrong-token']) {
         const res = await t.admin(route.method, path, undefined, token);
         expect(res.status, `${route.method} ${path}`).toBe(401);
-        expect(res.body).toEqual({ message: expect.stringContaining('admin token'), error_code: '1006', success: false });
+        expect(res.body).toEqual({
+          message: expect.stringContaining('admin token'),
+          error_code: '1006',
+          success: false,
+        });
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       }
     }
@@ -89,7 +93,11 @@ describe('admin API over HTTP', () => {
     for (const [method, path, body] of requests) {
       const res = await t.admin(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual({ message: expect.stringMatching(/(project|client) "(prj|cli)_nope" does not exist/), error_code: '1011', success: false });
+      expect(res.body).toEqual({
+        message: expect.stringMatching(/(project|client) "(prj|cli)_nope" does not exist/),
+        error_code: '1011',
+        success: false,
+      });
     }
   });
 
@@ -108,7 +116,11 @@ describe('admin API over HTTP', () => {
       for (const [method, path, body] of requests) {
         const res = await t.admin(method, path, body);
         expect(res.status, `${method} ${path}`).toBe(404);
-        expect(res.body).toEqual({ message: expect.stringMatching(/^(project|client) ".*" does not exist$/), error_code: '1011', success: false });
+        expect(res.body).toEqual({
+          message: expect.stringMatching(/^(project|client) ".*" does not exist$/),
+          error_code: '1011',
+          success: false,
+        });
       }
     }
     expect(t.logs().slice(logged)).not.toContain('"level":50');
@@ -124,14 +136,19 @@ describe('admin API over HTTP', () => {
 
   it('creates a client once with its secret, and never shows the secret again', async () => {
     const project = await createProject('enterprise');
-    const created = await t.admin('POST', `/projects/${project.id}/clients`, { name: 'backend', scopes: ['phone', 'address', 'phone'] });
+    const created = await t.admin('POST', `/projects/${project.id}/clients`, {
+      name: 'backend',
+      scopes: ['phone', 'address', 'phone'],
+    });
     expect(created.status).toBe(201);
     const client = created.body as Json;
     expect(Object.keys(client)).toEqual(['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
     expect(client).toMatchObject({ name: 'backend', scopes: ['address', 'phone'], enabled: true });
     expect(String(client['client_secret']).length).toBeGreaterThanOrEqual(43);
     const list = await t.admin('GET', `/projects/${project.id}/clients`);
-    expect(list.body).toEqual([{ client_id: client['client_id'], name: 'backend', scopes: ['address', 'phone'], enabled: true }]);
+    expect(list.body).toEqual([
+      { client_id: client['client_id'], name: 'backend', scopes: ['address', 'phone'], enabled: true },
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(String(client['client_secret']));
   });
 
@@ -139,12 +156,20 @@ describe('admin API over HTTP', () => {
     const project = await createProject('free');
     const res = await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ message: expect.stringContaining('only business and enterprise plans'), success: false });
+    expect(res.body).toMatchObject({
+      message: expect.stringContaining('only business and enterprise plans'),
+      success: false,
+    });
   });
 
   it('answers 400 for a client without a name or with unknown scopes', async () => {
     const project = await createProject('business');
-    for (const body of [{ scopes: ['email'] }, { name: 'c', scopes: [] }, { name: 'c', scopes: ['adress'] }, { name: 'c', scopes: 'email' }]) {
+    for (const body of [
+      { scopes: ['email'] },
+      { name: 'c', scopes: [] },
+      { name: 'c', scopes: ['adress'] },
+      { name: 'c', scopes: 'email' },
+    ]) {
       const res = await t.admin('POST', `/projects/${project.id}/clients`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -152,7 +177,8 @@ describe('admin API over HTTP', () => {
 
   it('disables and re-enables a client; a disabled client gets no token', async () => {
     const project = await createProject('business');
-    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] })).body as Json;
+    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] }))
+      .body as Json;
     const id = String(client['client_id']);
     const disabled = await t.admin('POST', `/clients/${id}/disable`);
     expect(disabled).toMatchObject({ status: 200, body: { client_id: id, enabled: false } });
@@ -164,12 +190,22 @@ describe('admin API over HTTP', () => {
 
   it('revokes a token by JWT and by jti, and the revocation reaches the gateway feed', async () => {
     const project = await createProject('business');
-    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['address'] })).body as Json;
-    const token = await clientCredentialsToken(t.upstream.url, String(client['client_id']), String(client['client_secret']));
+    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['address'] }))
+      .body as Json;
+    const token = await clientCredentialsToken(
+      t.upstream.url,
+      String(client['client_id']),
+      String(client['client_secret']),
+    );
     const jti = (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { jti: string }).jti;
     expect(await t.admin('POST', '/tokens/revoke', { token })).toMatchObject({ status: 200, body: { revoked: true } });
-    expect(await t.admin('POST', '/tokens/revoke', { token: jti })).toMatchObject({ status: 200, body: { revoked: true } });
-    const feed = await fetch(`${t.upstream.url}/internal/revocations?cursor=0`, { headers: { authorization: `Bearer ${t.upstream.feedToken.value}` } });
+    expect(await t.admin('POST', '/tokens/revoke', { token: jti })).toMatchObject({
+      status: 200,
+      body: { revoked: true },
+    });
+    const feed = await fetch(`${t.upstream.url}/internal/revocations?cursor=0`, {
+      headers: { authorization: `Bearer ${t.upstream.feedToken.value}` },
+    });
     expect(feed.status).toBe(200);
     expect(JSON.stringify(await feed.json())).toContain(jti);
     expect((await t.admin('POST', '/tokens/revoke', {})).status).toBe(400);
@@ -178,7 +214,16 @@ describe('admin API over HTTP', () => {
   it('lists signing keys and rotates them, the new key becoming active', async () => {
     const before = (await t.admin('GET', '/keys')).body as Json[];
     expect(before.some((key) => key['status'] === 'active')).toBe(true);
-    for (const key of before) expect(Object.keys(key)).toEqual(['kid', 'status', 'alg', 'created_at', 'activated_at', 'retired_at', 'remove_after']);
+    for (const key of before)
+      expect(Object.keys(key)).toEqual([
+        'kid',
+        'status',
+        'alg',
+        'created_at',
+        'activated_at',
+        'retired_at',
+        'remove_after',
+      ]);
     const rotated = await t.admin('POST', '/keys/rotate');
     expect(rotated).toMatchObject({ status: 200, body: { kid: expect.any(String) } });
     const after = (await t.admin('GET', '/keys')).body as Json[];
@@ -198,10 +243,12 @@ describe('admin API over HTTP', () => {
 
   it('never writes the admin token or a secret it returned into the log', async () => {
     const project = await createProject('business');
-    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] })).body as Json;
+    const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] }))
+      .body as Json;
     const apiKey = (await t.admin('POST', `/projects/${project.id}/apikeys`)).body as Json;
     const logs = t.logs();
     expect(logs).toContain('admin: client created');
-    for (const secret of [t.adminToken, client['client_secret'], apiKey['secret']]) expect(logs).not.toContain(String(secret));
+    for (const secret of [t.adminToken, client['client_secret'], apiKey['secret']])
+      expect(logs).not.toContain(String(secret));
   });
 });

@@ -42,13 +42,19 @@ describe('client disable when the store fails between the disable and the revoca
 
   it('answers 500 saying the client is disabled but its tokens are not revoked, and disabling again revokes them', async () => {
     const { client, secret } = await h.client(['address']);
-    const issued = await postForm(h.url, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: secret });
+    const issued = await postForm(h.url, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: secret,
+    });
     const token = String(issued.json['access_token']);
     const { log, lines } = logSink();
     const ctx = { store, issuer: h.issuer, log };
 
     failNextRevocation = true;
-    const failed = await disable?.handle(ctx, undefined as never, { id: client.clientId }).catch((error: unknown) => error);
+    const failed = await disable
+      ?.handle(ctx, undefined as never, { id: client.clientId })
+      .catch((error: unknown) => error);
     expect(failed).toMatchObject({ name: 'AdminError', status: 500 });
     expect((failed as { toResponse(): unknown }).toResponse()).toEqual({
       status: 500,
@@ -62,7 +68,10 @@ describe('client disable when the store fails between the disable and the revoca
     expect((await store.getClient(client.clientId))?.enabled).toBe(false);
     expect(await verdictOf(h, token, clock)).toBe('ok');
 
-    expect(await disable?.handle(ctx, undefined as never, { id: client.clientId })).toEqual({ status: 200, body: { client_id: client.clientId, enabled: false } });
+    expect(await disable?.handle(ctx, undefined as never, { id: client.clientId })).toEqual({
+      status: 200,
+      body: { client_id: client.clientId, enabled: false },
+    });
     expect(await verdictOf(h, token, clock)).toBe('token_revoked');
   });
 

@@ -10,7 +10,9 @@ describe('admin token length at start', () => {
     upstream = undefined;
   });
 
-  it('starts with a short ADMIN_TOKEN, answers the admin API with it and warns that it can be guessed', { timeout: 60_000 }, async () => {
+  it('starts with a short ADMIN_TOKEN, answers the admin API with it and warns that it can be guessed', {
+    timeout: 60_000,
+  }, async () => {
     upstream = await startTestUpstream({ env: { ADMIN_TOKEN: 'short' } });
     expect((await upstream.admin('GET', '/projects')).status).toBe(200);
     const warning = upstream

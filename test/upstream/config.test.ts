@@ -66,21 +66,40 @@ describe('upstream configuration', () => {
   });
 
   it('stops at start-up on a DATABASE_URL whose password holds an unescaped / # or ?, naming the variable but not the password', () => {
-    const problem = 'DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)';
-    for (const password of ['Q3x/Zk9+pW1rT0yLm8vB2nC4dF6gH7jK', '/Zk9+pW1rT0yLm8v', '12#Zk9pW1rT0yLm8', 'Zk9?pW1rT0yLm8']) {
-      const attempt = () => loadUpstreamConfig({ DATABASE_URL: `postgres://tokengate:${password}@postgres:5432/tokengate` });
+    const problem =
+      'DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)';
+    for (const password of [
+      'Q3x/Zk9+pW1rT0yLm8vB2nC4dF6gH7jK',
+      '/Zk9+pW1rT0yLm8v',
+      '12#Zk9pW1rT0yLm8',
+      'Zk9?pW1rT0yLm8',
+    ]) {
+      const attempt = () =>
+        loadUpstreamConfig({ DATABASE_URL: `postgres://tokengate:${password}@postgres:5432/tokengate` });
       expect(attempt).toThrow(new ConfigError([problem]));
     }
-    for (const url of ['postgres://tokengate:Q3x%2FZk9+pW1rT0yLm8@postgres:5432/tokengate', 'postgres://tokengate:p@ss@postgres/tokengate', 'postgres://tokengate@postgres/tokengate', 'postgres://tokengate@/tokengate?host=/run/postgresql', 'postgresql://[::1]:5432/tokengate']) {
+    for (const url of [
+      'postgres://tokengate:Q3x%2FZk9+pW1rT0yLm8@postgres:5432/tokengate',
+      'postgres://tokengate:p@ss@postgres/tokengate',
+      'postgres://tokengate@postgres/tokengate',
+      'postgres://tokengate@/tokengate?host=/run/postgresql',
+      'postgresql://[::1]:5432/tokengate',
+    ]) {
       expect(loadUpstreamConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
     }
   });
 
   it('refuses an ADMIN_TOKEN the admin API could never match (whitespace or control characters inside), without echoing it', () => {
-    for (const token of ['correct horse battery staple', 'tab\tinside', 'nul\u0000inside', 'nbsp\u00a0inside', 'del\u007finside', 'euro€inside', 'zero\u200bwidth']) {
-      expect(() => loadUpstreamConfig({ ADMIN_TOKEN: token })).toThrow(
-        new ConfigError([ADMIN_TOKEN_UNUSABLE]),
-      );
+    for (const token of [
+      'correct horse battery staple',
+      'tab\tinside',
+      'nul\u0000inside',
+      'nbsp\u00a0inside',
+      'del\u007finside',
+      'euro€inside',
+      'zero\u200bwidth',
+    ]) {
+      expect(() => loadUpstreamConfig({ ADMIN_TOKEN: token })).toThrow(new ConfigError([ADMIN_TOKEN_UNUSABLE]));
     }
   });
 
@@ -91,7 +110,12 @@ describe('upstream configuration', () => {
 
   it('reads TRUSTED_PROXIES as comma-separated addresses and CIDRs', () => {
     expect(loadUpstreamConfig({}).trustedProxies).toBeUndefined();
-    expect(loadUpstreamConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 172.18.0.3 ,fd00::/8,::1,' }).trustedProxies).toEqual(['10.0.0.0/8', '172.18.0.3', 'fd00::/8', '::1']);
+    expect(loadUpstreamConfig({ TRUSTED_PROXIES: ' 10.0.0.0/8, 172.18.0.3 ,fd00::/8,::1,' }).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '172.18.0.3',
+      'fd00::/8',
+      '::1',
+    ]);
   });
 
   it('stops at start-up on a TRUSTED_PROXIES entry that is not an address or a CIDR, naming it', () => {
@@ -103,7 +127,9 @@ describe('upstream configuration', () => {
       [' , ', ' , '],
     ]) {
       expect(() => loadUpstreamConfig({ TRUSTED_PROXIES: value })).toThrow(
-        new ConfigError([`TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${named?.trim()}")`]),
+        new ConfigError([
+          `TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${named?.trim()}")`,
+        ]),
       );
     }
   });

@@ -27,7 +27,9 @@ describe('DATA_DIR of the embedded store', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('creates a fresh DATA_DIR and its db/ mode 0700, so no other user reaches the files the embedded store writes', { timeout: 60_000 }, async () => {
+  it('creates a fresh DATA_DIR and its db/ mode 0700, so no other user reaches the files the embedded store writes', {
+    timeout: 60_000,
+  }, async () => {
     const dataDir = join(root, 'fresh', 'data');
     const upstream = await startTestUpstream({ dataDir });
     await upstream.stop();
@@ -37,7 +39,9 @@ describe('DATA_DIR of the embedded store', () => {
     expect(upstream.logs()).not.toContain(NARROWED);
   });
 
-  it('narrows an existing DATA_DIR and db/ left 0755 by an earlier start to 0700 on the next start, saying so once', { timeout: 90_000 }, async () => {
+  it('narrows an existing DATA_DIR and db/ left 0755 by an earlier start to 0700 on the next start, saying so once', {
+    timeout: 90_000,
+  }, async () => {
     const dataDir = join(root, 'existing');
     await (await startTestUpstream({ dataDir })).stop();
     await chmod(dataDir, 0o755);
@@ -52,8 +56,18 @@ describe('DATA_DIR of the embedded store', () => {
       .filter((line) => line.includes(NARROWED))
       .map((line) => JSON.parse(line) as { level: number; dir: string; mode: string; msg: string });
     expect(lines).toEqual([
-      expect.objectContaining({ level: 40, dir: dataDir, mode: '0755', msg: expect.stringMatching(/^DATA_DIR was open/) }),
-      expect.objectContaining({ level: 40, dir: join(dataDir, 'db'), mode: '0755', msg: expect.stringMatching(/^DATA_DIR\/db was open/) }),
+      expect.objectContaining({
+        level: 40,
+        dir: dataDir,
+        mode: '0755',
+        msg: expect.stringMatching(/^DATA_DIR was open/),
+      }),
+      expect.objectContaining({
+        level: 40,
+        dir: join(dataDir, 'db'),
+        mode: '0755',
+        msg: expect.stringMatching(/^DATA_DIR\/db was open/),
+      }),
     ]);
     const again = await startTestUpstream({ dataDir });
     await again.stop();
@@ -61,12 +75,16 @@ describe('DATA_DIR of the embedded store', () => {
   });
 
   // Only root can act as another user; elsewhere the modes asserted above are the proof.
-  it.runIf(process.getuid?.() === 0)('keeps another local user from reading the write-ahead log that holds the signing keys', { timeout: 60_000 }, async () => {
-    const dataDir = join(root, 'shared');
-    await (await startTestUpstream({ dataDir })).stop();
-    const segment = await walSegment(dataDir);
-    const asNobody = spawnSync('head', ['-c', '1', segment], { uid: 65534, gid: 65534, encoding: 'utf8' });
-    expect(asNobody.stderr).toContain('Permission denied');
-    expect(asNobody.status).not.toBe(0);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'keeps another local user from reading the write-ahead log that holds the signing keys',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = join(root, 'shared');
+      await (await startTestUpstream({ dataDir })).stop();
+      const segment = await walSegment(dataDir);
+      const asNobody = spawnSync('head', ['-c', '1', segment], { uid: 65534, gid: 65534, encoding: 'utf8' });
+      expect(asNobody.stderr).toContain('Permission denied');
+      expect(asNobody.status).not.toBe(0);
+    },
+  );
 });

@@ -34,9 +34,13 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
   };
   const newClient = async (t: TestUpstream) => {
     const project = (await t.admin('POST', '/projects', { name: 'p', plan: 'business' })).body as { id: string };
-    return (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] })).body as { client_id: string; client_secret: string };
+    return (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] })).body as {
+      client_id: string;
+      client_secret: string;
+    };
   };
-  const keySet = async (t: TestUpstream) => (await (await fetch(`${t.upstream.url}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
+  const keySet = async (t: TestUpstream) =>
+    (await (await fetch(`${t.upstream.url}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> };
 
   it('starts two replicas together on an empty database, both publishing one active and one next key and signing with the same one', async () => {
     const replicas = await startTogether(2, { DATABASE_URL: await database() });
@@ -50,7 +54,9 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
     }
   });
 
-  it('answers 500 within its timeout while PostgreSQL is stalled and reports not ready until it answers again', { timeout: 90_000 }, async () => {
+  it('answers 500 within its timeout while PostgreSQL is stalled and reports not ready until it answers again', {
+    timeout: 90_000,
+  }, async () => {
     const db = new URL(await database());
     const relay = await startTcpRelay({ host: db.hostname, port: Number(db.port || 5432) });
     let t: TestUpstream | undefined;
@@ -61,13 +67,20 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
     });
     const relayed = new URL(db);
     relayed.host = `127.0.0.1:${relay.port}`;
-    t = await startTestUpstream({ env: { DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' }, routes: [echoRoute] });
+    t = await startTestUpstream({
+      env: { DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' },
+      routes: [echoRoute],
+    });
     const client = await newClient(t);
     const url = t.upstream.url;
     const tokenRequest = () =>
       fetch(`${url}/oauth/token`, {
         method: 'POST',
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+        }),
         signal: AbortSignal.timeout(15_000),
       });
     const readiness = async () => {
@@ -79,16 +92,26 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
     // The client was never looked up, so the token request needs the store; so does an unknown API key.
     const [token, apiCall] = await Promise.all([
       tokenRequest(),
-      fetch(`${url}/api/test/echo?key=key_never_seen`, { headers: { authorization: 'a-secret' }, signal: AbortSignal.timeout(15_000) }),
+      fetch(`${url}/api/test/echo?key=key_never_seen`, {
+        headers: { authorization: 'a-secret' },
+        signal: AbortSignal.timeout(15_000),
+      }),
     ]);
     expect(token.status).toBe(500);
     expect(await token.json()).toEqual({ error: 'server_error', error_description: 'internal error' });
     expect(apiCall.status).toBe(500);
     expect(await apiCall.json()).toMatchObject({ error_code: '1099', success: false });
-    await vi.waitFor(async () => expect(await readiness()).toEqual({ status: 503, body: { status: 'not ready', checks: { keys: true, store: false, accepting: true } } }), {
-      timeout: 30_000,
-      interval: 250,
-    });
+    await vi.waitFor(
+      async () =>
+        expect(await readiness()).toEqual({
+          status: 503,
+          body: { status: 'not ready', checks: { keys: true, store: false, accepting: true } },
+        }),
+      {
+        timeout: 30_000,
+        interval: 250,
+      },
+    );
 
     relay.thaw();
     await vi.waitFor(async () => expect((await readiness()).status).toBe(200), { timeout: 30_000, interval: 250 });

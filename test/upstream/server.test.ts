@@ -21,7 +21,8 @@ describe('upstream public server', () => {
   beforeAll(async () => {
     t = await startTestUpstream({ routes: [echoRoute] });
     projectId = String(((await t.admin('POST', '/projects', { name: 'p', plan: 'business' })).body as Json)['id']);
-    const client = (await t.admin('POST', `/projects/${projectId}/clients`, { name: 'c', scopes: ['email', 'phone'] })).body as Json;
+    const client = (await t.admin('POST', `/projects/${projectId}/clients`, { name: 'c', scopes: ['email', 'phone'] }))
+      .body as Json;
     const id = String(client['client_id']);
     const secret = String(client['client_secret']);
     emailToken = await clientCredentialsToken(t.upstream.url, id, secret, 'email');
@@ -80,7 +81,12 @@ describe('upstream public server', () => {
     expect(await res.json()).toEqual({ projectId, q: 'hello', success: true });
     const post = await fetch(`${t.upstream.url}/api/test/echo/`, { method: 'POST', body: 'x' });
     expect(post.status).toBe(405);
-    expect(await post.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
+    expect(await post.json()).toEqual({
+      completions: [],
+      message: 'Method not allowed',
+      error_code: '1042',
+      success: false,
+    });
   });
 
   it('serves a validation route to an API key and secret', async () => {
@@ -99,11 +105,19 @@ describe('upstream public server', () => {
     expect(postHealth.headers.get('allow')).toBe('GET, HEAD');
     const postRoute = await fetch(`${t.upstream.url}/api/test/echo`, { method: 'POST', body: 'x' });
     expect(postRoute.status).toBe(405);
-    expect(await postRoute.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
+    expect(await postRoute.json()).toEqual({
+      completions: [],
+      message: 'Method not allowed',
+      error_code: '1042',
+      success: false,
+    });
   });
 
   it('answers an address reload with 404 when it hosts no address routes', async () => {
-    expect(await t.admin('POST', '/address/reload')).toMatchObject({ status: 404, body: { error_code: '1041', success: false } });
+    expect(await t.admin('POST', '/address/reload')).toMatchObject({
+      status: 404,
+      body: { error_code: '1041', success: false },
+    });
   });
 
   it('propagates a well-formed x-request-id and replaces a malformed one', async () => {
@@ -139,8 +153,13 @@ describe('upstream restart', () => {
     const first = await startTestUpstream();
     try {
       const project = (await first.admin('POST', '/projects', { name: 'kept', plan: 'enterprise' })).body as Json;
-      const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['phone'] })).body as Json;
-      const token = await clientCredentialsToken(first.upstream.url, String(client['client_id']), String(client['client_secret']));
+      const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['phone'] }))
+        .body as Json;
+      const token = await clientCredentialsToken(
+        first.upstream.url,
+        String(client['client_id']),
+        String(client['client_secret']),
+      );
       const keys = (await first.admin('GET', '/keys')).body;
       // A gateway's pending 30 s long-poll must not hold the shutdown: it is answered at once.
       const poll = fetch(`${first.upstream.url}/internal/revocations?cursor=999999&wait=30`, {
@@ -161,9 +180,12 @@ describe('upstream restart', () => {
         ]);
         expect((await second.admin('GET', '/keys')).body).toEqual(keys);
         // The default routes are mounted: the phone route accepts the token minted before the restart.
-        const phone = await fetch(`${second.upstream.url}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
+        const phone = await fetch(
+          `${second.upstream.url}/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU`,
+          {
+            headers: { authorization: `Bearer ${token}` },
+          },
+        );
         expect(await phone.json()).toMatchObject({ success: true });
         expect(phone.status).toBe(200);
       } finally {
@@ -180,16 +202,23 @@ describe('signing algorithm change', () => {
     const first = await startTestUpstream({ routes: [echoRoute] });
     try {
       const project = (await first.admin('POST', '/projects', { name: 'p', plan: 'business' })).body as Json;
-      const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['email'] })).body as Json;
+      const client = (await first.admin('POST', `/projects/${project['id']}/clients`, { name: 'c', scopes: ['email'] }))
+        .body as Json;
       const id = String(client['client_id']);
       const secret = String(client['client_secret']);
       await first.stop();
 
-      const second = await startTestUpstream({ dataDir: first.dataDir, env: { SIGNING_ALG: 'ES256' }, routes: [echoRoute] });
+      const second = await startTestUpstream({
+        dataDir: first.dataDir,
+        env: { SIGNING_ALG: 'ES256' },
+        routes: [echoRoute],
+      });
       try {
         const echo = async () => {
           const token = await clientCredentialsToken(second.upstream.url, id, secret);
-          const res = await fetch(`${second.upstream.url}/api/test/echo`, { headers: { authorization: `Bearer ${token}` } });
+          const res = await fetch(`${second.upstream.url}/api/test/echo`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
           const alg = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()) as Json;
           return { alg: alg['alg'], status: res.status, body: (await res.json()) as Json };
         };

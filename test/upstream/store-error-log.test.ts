@@ -20,7 +20,9 @@ describe.skipIf(!base)('store failures in the upstream log (skipped: TEST_DATABA
     await sql.connect();
     // Any write the table refuses makes PostgreSQL quote the whole row ("Failing row contains (...)").
     await sql.query('ALTER TABLE signing_keys ADD CONSTRAINT refuse_writes CHECK (false) NOT VALID');
-    const { rows } = await sql.query<{ d: string }>("SELECT private_key::json->>'d' AS d FROM signing_keys WHERE status = 'active'");
+    const { rows } = await sql.query<{ d: string }>(
+      "SELECT private_key::json->>'d' AS d FROM signing_keys WHERE status = 'active'",
+    );
     await sql.end();
     const d = rows[0]?.d ?? '';
     expect(d).toHaveLength(43);

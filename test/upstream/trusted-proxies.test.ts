@@ -19,20 +19,34 @@ interface Credentials {
 
 async function newClient(t: TestUpstream): Promise<Credentials> {
   const project = (await t.admin('POST', '/projects', { name: 'p', plan: 'business' })).body as { id: string };
-  const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['phone'] })).body as { client_id: string; client_secret: string };
+  const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['phone'] })).body as {
+    client_id: string;
+    client_secret: string;
+  };
   return { clientId: client.client_id, secret: client.client_secret };
 }
 
 /** A token request as the gateway forwards it: from the gateway's address, `X-Forwarded-For: caller`. */
 function viaGateway(t: TestUpstream, caller: string, credentials: Credentials): Promise<number> {
   const url = new URL('/oauth/token', t.upstream.url);
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.secret }).toString();
-  const headers = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': caller };
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: credentials.clientId,
+    client_secret: credentials.secret,
+  }).toString();
+  const headers = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': Buffer.byteLength(body),
+    'x-forwarded-for': caller,
+  };
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: GATEWAY, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: GATEWAY, headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -41,7 +55,8 @@ function viaGateway(t: TestUpstream, caller: string, credentials: Credentials): 
 /** 21 failures from one caller: one past the per-address limit of 20 a minute. */
 async function attack(t: TestUpstream): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < 21; i++) statuses.push(await viaGateway(t, ATTACKER, { clientId: `cli_attacker${i}`, secret: 'wrong' }));
+  for (let i = 0; i < 21; i++)
+    statuses.push(await viaGateway(t, ATTACKER, { clientId: `cli_attacker${i}`, secret: 'wrong' }));
   return statuses;
 }
 

@@ -10,7 +10,11 @@ import { startTestUpstream, type TestUpstream } from './upstream-fixture.ts';
  * until the server closes the connection or `giveUpMs` passes; returns the answer's status line
  * and when the connection closed (null: still open).
  */
-async function endlessUpload(baseUrl: string, head: string, giveUpMs: number): Promise<{ status: string; closedAfterMs: number | null }> {
+async function endlessUpload(
+  baseUrl: string,
+  head: string,
+  giveUpMs: number,
+): Promise<{ status: string; closedAfterMs: number | null }> {
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
   await once(socket, 'connect');
@@ -44,18 +48,30 @@ describe('a request body nobody reads, after the answer', () => {
   const bound = SERVER_LIMITS.unreadBodyGraceMs + 3_000;
 
   it('closes an endless upload answered 413 (admin API, token endpoint) soon after the answer', async () => {
-    const admin = await endlessUpload(t.upstream.adminUrl, `POST /projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\n`, bound + 3_000);
+    const admin = await endlessUpload(
+      t.upstream.adminUrl,
+      `POST /projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\n`,
+      bound + 3_000,
+    );
     expect(admin.status).toBe('HTTP/1.1 413 Payload Too Large');
     expect(admin.closedAfterMs).not.toBeNull();
     expect(admin.closedAfterMs).toBeLessThan(bound);
-    const token = await endlessUpload(t.upstream.url, 'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n', bound + 3_000);
+    const token = await endlessUpload(
+      t.upstream.url,
+      'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n',
+      bound + 3_000,
+    );
     expect(token.status).toBe('HTTP/1.1 413 Payload Too Large');
     expect(token.closedAfterMs).not.toBeNull();
     expect(token.closedAfterMs).toBeLessThan(bound);
   }, 30_000);
 
   it('closes an endless upload refused before its body is read (no admin token) soon after the answer', async () => {
-    const refused = await endlessUpload(t.upstream.adminUrl, 'POST /projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', bound + 3_000);
+    const refused = await endlessUpload(
+      t.upstream.adminUrl,
+      'POST /projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+      bound + 3_000,
+    );
     expect(refused.status).toBe('HTTP/1.1 401 Unauthorized');
     expect(refused.closedAfterMs).not.toBeNull();
     expect(refused.closedAfterMs).toBeLessThan(bound);
@@ -70,6 +86,8 @@ describe('a request body nobody reads, after the answer', () => {
     expect(res.status).toBe(201);
     await res.text();
     await sleep(SERVER_LIMITS.unreadBodyGraceMs + 200);
-    expect((await fetch(`${t.upstream.adminUrl}/projects`, { headers: { authorization: `Bearer ${t.adminToken}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${t.upstream.adminUrl}/projects`, { headers: { authorization: `Bearer ${t.adminToken}` } })).status,
+    ).toBe(200);
   }, 30_000);
 });

@@ -12,7 +12,12 @@ export interface TestUpstream {
   readonly upstream: Upstream;
   readonly dataDir: string;
   readonly adminToken: string;
-  admin(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: unknown; headers: Headers }>;
+  admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: unknown; headers: Headers }>;
   logs(): string;
   /** Closes the servers and the store, keeping DATA_DIR (restart tests). */
   stop(): Promise<void>;
@@ -20,7 +25,9 @@ export interface TestUpstream {
   destroy(): Promise<void>;
 }
 
-export async function startTestUpstream(options: { dataDir?: string; env?: Record<string, string> } & UpstreamOptions = {}): Promise<TestUpstream> {
+export async function startTestUpstream(
+  options: { dataDir?: string; env?: Record<string, string> } & UpstreamOptions = {},
+): Promise<TestUpstream> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-upstream-')));
   const config = loadUpstreamConfig({ UPSTREAM_PORT: '0', ADMIN_PORT: '0', DATA_DIR: dataDir, ...options.env });
   const lines: string[] = [];
@@ -39,11 +46,18 @@ export async function startTestUpstream(options: { dataDir?: string; env?: Recor
     async admin(method, path, body, token = upstream.adminToken.value) {
       const res = await fetch(`${upstream.adminUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
       const text = await res.text();
-      return { status: res.status, body: text === '' ? undefined : (JSON.parse(text) as unknown), headers: res.headers };
+      return {
+        status: res.status,
+        body: text === '' ? undefined : (JSON.parse(text) as unknown),
+        headers: res.headers,
+      };
     },
     logs: () => lines.join(''),
     stop,
@@ -55,11 +69,21 @@ export async function startTestUpstream(options: { dataDir?: string; env?: Recor
 }
 
 /** Obtains a token from the upstream's own token endpoint with client credentials (form body). */
-export async function clientCredentialsToken(baseUrl: string, clientId: string, clientSecret: string, scope?: string): Promise<string> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret });
+export async function clientCredentialsToken(
+  baseUrl: string,
+  clientId: string,
+  clientSecret: string,
+  scope?: string,
+): Promise<string> {
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+  });
   if (scope) form.set('scope', scope);
   const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', body: form });
   const body = (await res.json()) as { access_token?: string };
-  if (res.status !== 200 || !body.access_token) throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
+  if (res.status !== 200 || !body.access_token)
+    throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }

@@ -22,7 +22,9 @@ const importCommand: AdminCommand = {
     }
     const served = await askUpstreamToReload(input);
     const json = { ...summary, served };
-    const note = served ? 'the running upstream now serves it' : 'the upstream serves it from its next start (no running upstream answered)';
+    const note = served
+      ? 'the running upstream now serves it'
+      : 'the upstream serves it from its next start (no running upstream answered)';
     return { json, text: note };
   },
 };

@@ -27,7 +27,9 @@ export function createAdminApi(settings: AdminSettings, fetchImpl: typeof fetch 
         });
       } catch (error) {
         if (fetchFailureCause(error) === 'bad port') throw badPort(settings.baseUrl);
-        throw new CliError(`cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`);
+        throw new CliError(
+          `cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`,
+        );
       }
       const payload = await readPayload(res);
       if (res.ok) return payload;
@@ -47,8 +49,10 @@ async function readPayload(res: Response): Promise<unknown> {
 }
 
 function failureMessage(status: number, payload: unknown): string {
-  const message = typeof payload === 'object' && payload !== null && 'message' in payload ? String(payload.message) : '';
-  if (status === 401) return 'the admin API refused the admin token (HTTP 401): check ADMIN_TOKEN or $DATA_DIR/admin-token';
+  const message =
+    typeof payload === 'object' && payload !== null && 'message' in payload ? String(payload.message) : '';
+  if (status === 401)
+    return 'the admin API refused the admin token (HTTP 401): check ADMIN_TOKEN or $DATA_DIR/admin-token';
   return `admin API: ${message || 'request failed'} (HTTP ${status})`;
 }
 

@@ -10,7 +10,10 @@ const create: AdminCommand = {
   async run(input) {
     noPositionals(input, create);
     const project = required(input, create, 'project');
-    const answer = pick(asRow(await input.api.request('POST', `/projects/${segment(project)}/apikeys`)), ['key', 'secret']);
+    const answer = pick(asRow(await input.api.request('POST', `/projects/${segment(project)}/apikeys`)), [
+      'key',
+      'secret',
+    ]);
     return { json: answer, text: `${fields(answer)}\n\nThe secret is shown only now: store it in a secrets store.` };
   },
 };

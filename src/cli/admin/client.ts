@@ -19,7 +19,10 @@ const create: AdminCommand = {
     const scopes = parseScopes(required(input, create, 'scopes'));
     const answer = await input.api.request('POST', `/projects/${segment(project)}/clients`, { name, scopes });
     const client = pick(asRow(answer), ['client_id', 'client_secret', ...CLIENT.slice(1)]);
-    return { json: client, text: `${fields(client)}\n\nThe client secret is shown only now: store it in a secrets store.` };
+    return {
+      json: client,
+      text: `${fields(client)}\n\nThe client secret is shown only now: store it in a secrets store.`,
+    };
   },
 };
 
@@ -30,8 +33,15 @@ const list: AdminCommand = {
   async run(input) {
     noPositionals(input, list);
     const project = required(input, list, 'project');
-    const clients = asRows(await input.api.request('GET', `/projects/${segment(project)}/clients`)).map((row) => pick(row, CLIENT));
-    const rows = clients.map((c) => [text(c['client_id']), text(c['name']), text(c['scopes']), c['enabled'] ? 'enabled' : 'disabled']);
+    const clients = asRows(await input.api.request('GET', `/projects/${segment(project)}/clients`)).map((row) =>
+      pick(row, CLIENT),
+    );
+    const rows = clients.map((c) => [
+      text(c['client_id']),
+      text(c['name']),
+      text(c['scopes']),
+      c['enabled'] ? 'enabled' : 'disabled',
+    ]);
     return { json: clients, text: table(['CLIENT_ID', 'NAME', 'SCOPES', 'STATUS'], rows) };
   },
 };
@@ -43,7 +53,10 @@ function toggle(verb: 'enable' | 'disable'): AdminCommand {
     usage: `client ${verb} CLIENT_ID [--json]`,
     async run(input: CommandInput) {
       const id = singleId(input, command, 'client id');
-      const answer = pick(asRow(await input.api.request('POST', `/clients/${segment(id)}/${verb}`)), ['client_id', 'enabled']);
+      const answer = pick(asRow(await input.api.request('POST', `/clients/${segment(id)}/${verb}`)), [
+        'client_id',
+        'enabled',
+      ]);
       const note = verb === 'disable' ? ' (its outstanding tokens are revoked)' : '';
       return { json: answer, text: `client ${id} ${verb}d${note}` };
     },
@@ -56,7 +69,10 @@ function parseScopes(raw: string): string[] {
   const scopes = raw.split(/[\s,]+/).filter(Boolean);
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (scopes.length === 0 || unknown.length > 0) {
-    throw usageError(`--scopes: unknown scope ${JSON.stringify(unknown[0] ?? '')}; choose from ${SCOPES.join(', ')}`, create.usage);
+    throw usageError(
+      `--scopes: unknown scope ${JSON.stringify(unknown[0] ?? '')}; choose from ${SCOPES.join(', ')}`,
+      create.usage,
+    );
   }
   return [...new Set(scopes)];
 }

@@ -10,7 +10,14 @@ import { projectCommands } from './project.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
 import { tokenCommands } from './token.ts';
 
-export const ADMIN_COMMANDS: readonly AdminCommand[] = [...projectCommands, ...clientCommands, ...tokenCommands, ...keyCommands, ...apiKeyCommands, ...addressCommands];
+export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  ...projectCommands,
+  ...clientCommands,
+  ...tokenCommands,
+  ...keyCommands,
+  ...apiKeyCommands,
+  ...addressCommands,
+];
 
 export function adminUsage(): string {
   return ['tokengate admin <noun> <verb> [args] [--json]', '', ...ADMIN_COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
@@ -20,7 +27,11 @@ export function adminUsage(): string {
  * `tokengate admin …`: with --json, exactly one JSON value on stdout and nothing else;
  * otherwise readable lines. Failures throw CliError (the caller prints it on stderr).
  */
-export async function runAdmin(argv: readonly string[], env: NodeJS.ProcessEnv, out: (text: string) => void): Promise<void> {
+export async function runAdmin(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  out: (text: string) => void,
+): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv);
   if (values.help) return out(adminUsage());
   const [noun, verb, ...args] = positionals;
@@ -48,7 +59,10 @@ function parseAdminArgs(argv: readonly string[]) {
   try {
     return parseArgs({ args: withDashedValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
-    throw usageError((error as Error).message, 'tokengate admin <noun> <verb> [args] [--json] (see tokengate admin --help)');
+    throw usageError(
+      (error as Error).message,
+      'tokengate admin <noun> <verb> [args] [--json] (see tokengate admin --help)',
+    );
   }
 }
 

@@ -10,7 +10,13 @@ const list: AdminCommand = {
   async run(input) {
     noPositionals(input, list);
     const keys = asRows(await input.api.request('GET', '/keys'));
-    const rows = keys.map((k) => [text(k['kid']), text(k['status']), text(k['alg']), text(k['created_at']), text(k['remove_after'])]);
+    const rows = keys.map((k) => [
+      text(k['kid']),
+      text(k['status']),
+      text(k['alg']),
+      text(k['created_at']),
+      text(k['remove_after']),
+    ]);
     return { json: keys, text: table(['KID', 'STATUS', 'ALG', 'CREATED', 'REMOVE_AFTER'], rows) };
   },
 };
@@ -22,7 +28,10 @@ const rotate: AdminCommand = {
   async run(input) {
     noPositionals(input, rotate);
     const answer = pick(asRow(await input.api.request('POST', '/keys/rotate')), ['kid']);
-    return { json: answer, text: `rotated: ${text(answer['kid'])} now signs (the previous key stays published until its tokens expire)` };
+    return {
+      json: answer,
+      text: `rotated: ${text(answer['kid'])} now signs (the previous key stays published until its tokens expire)`,
+    };
   },
 };
 

@@ -15,9 +15,13 @@ const create: AdminCommand = {
     noPositionals(input, create);
     const name = required(input, create, 'name');
     const plan = required(input, create, 'plan');
-    if (!(PLANS as readonly string[]).includes(plan)) throw usageError(`--plan must be one of ${PLANS.join(', ')}`, create.usage);
+    if (!(PLANS as readonly string[]).includes(plan))
+      throw usageError(`--plan must be one of ${PLANS.join(', ')}`, create.usage);
     const project = pick(asRow(await input.api.request('POST', '/projects', { name, plan })), PROJECT);
-    return { json: project, text: `created project ${text(project['id'])} (name: ${text(project['name'])}, plan: ${text(project['plan'])})` };
+    return {
+      json: project,
+      text: `created project ${text(project['id'])} (name: ${text(project['name'])}, plan: ${text(project['plan'])})`,
+    };
   },
 };
 
@@ -38,7 +42,9 @@ const list: AdminCommand = {
   usage: 'project list [--json]',
   async run(input) {
     noPositionals(input, list);
-    const projects = asRows(await input.api.request('GET', '/projects')).map((row) => pick(row, [...PROJECT, 'created_at']));
+    const projects = asRows(await input.api.request('GET', '/projects')).map((row) =>
+      pick(row, [...PROJECT, 'created_at']),
+    );
     const rows = projects.map((p) => [text(p['id']), text(p['name']), text(p['plan']), text(p['created_at'])]);
     return { json: projects, text: table(['ID', 'NAME', 'PLAN', 'CREATED'], rows) };
   },

@@ -12,13 +12,21 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT) and ADMIN_TOKEN (default $DATA_DIR/admin-token). */
 export async function adminSettings(env: Env, cwd: string): Promise<AdminSettings> {
-  const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(/\/+$/, '');
+  const baseUrl = (env['ADMIN_URL']?.trim() || `http://127.0.0.1:${env['ADMIN_PORT']?.trim() || '3001'}`).replace(
+    /\/+$/,
+    '',
+  );
   if (!URL.canParse(baseUrl)) throw new CliError(`ADMIN_URL: not an absolute URL: ${withoutUserInfo(baseUrl)}`, 2);
   const { protocol, username, password } = new URL(baseUrl);
   // admin:token@host parses with the scheme "admin:" (and no user part); only http(s) can be reached.
-  if (protocol !== 'http:' && protocol !== 'https:') throw new CliError(`ADMIN_URL: not an http:// or https:// URL: ${withoutUserInfo(baseUrl)}`, 2);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new CliError(`ADMIN_URL: not an http:// or https:// URL: ${withoutUserInfo(baseUrl)}`, 2);
   // Every message names the URL: a password in it would be printed (and fetch refuses such a URL anyway).
-  if (username || password) throw new CliError('ADMIN_URL: must not carry a user name or password (user:password@); the admin token goes in ADMIN_TOKEN', 2);
+  if (username || password)
+    throw new CliError(
+      'ADMIN_URL: must not carry a user name or password (user:password@); the admin token goes in ADMIN_TOKEN',
+      2,
+    );
   const fromEnv = env['ADMIN_TOKEN']?.trim();
   if (fromEnv && !isUsableAdminToken(fromEnv)) throw new CliError(ADMIN_TOKEN_UNUSABLE, 2);
   if (fromEnv) return { baseUrl, token: fromEnv };

@@ -11,7 +11,8 @@ export function asRow(value: unknown): Row {
 }
 
 export function asRows(value: unknown): Row[] {
-  if (!Array.isArray(value)) throw new CliError('the admin API answered with an unexpected body (expected a JSON array)');
+  if (!Array.isArray(value))
+    throw new CliError('the admin API answered with an unexpected body (expected a JSON array)');
   return value.map(asRow);
 }
 

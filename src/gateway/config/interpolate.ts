@@ -32,7 +32,13 @@ export function interpolateDocument(doc: Document, env: Env): InterpolationError
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 
 /** Expands from `start`; inside a default (`nested`) it stops at the closing brace. */
-function expand(source: string, start: number, env: Env, missing: string[], nested: boolean): { text: string; end: number } {
+function expand(
+  source: string,
+  start: number,
+  env: Env,
+  missing: string[],
+  nested: boolean,
+): { text: string; end: number } {
   let text = '';
   let i = start;
   while (i < source.length) {

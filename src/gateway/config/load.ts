@@ -28,20 +28,35 @@ export function parseGatewayConfig(source: string, path: string, env: Env): Gate
   const lines = new LineCounter();
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
-    throw new ConfigError(path, doc.errors.map((e) => `YAML: ${e.message.split('\n')[0]} (line ${lines.linePos(e.pos[0]).line})`));
+    throw new ConfigError(
+      path,
+      doc.errors.map((e) => `YAML: ${e.message.split('\n')[0]} (line ${lines.linePos(e.pos[0]).line})`),
+    );
   }
   const missing = interpolateDocument(doc, env);
   if (missing.length > 0) {
-    throw new ConfigError(path, missing.map((m) => `environment variable ${m.variable} is not set and has no default (line ${lines.linePos(m.offset).line})`));
+    throw new ConfigError(
+      path,
+      missing.map(
+        (m) =>
+          `environment variable ${m.variable} is not set and has no default (line ${lines.linePos(m.offset).line})`,
+      ),
+    );
   }
   const result = gatewaySchema(env).safeParse(doc.toJS());
-  if (!result.success) throw new ConfigError(path, result.error.issues.flatMap((i) => describe(i, doc, lines)));
+  if (!result.success)
+    throw new ConfigError(
+      path,
+      result.error.issues.flatMap((i) => describe(i, doc, lines)),
+    );
   return deepFreeze(result.data);
 }
 
 function describe(issue: z.core.$ZodIssue, doc: Document, lines: LineCounter): string[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => `${formatPath([...issue.path, key])}: unknown key (line ${lineOf(doc, lines, issue.path, key)})`);
+    return issue.keys.map(
+      (key) => `${formatPath([...issue.path, key])}: unknown key (line ${lineOf(doc, lines, issue.path, key)})`,
+    );
   }
   return [`${formatPath(issue.path)}: ${issue.message} (line ${lineOf(doc, lines, issue.path)})`];
 }

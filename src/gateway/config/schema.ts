@@ -29,8 +29,8 @@ const scope = z.enum(SCOPES, { error: (issue) => `unknown scope ${JSON.stringify
 const routePath = z
   .string()
   .regex(/^\/[A-Za-z0-9\-._~/:*]*$/, 'must be an absolute path: /exact, /prefix/* or /x/:param')
-  .refine((p) => !p.startsWith('/internal'), 'the upstream\'s /internal/* routes must never be exposed')
-  .refine((p) => !RESERVED.includes(p), 'reserved for the gateway\'s own health endpoints');
+  .refine((p) => !p.startsWith('/internal'), "the upstream's /internal/* routes must never be exposed")
+  .refine((p) => !RESERVED.includes(p), "reserved for the gateway's own health endpoints");
 
 const route = z
   .strictObject({
@@ -49,8 +49,12 @@ const route = z
     path: ['scopes'],
   });
 
-function rejectConflictingRoutes(routes: ReadonlyArray<{ path: string; methods: readonly string[] }>, ctx: z.RefinementCtx): void {
-  for (const { index, message } of routeConflicts(routes)) ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
+function rejectConflictingRoutes(
+  routes: ReadonlyArray<{ path: string; methods: readonly string[] }>,
+  ctx: z.RefinementCtx,
+): void {
+  for (const { index, message } of routeConflicts(routes))
+    ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
 }
 
 /**
@@ -96,7 +100,10 @@ export function gatewaySchema(env: Env) {
           issuer: url.optional(),
           audience: z.string().min(1).optional(),
           jwksUrl: requestUrl.optional(),
-          algorithms: z.array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA'])).min(1).default(['RS256']),
+          algorithms: z
+            .array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA']))
+            .min(1)
+            .default(['RS256']),
           // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
           // longer leeway would accept a revoked token again once its entry is forgotten.
           clockToleranceSec: int(0, 60).default(5),
@@ -121,7 +128,10 @@ export function gatewaySchema(env: Env) {
       caches: z
         .strictObject({
           tokens: z
-            .strictObject({ maxEntries: int(0, 10_000_000).default(100_000), maxBytes: int(0, 2 ** 32).default(64 * 2 ** 20) })
+            .strictObject({
+              maxEntries: int(0, 10_000_000).default(100_000),
+              maxBytes: int(0, 2 ** 32).default(64 * 2 ** 20),
+            })
             .prefault({}),
           negative: z
             .strictObject({ maxEntries: int(0, 10_000_000).default(10_000), ttlSec: int(0, 3_600).default(30) })
@@ -143,11 +153,12 @@ export function gatewaySchema(env: Env) {
           keepAliveTimeoutMs: int(100, 600_000).default(5_000),
         })
         // Node's server refuses to start with a headers timeout longer than the request timeout.
-        .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, { message: 'must not exceed limits.requestTimeoutMs', path: ['headersTimeoutMs'] })
+        .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, {
+          message: 'must not exceed limits.requestTimeoutMs',
+          path: ['headersTimeoutMs'],
+        })
         .prefault({}),
-      metrics: z
-        .strictObject({ host: z.string().default('127.0.0.1'), port: port.optional() })
-        .prefault({}),
+      metrics: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.optional() }).prefault({}),
       workers: z.union([int(1, 256), z.literal('auto')]).default(1),
       drainTimeoutMs: int(0, 600_000).default(10_000),
       routes: z.array(route).min(1).superRefine(rejectConflictingRoutes),
@@ -155,7 +166,11 @@ export function gatewaySchema(env: Env) {
     .transform((c, ctx) => {
       const envPort = metricsPort === undefined ? undefined : port.safeParse(Number(metricsPort));
       if (c.metrics.port === undefined && envPort?.success === false) {
-        ctx.addIssue({ code: 'custom', path: ['metrics', 'port'], message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metrics', 'port'],
+          message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"`,
+        });
         return z.NEVER;
       }
       // A default is not checked by the schema: without upstream.url in the file, UPSTREAM_URL (or
@@ -167,7 +182,11 @@ export function gatewaySchema(env: Env) {
         return z.NEVER;
       }
       if (c.issuer.issuer === undefined && !url.safeParse(publicUrl).success) {
-        ctx.addIssue({ code: 'custom', path: ['issuer', 'issuer'], message: `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['issuer', 'issuer'],
+          message: `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"`,
+        });
         return z.NEVER;
       }
       const issuer = c.issuer.issuer ?? publicUrl;

@@ -9,7 +9,12 @@ export interface FastHistogram {
   observe(value: number): void;
 }
 
-export function createFastHistogram(options: { name: string; help: string; buckets: readonly number[]; registry: Registry }): FastHistogram {
+export function createFastHistogram(options: {
+  name: string;
+  help: string;
+  buckets: readonly number[];
+  registry: Registry;
+}): FastHistogram {
   const { name, help, buckets } = options;
   const counts = new Float64Array(buckets.length + 1);
   let sum = 0;
@@ -23,9 +28,16 @@ export function createFastHistogram(options: { name: string; help: string; bucke
       let cumulative = 0;
       for (let i = 0; i <= buckets.length; i++) {
         cumulative += counts[i] ?? 0;
-        values.push({ labels: { le: i < buckets.length ? (buckets[i] ?? 0) : '+Inf' }, value: cumulative, metricName: `${name}_bucket` });
+        values.push({
+          labels: { le: i < buckets.length ? (buckets[i] ?? 0) : '+Inf' },
+          value: cumulative,
+          metricName: `${name}_bucket`,
+        });
       }
-      values.push({ labels: {}, value: sum, metricName: `${name}_sum` }, { labels: {}, value: cumulative, metricName: `${name}_count` });
+      values.push(
+        { labels: {}, value: sum, metricName: `${name}_sum` },
+        { labels: {}, value: cumulative, metricName: `${name}_count` },
+      );
       return { name, help, type: 'histogram', aggregator: 'sum', values };
     },
     reset() {

@@ -5,7 +5,11 @@ import type { GatewayConfig } from '../config/schema.ts';
 import { listen, listenerUrl } from '../server/url.ts';
 
 /** Prometheus text on its own port, so the public listener never exposes it. */
-export async function startMetricsServer(registry: Registry, host: string, port: number): Promise<{ server: Server; url: string }> {
+export async function startMetricsServer(
+  registry: Registry,
+  host: string,
+  port: number,
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -26,13 +30,20 @@ export async function startMetricsServer(registry: Registry, host: string, port:
  * another free port serve instead, with a warning: an exporter port that nobody asked for must
  * not keep the gateway from serving. A chosen port that is taken still fails the start.
  */
-export async function startMetrics(config: GatewayConfig['metrics'], registry: Registry, log: Logger): Promise<{ server: Server; url: string }> {
+export async function startMetrics(
+  config: GatewayConfig['metrics'],
+  registry: Registry,
+  log: Logger,
+): Promise<{ server: Server; url: string }> {
   try {
     return await startMetricsServer(registry, config.host, config.port);
   } catch (error) {
     if (!config.portIsDefault || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     const started = await startMetricsServer(registry, config.host, 0);
-    log.warn({ metrics: started.url, taken: config.port }, `metrics: port ${config.port} is in use; serving metrics on ${started.url} (set METRICS_PORT or metrics.port to choose)`);
+    log.warn(
+      { metrics: started.url, taken: config.port },
+      `metrics: port ${config.port} is in use; serving metrics on ${started.url} (set METRICS_PORT or metrics.port to choose)`,
+    );
     return started;
   }
 }

@@ -23,7 +23,10 @@ export function createMetrics(source: () => MetricsSource | undefined) {
   const ageOrNaN = (v: number | null | undefined) => (v === null || v === undefined ? Number.NaN : v);
   // Counted in a plain map and handed to prom-client at scrape time: its `inc(labels)` hashes
   // a label object on every call (~1 µs a request). The map is bounded like the label set.
-  const answered = new Map<string, Map<number | string, { route: string; status: string; code: string; count: number }>>();
+  const answered = new Map<
+    string,
+    Map<number | string, { route: string; status: string; code: string; count: number }>
+  >();
   const requests = new Counter({
     name: 'tokengate_gateway_requests_total',
     help: 'Requests answered, by route pattern, HTTP status and API error code ("" when none).',
@@ -32,7 +35,8 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     collect() {
       this.reset();
       for (const byRoute of answered.values()) {
-        for (const { route, status, code, count } of byRoute.values()) this.inc({ route, status, error_code: code }, count);
+        for (const { route, status, code, count } of byRoute.values())
+          this.inc({ route, status, error_code: code }, count);
       }
     },
   });

@@ -40,7 +40,10 @@ type Pending = { data: Buffer; length: number; reports?: number };
  * are counted as dropped, and so is every new line until a write succeeds again. The warning is
  * what tries: about once a second while lines come, and at `flush`, one write each, never a loop.
  */
-export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; flush(maxWaitMs?: number): Promise<boolean> } {
+export function bufferedStdout(fd = 1): {
+  destination: pino.DestinationStream;
+  flush(maxWaitMs?: number): Promise<boolean>;
+} {
   let chunk: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let used = 0;
   /** Filled chunks and warnings waiting for the write in flight, oldest first. */
@@ -119,7 +122,9 @@ export function bufferedStdout(fd = 1): { destination: pino.DestinationStream; f
    * kept again. Queued on its own, so that if it is lost too, the count it carries is not.
    */
   function reportDropped(): void {
-    const notice = Buffer.from(`{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`);
+    const notice = Buffer.from(
+      `{"level":40,"time":${Date.now()},"msg":"log lines dropped (stdout blocked)","dropped":${dropped}}\n`,
+    );
     seal();
     queue.push({ data: notice, length: notice.length, reports: dropped });
     queuedBytes += notice.length;

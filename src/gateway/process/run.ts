@@ -24,7 +24,10 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     throw crashLoopError();
   }
   const out = bufferedStdout();
-  const log = createLogger({ name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway', destination: out.destination });
+  const log = createLogger({
+    name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway',
+    destination: out.destination,
+  });
   exitOnUncaughtError(log, out.flush);
   try {
     await serve(config, file, env, log, out.flush);
@@ -37,7 +40,13 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   }
 }
 
-async function serve(config: GatewayConfig, file: string, env: Env, log: Logger, flush: () => Promise<boolean>): Promise<void> {
+async function serve(
+  config: GatewayConfig,
+  file: string,
+  env: Env,
+  log: Logger,
+  flush: () => Promise<boolean>,
+): Promise<void> {
   // Listened for before the listener starts: a SIGTERM during start-up (a stop right after a start)
   // would otherwise end the process by the signal, or, as PID 1 in a container, be ignored until
   // the SIGKILL. It is honoured once the gateway is up: a drain of nothing, exit 0.

@@ -81,7 +81,10 @@ function armQueueTimeout(agent: QueueingAgent, name: string, req: ClientRequest,
     if (waiting.length === 0) delete requests[name];
     // Given up by the client meanwhile: leaving the queue is all that is left to do.
     if (req.destroyed) return;
-    const error = Object.assign(new Error(`no upstream connection within ${ms} ms (all ${agent.maxSockets} sockets busy)`), { code: 'EUPSTREAMQUEUE' });
+    const error = Object.assign(
+      new Error(`no upstream connection within ${ms} ms (all ${agent.maxSockets} sockets busy)`),
+      { code: 'EUPSTREAMQUEUE' },
+    );
     (req as ClientRequest & { onSocket(socket: undefined, err: Error): void }).onSocket(undefined, error);
   }, ms);
   req.once('socket', () => clearTimeout(timer));

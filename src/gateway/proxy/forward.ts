@@ -125,7 +125,8 @@ export function createForwarder(upstream: GatewayConfig['upstream'], hooks: Forw
 function keepOnlyStreamPass(proxy: ProxyServer): void {
   const passes = (proxy as unknown as { webPasses: Array<{ name: string }> }).webPasses;
   const stream = passes.filter((pass) => pass.name === 'stream');
-  if (stream.length !== 1) throw new Error(`http-proxy-3: expected one "stream" web pass, found ${passes.map((p) => p.name).join(', ')}`);
+  if (stream.length !== 1)
+    throw new Error(`http-proxy-3: expected one "stream" web pass, found ${passes.map((p) => p.name).join(', ')}`);
   passes.splice(0, passes.length, ...stream);
 }
 

@@ -66,7 +66,12 @@ function kindOf(name: string): number {
  * the gateway drains, see drain.ts); the reply carries this request's id; an HTTP/1.0 client
  * cannot read chunked framing, so Node re-frames.
  */
-export function responseHeaders(proxyRes: IncomingMessage, state: ForwardState | undefined, http10: boolean, keepAlive: boolean): string[] {
+export function responseHeaders(
+  proxyRes: IncomingMessage,
+  state: ForwardState | undefined,
+  http10: boolean,
+  keepAlive: boolean,
+): string[] {
   const raw = proxyRes.rawHeaders;
   let named: Set<string> | undefined;
   const out: string[] = [];

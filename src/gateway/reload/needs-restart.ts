@@ -14,7 +14,12 @@ export function sectionsNeedingRestart(old: GatewayConfig, next: GatewayConfig):
   if ((old.tls === undefined) !== (next.tls === undefined)) changed.push('tls (on or off)');
   const { maxHeaderSize, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = old.limits;
   const n = next.limits;
-  if (maxHeaderSize !== n.maxHeaderSize || headersTimeoutMs !== n.headersTimeoutMs || requestTimeoutMs !== n.requestTimeoutMs || keepAliveTimeoutMs !== n.keepAliveTimeoutMs) {
+  if (
+    maxHeaderSize !== n.maxHeaderSize ||
+    headersTimeoutMs !== n.headersTimeoutMs ||
+    requestTimeoutMs !== n.requestTimeoutMs ||
+    keepAliveTimeoutMs !== n.keepAliveTimeoutMs
+  ) {
     changed.push('limits (listener)');
   }
   return changed;

@@ -68,7 +68,8 @@ export function createReloader(deps: ReloadDeps): Reloader {
       return refuse([error instanceof Error ? error.message : String(error)]);
     }
     const restart = sectionsNeedingRestart(started, candidate);
-    if (restart.length > 0) log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
+    if (restart.length > 0)
+      log.warn({ sections: restart }, 'config reload: these sections take effect only after a restart');
     let auth = old.auth;
     if (authChanged(old.config, candidate)) {
       auth = deps.newAuth(candidate);
@@ -76,7 +77,11 @@ export function createReloader(deps: ReloadDeps): Reloader {
       const ready = await readyWithin(auth, readyMs, closing.signal);
       if (!ready || closing.signal.aborted) {
         auth.close();
-        return refuse([closing.signal.aborted ? CLOSED : `new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`]);
+        return refuse([
+          closing.signal.aborted
+            ? CLOSED
+            : `new issuer settings not ready within ${readyMs / 1000} s (keys or revocation feed unreachable)`,
+        ]);
       }
     }
     try {

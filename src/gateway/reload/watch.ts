@@ -6,7 +6,11 @@ import { basename, dirname } from 'node:path';
  * than write in place, so the directory is watched and events are filtered by name; bursts of
  * events are debounced into one reload.
  */
-export function watchConfig(file: string, reload: () => void, options: { files?: boolean; debounceMs?: number } = {}): () => void {
+export function watchConfig(
+  file: string,
+  reload: () => void,
+  options: { files?: boolean; debounceMs?: number } = {},
+): () => void {
   const debounceMs = options.debounceMs ?? 200;
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {

@@ -26,7 +26,10 @@ export function routeConflicts(routes: readonly RouteShape[]): RouteConflict[] {
         else conflicts.push({ index, message: duplicate(method, route.path, earlier.store as number, routes) });
       } catch (error) {
         // A pattern the tree cannot parse fails the same way for every method: say it once.
-        conflicts.push({ index, message: `cannot route ${route.path}: ${error instanceof Error ? error.message : String(error)}` });
+        conflicts.push({
+          index,
+          message: `cannot route ${route.path}: ${error instanceof Error ? error.message : String(error)}`,
+        });
         return;
       }
     }

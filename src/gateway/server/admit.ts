@@ -17,7 +17,12 @@ const SLASH = 0x2f;
  * paths, 404, 405 with Allow) and a declared body size (413). Returns the route, or undefined
  * when the request has been answered here.
  */
-export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord): CompiledRoute | undefined {
+export function admit(
+  gen: Generation,
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: RequestRecord,
+): CompiledRoute | undefined {
   let url = req.url ?? '/';
   if (url.length > gen.config.limits.maxUrlLength) {
     sendApiError(res, record, 'payload_too_large', { status: 414 });
@@ -46,11 +51,17 @@ export function admit(gen: Generation, req: IncomingMessage, res: ServerResponse
   else if (match.kind === 'not_found') sendApiError(res, record, 'route_not_found');
   else if (match.kind === 'method_not_allowed') {
     record.route = match.route.id;
-    sendApiError(res, record, 'method_not_allowed', { extra: match.errorFields, headers: { allow: match.allow.join(', ') } });
+    sendApiError(res, record, 'method_not_allowed', {
+      extra: match.errorFields,
+      headers: { allow: match.allow.join(', ') },
+    });
   } else {
     record.route = match.route.id;
     if (!declaredTooLarge(req, gen.config.limits.maxBodyBytes)) return match.route;
-    sendApiError(res, record, 'payload_too_large', { extra: match.route.errorFields, headers: { connection: 'close' } });
+    sendApiError(res, record, 'payload_too_large', {
+      extra: match.route.errorFields,
+      headers: { connection: 'close' },
+    });
   }
   return undefined;
 }

@@ -18,7 +18,14 @@ export interface Generation {
 }
 
 export function createGeneration(config: GatewayConfig, auth: AuthRuntime, hooks: ForwarderHooks): Generation {
-  return { config, router: createRouter(config.routes), forwarder: createForwarder(config.upstream, hooks), auth, inflight: 0, retired: false };
+  return {
+    config,
+    router: createRouter(config.routes),
+    forwarder: createForwarder(config.upstream, hooks),
+    auth,
+    inflight: 0,
+    retired: false,
+  };
 }
 
 export function enter(gen: Generation): void {

@@ -60,18 +60,27 @@ export function createHandler(deps: HandlerDeps) {
         },
         (error: unknown) => {
           log.error({ reqId: record.requestId, err: String(error) }, 'verification threw');
-          if (!res.destroyed && !res.writableEnded) sendApiError(res, record, 'internal_error', { extra: route.errorFields });
+          if (!res.destroyed && !res.writableEnded)
+            sendApiError(res, record, 'internal_error', { extra: route.errorFields });
         },
       );
     } else decide(gen, req, res, record, route, decision);
   };
 
-  function decide(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord, route: CompiledRoute, decision: AuthDecision): void {
+  function decide(
+    gen: Generation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    route: CompiledRoute,
+    decision: AuthDecision,
+  ): void {
     if (!decision.ok) {
       const reply = authFailureResponse(decision, route.errorFields);
       record.decision = 'denied';
       record.errorCode = reply.body.error_code;
-      if (decision.kind !== 'credentials_missing') log.debug({ reqId: record.requestId, kind: decision.kind, detail: decision.detail }, 'token refused');
+      if (decision.kind !== 'credentials_missing')
+        log.debug({ reqId: record.requestId, kind: decision.kind, detail: decision.detail }, 'token refused');
       sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': record.requestId });
       return;
     }
@@ -80,7 +89,14 @@ export function createHandler(deps: HandlerDeps) {
     forward(gen, req, res, record, route, decision);
   }
 
-  function forward(gen: Generation, req: IncomingMessage, res: ServerResponse, record: RequestRecord, route: CompiledRoute, decision: AuthDecision | undefined): void {
+  function forward(
+    gen: Generation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    route: CompiledRoute,
+    decision: AuthDecision | undefined,
+  ): void {
     const state: ForwardState = {
       note: record,
       route,
@@ -100,7 +116,11 @@ export function createHandler(deps: HandlerDeps) {
       ? countingStream(req, limit, () => {
           state.answered = true;
           state.proxyReq?.destroy();
-          if (!res.headersSent) sendApiError(res, record, 'payload_too_large', { extra: route.errorFields, headers: { connection: 'close' } });
+          if (!res.headersSent)
+            sendApiError(res, record, 'payload_too_large', {
+              extra: route.errorFields,
+              headers: { connection: 'close' },
+            });
         })
       : undefined;
     gen.forwarder.forward(req, res, state, body);

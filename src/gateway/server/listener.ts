@@ -68,7 +68,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
     return;
   }
   const oversized = error.code === 'HPE_HEADER_OVERFLOW';
-  const { body } = oversized ? apiError('payload_too_large') : apiError('validation_failed', { message: 'Malformed HTTP request' });
+  const { body } = oversized
+    ? apiError('payload_too_large')
+    : apiError('validation_failed', { message: 'Malformed HTTP request' });
   writeAndClose(socket, oversized ? '431 Request Header Fields Too Large' : '400 Bad Request', JSON.stringify(body));
 }
 

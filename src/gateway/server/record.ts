@@ -18,7 +18,16 @@ export interface RequestRecord {
 }
 
 export function newRecord(requestId: string, method: string, startedAt: number, gen: Generation): RequestRecord {
-  return { requestId, method, startedAt, gen, route: '(unmatched)', decision: 'rejected', errorCode: '', token: undefined };
+  return {
+    requestId,
+    method,
+    startedAt,
+    gen,
+    route: '(unmatched)',
+    decision: 'rejected',
+    errorCode: '',
+    token: undefined,
+  };
 }
 
 const RECORD = Symbol('tokengate.record');

@@ -16,7 +16,12 @@ export interface ErrorReplyOptions {
 }
 
 /** Sends a gateway-decided error in the documented shape and notes its code for the access log. */
-export function sendApiError(res: ServerResponse, record: RequestRecord, kind: ApiErrorKind, options: ErrorReplyOptions = {}): void {
+export function sendApiError(
+  res: ServerResponse,
+  record: RequestRecord,
+  kind: ApiErrorKind,
+  options: ErrorReplyOptions = {},
+): void {
   const { status, body } = apiError(kind, {
     ...(options.extra ? { extra: options.extra } : {}),
     ...(options.message ? { message: options.message } : {}),

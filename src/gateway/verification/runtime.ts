@@ -54,7 +54,11 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     onEvent: (event) => recordKeySetEvent(metrics, event),
     ...clockOption,
   });
-  const revocations = createRevocationSet({ maxStalenessSec: revocation.maxStalenessSec, failOpen: revocation.failOpen, ...clockOption });
+  const revocations = createRevocationSet({
+    maxStalenessSec: revocation.maxStalenessSec,
+    failOpen: revocation.failOpen,
+    ...clockOption,
+  });
   const verifier = createVerifier({
     issuer: issuer.issuer,
     audience: issuer.audience,
@@ -77,7 +81,14 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
   });
   const feedStarted = resolveFeedToken(issuer.revocationFeed, abort.signal).then((token) => {
     if (abort.signal.aborted) return;
-    feed = createRevocationFeedClient({ url: issuer.revocationFeed.url, token, set: revocations, waitSec: feedHoldSec(revocation.maxStalenessSec), log, ...clockOption });
+    feed = createRevocationFeedClient({
+      url: issuer.revocationFeed.url,
+      token,
+      set: revocations,
+      waitSec: feedHoldSec(revocation.maxStalenessSec),
+      log,
+      ...clockOption,
+    });
     return feed.start();
   });
   feedStarted.catch(() => undefined);

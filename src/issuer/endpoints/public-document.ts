@@ -26,7 +26,11 @@ export function servePublicDocument(req: IncomingMessage, res: ServerResponse, d
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     req.resume();
     const body = JSON.stringify({ error: 'invalid_request', error_description: 'method not allowed; use GET' });
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(405, {
+      allow: 'GET, HEAD',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
     return;
   }

@@ -30,7 +30,11 @@ export interface RevokeEndpointDeps extends ClientAuthDeps {
  * the error"); it is not revoked and the attempt is logged. Telling the caller that much reveals nothing: it already holds the
  * token. `token_type_hint` is ignored.
  */
-export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, deps: RevokeEndpointDeps): Promise<void> {
+export async function revokeEndpoint(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: RevokeEndpointDeps,
+): Promise<void> {
   requirePost(req);
   const form = await readForm(req, REVOKE_PARAMS);
   const { client } = await authenticateClient(req, form, deps);
@@ -40,7 +44,10 @@ export async function revokeEndpoint(req: IncomingMessage, res: ServerResponse, 
   // An expired or revoked token is an invalid one, whoever it was issued to: 200, nothing to revoke (§2.2).
   if (claims && !claims.expired && !deps.revocations.isRevoked(claims)) {
     if (claims.clientId !== client.clientId) {
-      deps.log.warn({ clientId: client.clientId, owner: claims.clientId, jti: claims.jti }, "revocation of another client's token refused");
+      deps.log.warn(
+        { clientId: client.clientId, owner: claims.clientId, jti: claims.jti },
+        "revocation of another client's token refused",
+      );
       throw new OAuthError('unauthorized_client', 'the token was not issued to this client');
     }
     await deps.revoker.revokeJti(claims.jti, claims.exp);

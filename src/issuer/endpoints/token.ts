@@ -37,10 +37,16 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
   const lifetime = grantLifetime(form.get('expires_in'));
   const issued = await issueToken(record, deps.clients, scopes, lifetime.seconds, deps.tokens);
   if (!issued) {
-    deps.log.warn({ clientId: client.clientId, reason: 'client disabled during the request' }, 'client authentication failed');
+    deps.log.warn(
+      { clientId: client.clientId, reason: 'client disabled during the request' },
+      'client authentication failed',
+    );
     throw new OAuthError('invalid_client', 'client authentication failed');
   }
-  deps.log.info({ clientId: client.clientId, jti: issued.jti, kid: issued.kid, scope: scopes, expiresIn: lifetime.seconds }, 'token issued');
+  deps.log.info(
+    { clientId: client.clientId, jti: issued.jti, kid: issued.kid, scope: scopes, expiresIn: lifetime.seconds },
+    'token issued',
+  );
   const body = {
     access_token: issued.token,
     token_type: 'Bearer',
@@ -55,5 +61,6 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
 function checkGrantType(form: FormParams): void {
   const grantType = form.get('grant_type');
   if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
-  if (grantType !== 'client_credentials') throw new OAuthError('unsupported_grant_type', 'only client_credentials is supported');
+  if (grantType !== 'client_credentials')
+    throw new OAuthError('unsupported_grant_type', 'only client_credentials is supported');
 }

@@ -30,6 +30,12 @@ export function publicMembers(jwk: Record<string, unknown>): Record<string, stri
 /** RFC 7638 thumbprint: SHA-256 of the required members in lexicographic order, base64url. */
 export function thumbprint(jwk: Record<string, unknown>): string {
   const members = publicMembers(jwk);
-  const canonical = JSON.stringify(Object.fromEntries(Object.keys(members).sort().map((k) => [k, members[k]])));
+  const canonical = JSON.stringify(
+    Object.fromEntries(
+      Object.keys(members)
+        .sort()
+        .map((k) => [k, members[k]]),
+    ),
+  );
   return createHash('sha256').update(canonical).digest('base64url');
 }

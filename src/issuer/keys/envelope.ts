@@ -31,7 +31,14 @@ export class KeyWrapper {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#derive(salt), iv).setAAD(Buffer.from(kid));
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    const envelope: Envelope = { v: 1, enc: 'A256GCM', salt: b64(salt), iv: b64(iv), tag: b64(cipher.getAuthTag()), ct: b64(ct) };
+    const envelope: Envelope = {
+      v: 1,
+      enc: 'A256GCM',
+      salt: b64(salt),
+      iv: b64(iv),
+      tag: b64(cipher.getAuthTag()),
+      ct: b64(ct),
+    };
     return JSON.stringify(envelope);
   }
 
@@ -39,7 +46,11 @@ export class KeyWrapper {
     const envelope = parseEnvelope(stored);
     if (!envelope) throw new KeyEncryptionError(`signing key ${kid} is not an encrypted envelope`);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.#derive(Buffer.from(envelope.salt, 'base64url')), Buffer.from(envelope.iv, 'base64url'));
+      const decipher = createDecipheriv(
+        'aes-256-gcm',
+        this.#derive(Buffer.from(envelope.salt, 'base64url')),
+        Buffer.from(envelope.iv, 'base64url'),
+      );
       decipher.setAAD(Buffer.from(kid)).setAuthTag(Buffer.from(envelope.tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(envelope.ct, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
@@ -55,7 +66,8 @@ export class KeyWrapper {
 /** The envelope, or null when the stored value is a plain private JWK. */
 export function parseEnvelope(stored: string): Envelope | null {
   const value: unknown = JSON.parse(stored);
-  if (typeof value === 'object' && value !== null && (value as { enc?: unknown }).enc === 'A256GCM') return value as Envelope;
+  if (typeof value === 'object' && value !== null && (value as { enc?: unknown }).enc === 'A256GCM')
+    return value as Envelope;
   return null;
 }
 

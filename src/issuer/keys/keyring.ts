@@ -91,14 +91,20 @@ export class Keyring {
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'signing_keys_changed')) throw error;
       await this.#loadAfterWrite();
-      this.#log.info({ kid: this.signer.kid }, 'a concurrent rotation promoted the signing key first; this one joins it');
+      this.#log.info(
+        { kid: this.signer.kid },
+        'a concurrent rotation promoted the signing key first; this one joins it',
+      );
       return { kid: this.signer.kid };
     }
     this.#warnIfUnannounced(keys, now);
     await this.#create('next', keys, now);
     await this.#loadAfterWrite();
     const kid = this.signer.kid;
-    this.#log.info({ kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) }, 'signing keys rotated');
+    this.#log.info(
+      { kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) },
+      'signing keys rotated',
+    );
     return { kid };
   }
 
@@ -119,7 +125,10 @@ export class Keyring {
   #warnIfUnannounced(keys: readonly SigningKey[], now: number): void {
     const next = nextKey(keys);
     if (next && now - next.createdAt < PUBLIC_MAX_AGE_SEC * 1000) {
-      this.#log.warn({ kid: next.kid, publishedForSec: Math.floor((now - next.createdAt) / 1000) }, 'promoting a next key published for less than the key-set max-age');
+      this.#log.warn(
+        { kid: next.kid, publishedForSec: Math.floor((now - next.createdAt) / 1000) },
+        'promoting a next key published for less than the key-set max-age',
+      );
     }
   }
 
@@ -165,7 +174,9 @@ export class Keyring {
     if (!active) throw new Error('no active signing key');
     for (const key of [active, nextKey(keys)]) if (key) this.#privateKey(key);
     const published = publishedOrder(keys, now);
-    const publicKeys = new Map(published.map((k) => [k.kid, { key: createPublicKey({ key: k.publicJwk, format: 'jwk' }), alg: k.alg }]));
+    const publicKeys = new Map(
+      published.map((k) => [k.kid, { key: createPublicKey({ key: k.publicJwk, format: 'jwk' }), alg: k.alg }]),
+    );
     const body = JSON.stringify({ keys: published.map((k) => k.publicJwk) });
     const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
     const signer = createJwtSigner(active.kid, active.alg as SigningAlg, this.#privateKey(active));
@@ -180,7 +191,8 @@ export class Keyring {
     if (envelope && !this.#wrapper) {
       throw new KeyEncryptionError('the stored signing keys are encrypted at rest but KEY_ENCRYPTION_KEY is not set');
     }
-    if (!envelope && this.#wrapper) this.#log.warn({ kid: key.kid }, 'signing key stored unencrypted although KEY_ENCRYPTION_KEY is set');
+    if (!envelope && this.#wrapper)
+      this.#log.warn({ kid: key.kid }, 'signing key stored unencrypted although KEY_ENCRYPTION_KEY is set');
     const jwk = envelope && this.#wrapper ? this.#wrapper.unwrap(key.kid, key.privateKey) : key.privateKey;
     const privateKey = createPrivateKey({ key: JSON.parse(jwk) as import('node:crypto').JsonWebKey, format: 'jwk' });
     this.#privateKeys.set(key.kid, privateKey);

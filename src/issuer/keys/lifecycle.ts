@@ -18,11 +18,17 @@ export function isExpired(key: SigningKey, now: number): boolean {
 
 /** The signer: the most recently activated active key (deterministic if two replicas raced). */
 export function activeKey(keys: readonly SigningKey[]): SigningKey | undefined {
-  return newest(keys.filter((k) => k.status === 'active'), (k) => k.activatedAt ?? 0);
+  return newest(
+    keys.filter((k) => k.status === 'active'),
+    (k) => k.activatedAt ?? 0,
+  );
 }
 
 export function nextKey(keys: readonly SigningKey[]): SigningKey | undefined {
-  return newest(keys.filter((k) => k.status === 'next'), (k) => k.createdAt);
+  return newest(
+    keys.filter((k) => k.status === 'next'),
+    (k) => k.createdAt,
+  );
 }
 
 /**
@@ -34,14 +40,22 @@ export function rotationChanges(keys: readonly SigningKey[], now: number): Signi
   if (!next) throw new Error('no next key to promote');
   const retire = keys
     .filter((k) => k.status === 'active')
-    .map((k) => ({ kid: k.kid, status: 'retired' as const, activatedAt: k.activatedAt, retiredAt: now, from: 'active' as const }));
+    .map((k) => ({
+      kid: k.kid,
+      status: 'retired' as const,
+      activatedAt: k.activatedAt,
+      retiredAt: now,
+      from: 'active' as const,
+    }));
   return [...retire, { kid: next.kid, status: 'active', activatedAt: now, retiredAt: null, from: 'next' }];
 }
 
 /** Key-set order: active first, then next, then retired (newest first). */
 export function publishedOrder(keys: readonly SigningKey[], now: number): SigningKey[] {
   const rank = { active: 0, next: 1, retired: 2 } as const;
-  return keys.filter((k) => !isExpired(k, now)).sort((a, b) => rank[a.status] - rank[b.status] || b.createdAt - a.createdAt);
+  return keys
+    .filter((k) => !isExpired(k, now))
+    .sort((a, b) => rank[a.status] - rank[b.status] || b.createdAt - a.createdAt);
 }
 
 function newest(keys: SigningKey[], by: (k: SigningKey) => number): SigningKey | undefined {

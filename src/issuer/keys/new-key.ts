@@ -6,7 +6,12 @@ import type { KeyWrapper } from './envelope.ts';
  * A fresh key pair as the store keeps it: the public JWK (public members + kid, alg, use) and
  * the private JWK, encrypted when a KEY_ENCRYPTION_KEY is configured.
  */
-export async function newSigningKey(alg: SigningAlg, status: SigningKeyStatus, now: number, wrapper: KeyWrapper | null): Promise<SigningKey> {
+export async function newSigningKey(
+  alg: SigningAlg,
+  status: SigningKeyStatus,
+  now: number,
+  wrapper: KeyWrapper | null,
+): Promise<SigningKey> {
   const { privateKey, publicKey } = await generatePair(alg);
   const jwk = publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
   const kid = thumbprint(jwk);

@@ -35,17 +35,39 @@ function loggableClientId(presented: string, known: boolean): string {
  * disabled client and a deleted project all answer the same 401 `invalid_client`; the reason
  * goes to the log (with the client id and address, never the secret, nor a secret sent as the id).
  */
-export async function authenticateClient(req: IncomingMessage, form: FormParams, deps: ClientAuthDeps): Promise<ClientRecord> {
+export async function authenticateClient(
+  req: IncomingMessage,
+  form: FormParams,
+  deps: ClientAuthDeps,
+): Promise<ClientRecord> {
   const credentials = presentedCredentials(req.headers.authorization, form);
   const record = await deps.clients.get(credentials.clientId);
   const secretOk = verifySecret(credentials.clientSecret, record?.client.secretHash ?? DUMMY_HASH);
-  const reason = !record ? 'unknown client' : !secretOk ? 'wrong secret' : !record.client.enabled ? 'client disabled' : !record.project ? 'project deleted' : null;
+  const reason = !record
+    ? 'unknown client'
+    : !secretOk
+      ? 'wrong secret'
+      : !record.client.enabled
+        ? 'client disabled'
+        : !record.project
+          ? 'project deleted'
+          : null;
   // Correct credentials pass whatever the failure counters say (see BruteForceGuard).
   if (record && reason === null) return record;
   const address = sourceAddress(req, deps.trustedProxies);
-  const refusal = deps.guard.failed(credentials.clientId, address, new OAuthError('invalid_client', 'client authentication failed'));
+  const refusal = deps.guard.failed(
+    credentials.clientId,
+    address,
+    new OAuthError('invalid_client', 'client authentication failed'),
+  );
   deps.log.warn(
-    { clientId: loggableClientId(credentials.clientId, record !== null), address, method: credentials.method, reason, throttled: refusal.status === 429 },
+    {
+      clientId: loggableClientId(credentials.clientId, record !== null),
+      address,
+      method: credentials.method,
+      reason,
+      throttled: refusal.status === 429,
+    },
     'client authentication failed',
   );
   throw refusal;

@@ -53,5 +53,8 @@ function splitBasic(payload: string): { clientId: string; clientSecret: string }
   }
   const colon = decoded.indexOf(':');
   if (colon <= 0) throw new OAuthError('invalid_request', 'malformed Basic credentials');
-  return { clientId: decodeComponent(decoded.slice(0, colon)), clientSecret: decodeComponent(decoded.slice(colon + 1)) };
+  return {
+    clientId: decodeComponent(decoded.slice(0, colon)),
+    clientSecret: decodeComponent(decoded.slice(colon + 1)),
+  };
 }

@@ -35,7 +35,11 @@ export class OAuthError extends Error {
   readonly description: string;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: OAuthErrorCode, description: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: OAuthErrorCode,
+    description: string,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
     super(`${code}: ${description}`);
     this.code = code;
     this.description = description;

@@ -17,7 +17,8 @@ function parseEntry(entry: string): Entry | undefined {
   const [address = '', prefix, ...extra] = entry.split('/');
   const family = isIP(address);
   if (family === 0 || extra.length > 0) return undefined;
-  if (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128))) return undefined;
+  if (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)))
+    return undefined;
   return { address, prefix: prefix === undefined ? undefined : Number(prefix), type: family === 4 ? 'ipv4' : 'ipv6' };
 }
 

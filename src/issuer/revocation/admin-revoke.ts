@@ -25,7 +25,8 @@ export async function adminRevoke(jwtOrJti: string, ctx: AdminRevokeContext): Pr
   const value = jwtOrJti.trim();
   if (value.includes('.')) {
     const claims = await readOwnToken(value, ctx);
-    if (!claims) throw new IssuerInputError('not a token issued by this issuer (signature, issuer or audience do not match)');
+    if (!claims)
+      throw new IssuerInputError('not a token issued by this issuer (signature, issuer or audience do not match)');
     if (claims.expired) {
       ctx.log.info({ jti: claims.jti }, 'revocation skipped: token already expired');
       return;

@@ -30,13 +30,30 @@ export class RevocationFeed {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET') return sendJson(res, 405, { error: 'invalid_request', error_description: 'use GET' }, { allow: 'GET', ...NO_STORE });
+    if (req.method !== 'GET')
+      return sendJson(
+        res,
+        405,
+        { error: 'invalid_request', error_description: 'use GET' },
+        { allow: 'GET', ...NO_STORE },
+      );
     if (!feedAuthorized(req.headers.authorization, this.#feedToken)) {
       this.#log.warn({ address: req.socket.remoteAddress }, 'revocation feed: unauthorized');
-      return sendJson(res, 401, { error: 'invalid_token', error_description: 'feed token required' }, { 'www-authenticate': 'Bearer realm="tokengate"', ...NO_STORE });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_token', error_description: 'feed token required' },
+        { 'www-authenticate': 'Bearer realm="tokengate"', ...NO_STORE },
+      );
     }
     const query = parseQuery(req.url ?? '');
-    if (!query) return sendJson(res, 400, { error: 'invalid_request', error_description: 'cursor and wait must be non-negative integers' }, NO_STORE);
+    if (!query)
+      return sendJson(
+        res,
+        400,
+        { error: 'invalid_request', error_description: 'cursor and wait must be non-negative integers' },
+        NO_STORE,
+      );
     const entries = await this.#entriesAfter(query.cursor, query.wait, res);
     if (res.destroyed) return;
     const page = entries.slice(0, FEED_MAX_ENTRIES);
@@ -55,7 +72,14 @@ export class RevocationFeed {
     for (;;) {
       const entries = await this.#store.revocationsSince(cursor, epochSeconds(this.#clock));
       const remaining = deadline - Date.now();
-      if (entries.length > 0 || remaining <= 0 || this.#closed || res.destroyed || this.#waiters.size >= FEED_MAX_WAITERS) return entries;
+      if (
+        entries.length > 0 ||
+        remaining <= 0 ||
+        this.#closed ||
+        res.destroyed ||
+        this.#waiters.size >= FEED_MAX_WAITERS
+      )
+        return entries;
       if (!(await this.#waitForChange(remaining, res))) return entries;
     }
   }

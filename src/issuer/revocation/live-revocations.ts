@@ -22,7 +22,8 @@ export class LiveRevocations implements RevocationChecker {
   apply(entries: readonly Revocation[]): void {
     for (const entry of entries) {
       this.#cursor = Math.max(this.#cursor, entry.seq);
-      if (entry.kind === 'jti') this.#jtis.set(entry.value, Math.max(entry.expiresAt, this.#jtis.get(entry.value) ?? 0));
+      if (entry.kind === 'jti')
+        this.#jtis.set(entry.value, Math.max(entry.expiresAt, this.#jtis.get(entry.value) ?? 0));
       else if (entry.issuedBefore !== null) this.#addClient(entry.value, entry.issuedBefore, entry.expiresAt);
     }
   }

@@ -17,7 +17,13 @@ export class RevocationSync {
   #again = false;
   #unsubscribe: (() => void) | null = null;
 
-  constructor(opts: { store: Store; live: LiveRevocations; clock: Clock; log: Logger; onClientRevoked: (clientId: string) => void }) {
+  constructor(opts: {
+    store: Store;
+    live: LiveRevocations;
+    clock: Clock;
+    log: Logger;
+    onClientRevoked: (clientId: string) => void;
+  }) {
     this.#store = opts.store;
     this.#live = opts.live;
     this.#clock = opts.clock;

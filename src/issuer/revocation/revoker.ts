@@ -32,7 +32,12 @@ export class Revoker {
   /** Every token of the client issued at or before this second. */
   async revokeClient(clientId: string): Promise<void> {
     const now = epochSeconds(this.#clock);
-    await this.#store.addRevocation({ kind: 'client', value: clientId, issuedBefore: now, expiresAt: now + MAX_LIFETIME_SEC + SKEW_SEC });
+    await this.#store.addRevocation({
+      kind: 'client',
+      value: clientId,
+      issuedBefore: now,
+      expiresAt: now + MAX_LIFETIME_SEC + SKEW_SEC,
+    });
     await this.#sync.sync();
     this.#log.info({ clientId }, 'client tokens revoked');
   }

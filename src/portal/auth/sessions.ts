@@ -58,5 +58,10 @@ export function storeSessions(store: Store, ttlMs: number): Sessions {
 }
 
 function toSession(session: PortalSession): Session {
-  return { id: session.id, csrfToken: session.csrfToken, expiresAt: session.expiresAt, hasNotice: session.flash !== null };
+  return {
+    id: session.id,
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+    hasNotice: session.flash !== null,
+  };
 }

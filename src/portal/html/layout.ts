@@ -52,7 +52,8 @@ ${content}
 
 function navigation(session: Session, section: PageOptions['section']): Html {
   const items = NAV.map(
-    (item) => html`<li><a href="${item.href}"${item.section === section ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
+    (item) =>
+      html`<li><a href="${item.href}"${item.section === section ? html` aria-current="page"` : ''}>${item.label}</a></li>`,
   );
   return html`<nav class="main-nav" aria-label="Main"><ul>${items}</ul></nav>
 <form class="sign-out" method="post" action="/portal/logout">${csrfField(session)}<button type="submit" class="button-secondary">Sign out</button></form>`;
@@ -61,7 +62,9 @@ function navigation(session: Session, section: PageOptions['section']): Html {
 function breadcrumbs(crumbs: readonly Crumb[]): Html | string {
   if (crumbs.length === 0) return '';
   const items = crumbs.map((crumb, i) =>
-    i === crumbs.length - 1 || !crumb.href ? html`<li><span aria-current="page">${crumb.label}</span></li>` : html`<li><a href="${crumb.href}">${crumb.label}</a></li>`,
+    i === crumbs.length - 1 || !crumb.href
+      ? html`<li><span aria-current="page">${crumb.label}</span></li>`
+      : html`<li><a href="${crumb.href}">${crumb.label}</a></li>`,
   );
   return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${items}</ol></nav>`;
 }

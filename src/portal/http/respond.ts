@@ -15,7 +15,12 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Pages are never cached: they show account data, and one of them shows a secret once. */
-export function sendPage(res: ServerResponse, status: number, page: Html, headers: Readonly<Record<string, string>> = {}): void {
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  page: Html,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   const body = Buffer.from(page.value, 'utf8');
   res.writeHead(status, {
     ...SECURITY_HEADERS,
@@ -28,7 +33,11 @@ export function sendPage(res: ServerResponse, status: number, page: Html, header
 }
 
 /** 303 See Other: a POST is never replayed, and the target URL never carries a secret. */
-export function redirect(res: ServerResponse, location: string, headers: Readonly<Record<string, string | string[]>> = {}): void {
+export function redirect(
+  res: ServerResponse,
+  location: string,
+  headers: Readonly<Record<string, string | string[]>> = {},
+): void {
   res.writeHead(303, { ...SECURITY_HEADERS, ...headers, location, 'cache-control': 'no-store', 'content-length': 0 });
   res.end();
 }

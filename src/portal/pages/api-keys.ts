@@ -32,7 +32,11 @@ async function createApiKey(r: SessionRequest) {
 <dl class="facts"><div><dt>Key</dt><dd><code id="api-key">${created.key}</code></dd></div></dl>
 ${secretPanel('api-secret', 'Secret', created.secret)}
 <p><a class="button" href="${credentialsHref(project, 'api-keys')}">Done, back to API keys</a></p>`;
-  const crumbs = credentialsCrumbs(project, { label: 'API keys', href: credentialsHref(project, 'api-keys') }, { label: 'New key' });
+  const crumbs = credentialsCrumbs(
+    project,
+    { label: 'API keys', href: credentialsHref(project, 'api-keys') },
+    { label: 'New key' },
+  );
   sendPage(r.res, 201, page({ title: 'API key created', session: r.session, section: 'projects', crumbs }, body));
 }
 

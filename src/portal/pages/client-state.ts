@@ -31,7 +31,11 @@ async function confirmDisable(r: SessionRequest) {
 <form method="post" action="${r.req.url?.split('?', 1)[0] ?? ''}" class="actions">${csrfField(r.session)}
 <button type="submit" class="button-danger">Disable client and revoke its tokens</button> <a href="${back}">Cancel</a></form></div>`;
   const crumbs = credentialsCrumbs(project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' });
-  sendPage(r.res, 200, page({ title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body));
+  sendPage(
+    r.res,
+    200,
+    page({ title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body),
+  );
 }
 
 function setEnabled(enabled: boolean) {
@@ -51,7 +55,22 @@ function setEnabled(enabled: boolean) {
 }
 
 export const clientStateRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id/oauth-clients/:clientId/disable', access: 'session', handle: confirmDisable },
-  { method: 'POST', path: '/portal/projects/:id/oauth-clients/:clientId/disable', access: 'session', handle: setEnabled(false) },
-  { method: 'POST', path: '/portal/projects/:id/oauth-clients/:clientId/enable', access: 'session', handle: setEnabled(true) },
+  {
+    method: 'GET',
+    path: '/portal/projects/:id/oauth-clients/:clientId/disable',
+    access: 'session',
+    handle: confirmDisable,
+  },
+  {
+    method: 'POST',
+    path: '/portal/projects/:id/oauth-clients/:clientId/disable',
+    access: 'session',
+    handle: setEnabled(false),
+  },
+  {
+    method: 'POST',
+    path: '/portal/projects/:id/oauth-clients/:clientId/enable',
+    access: 'session',
+    handle: setEnabled(true),
+  },
 ];

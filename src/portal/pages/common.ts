@@ -11,7 +11,11 @@ export type SessionRequest = RouteRequest<Session>;
 export const projectHref = (project: Project) => `/portal/projects/${encodeURIComponent(project.id)}`;
 
 export function projectCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
-  return [{ label: 'Projects', href: '/portal/projects' }, { label: project.name, href: projectHref(project) }, ...more];
+  return [
+    { label: 'Projects', href: '/portal/projects' },
+    { label: project.name, href: projectHref(project) },
+    ...more,
+  ];
 }
 
 /**

@@ -10,7 +10,12 @@ export const credentialsHref = (project: Project, tab: CredentialsTab) =>
   `${projectHref(project)}/credentials${tab === 'oauth-clients' ? '/oauth-clients' : ''}`;
 
 export function credentialsCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
-  return projectCrumbs(project, { label: 'Keys', href: `${projectHref(project)}/keys` }, { label: 'Credentials', href: credentialsHref(project, 'api-keys') }, ...more);
+  return projectCrumbs(
+    project,
+    { label: 'Keys', href: `${projectHref(project)}/keys` },
+    { label: 'Credentials', href: credentialsHref(project, 'api-keys') },
+    ...more,
+  );
 }
 
 /**
@@ -24,7 +29,14 @@ function tabs(project: Project, current: CredentialsTab): Html {
 }
 
 /** Renders a Credentials page with its tab bar above the tab's content. */
-export async function sendCredentials(r: SessionRequest, project: Project, current: CredentialsTab, content: Html, status = 200, step?: string): Promise<void> {
+export async function sendCredentials(
+  r: SessionRequest,
+  project: Project,
+  current: CredentialsTab,
+  content: Html,
+  status = 200,
+  step?: string,
+): Promise<void> {
   const label = current === 'api-keys' ? 'API keys' : 'OAuth 2.0 clients';
   const trail: Crumb[] = step ? [{ label, href: credentialsHref(project, current) }, { label: step }] : [{ label }];
   const body = html`<h1>Credentials <span class="subtitle">${project.name}</span></h1>
@@ -32,6 +44,11 @@ ${tabs(project, current)}
 <section class="tab-panel" aria-labelledby="tab-heading"><h2 id="tab-heading">${label}</h2>
 ${content}
 </section>`;
-  const options = { title: `${label} · ${project.name}`, session: r.session, section: 'projects' as const, crumbs: credentialsCrumbs(project, ...trail) };
+  const options = {
+    title: `${label} · ${project.name}`,
+    session: r.session,
+    section: 'projects' as const,
+    crumbs: credentialsCrumbs(project, ...trail),
+  };
   sendPage(r.res, status, page({ ...options, notice: await takeNotice(r) }, body));
 }

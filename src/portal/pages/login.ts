@@ -28,7 +28,12 @@ function loginNonce(r: RouteRequest<Session | undefined>): string {
   return current !== undefined && NONCE_SHAPE.test(current) ? current : randomToken();
 }
 
-function loginPage(r: RouteRequest<Session | undefined>, status: number, error?: string, headers: Record<string, string> = {}) {
+function loginPage(
+  r: RouteRequest<Session | undefined>,
+  status: number,
+  error?: string,
+  headers: Record<string, string> = {},
+) {
   const nonce = loginNonce(r);
   const body = html`<div class="narrow">
 <h1>Sign in</h1>
@@ -91,7 +96,9 @@ function failedSignIn(r: RouteRequest<Session | undefined>): void {
     return;
   }
   const minutes = Math.ceil(waitMs / 60_000);
-  loginPage(r, 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+  loginPage(r, 429, `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
+    'retry-after': String(Math.ceil(waitMs / 1000)),
+  });
 }
 
 export const loginRoutes: readonly PortalRoute[] = [

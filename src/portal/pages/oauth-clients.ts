@@ -9,14 +9,18 @@ import type { PortalRoute } from '../routing.ts';
 import { freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
-const clientHref = (project: Project, client: OAuthClient) => `${projectHref(project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
+const clientHref = (project: Project, client: OAuthClient) =>
+  `${projectHref(project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
 function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
   const action = client.enabled
     ? html`<a href="${clientHref(project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
     : html`<form method="post" action="${clientHref(project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
-  return { header: client.name, cells: [html`<code>${client.clientId}</code>`, client.scopes.join(', '), state, when(client.createdAt), action] };
+  return {
+    header: client.name,
+    cells: [html`<code>${client.clientId}</code>`, client.scopes.join(', '), state, when(client.createdAt), action],
+  };
 }
 
 async function clientsTab(r: SessionRequest) {
@@ -37,10 +41,17 @@ ${table}
   await sendCredentials(r, project, 'oauth-clients', content);
 }
 
-async function newClientForm(r: SessionRequest, project: Project, status = 200, error?: string, values: { name?: string; scopes?: string[] } = {}) {
+async function newClientForm(
+  r: SessionRequest,
+  project: Project,
+  status = 200,
+  error?: string,
+  values: { name?: string; scopes?: string[] } = {},
+) {
   const chosen = values.scopes ?? [];
   const boxes = SCOPES.map(
-    (scope) => html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
+    (scope) =>
+      html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
   );
   const content = html`${errorSummary(error)}
 <form method="post" action="${credentialsHref(project, 'oauth-clients')}" class="stack card">
@@ -56,7 +67,8 @@ ${csrfField(r.session)}
 async function newClientPage(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project), 409);
+  if (!planAllowsOAuth(project.plan))
+    return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project), 409);
   await newClientForm(r, project);
 }
 
@@ -74,7 +86,11 @@ async function createClient(r: SessionRequest) {
 <div><dt>Scopes</dt><dd>${created.scopes.join(', ')}</dd></div></dl>
 ${secretPanel('client-secret', 'Client secret', created.client_secret)}
 <p><a class="button" href="${credentialsHref(project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
-  const crumbs = credentialsCrumbs(project, { label: 'OAuth 2.0 clients', href: credentialsHref(project, 'oauth-clients') }, { label: 'New client' });
+  const crumbs = credentialsCrumbs(
+    project,
+    { label: 'OAuth 2.0 clients', href: credentialsHref(project, 'oauth-clients') },
+    { label: 'New client' },
+  );
   sendPage(r.res, 201, page({ title: 'Client created', session: r.session, section: 'projects', crumbs }, body));
 }
 
@@ -87,6 +103,11 @@ function friendly(message: string): string {
 
 export const clientRoutes: readonly PortalRoute[] = [
   { method: 'GET', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: clientsTab },
-  { method: 'GET', path: '/portal/projects/:id/credentials/oauth-clients/new', access: 'session', handle: newClientPage },
+  {
+    method: 'GET',
+    path: '/portal/projects/:id/credentials/oauth-clients/new',
+    access: 'session',
+    handle: newClientPage,
+  },
   { method: 'POST', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: createClient },
 ];

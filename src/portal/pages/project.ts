@@ -4,7 +4,15 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { freePlanMessage, loadProject, planBadge, projectCrumbs, projectHref, type SessionRequest, takeNotice } from './common.ts';
+import {
+  freePlanMessage,
+  loadProject,
+  planBadge,
+  projectCrumbs,
+  projectHref,
+  type SessionRequest,
+  takeNotice,
+} from './common.ts';
 
 async function projectPage(r: SessionRequest) {
   const project = await loadProject(r);
@@ -17,14 +25,30 @@ async function projectPage(r: SessionRequest) {
 </dl>
 ${planAllowsOAuth(project.plan) ? html`<p>This plan includes OAuth 2.0 clients.</p>` : freePlanMessage(project)}
 <p><a class="button" href="${projectHref(project)}/keys">Keys</a></p>`;
-  sendPage(r.res, 200, page({ title: project.name, session: r.session, section: 'projects', crumbs: projectCrumbs(project), notice: await takeNotice(r) }, body));
+  sendPage(
+    r.res,
+    200,
+    page(
+      {
+        title: project.name,
+        session: r.session,
+        section: 'projects',
+        crumbs: projectCrumbs(project),
+        notice: await takeNotice(r),
+      },
+      body,
+    ),
+  );
 }
 
 /** "Keys": the way in to Credentials (API keys and OAuth 2.0 clients), as the spec's steps go. */
 async function keysPage(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  const [clients, apiKeys] = await Promise.all([r.app.ctx.store.listClients(project.id), r.app.ctx.store.listApiKeys(project.id)]);
+  const [clients, apiKeys] = await Promise.all([
+    r.app.ctx.store.listClients(project.id),
+    r.app.ctx.store.listApiKeys(project.id),
+  ]);
   const body = html`<h1>Keys</h1>
 <ul class="cards">
 <li class="card"><h2><a href="${projectHref(project)}/credentials">Credentials</a></h2>
@@ -32,7 +56,19 @@ async function keysPage(r: SessionRequest) {
 <li class="card"><h2><a href="/portal/signing-keys">Signing keys</a></h2>
 <p>The keys tokengate signs access tokens with, shared by every project.</p></li>
 </ul>`;
-  sendPage(r.res, 200, page({ title: `Keys · ${project.name}`, session: r.session, section: 'projects', crumbs: projectCrumbs(project, { label: 'Keys' }) }, body));
+  sendPage(
+    r.res,
+    200,
+    page(
+      {
+        title: `Keys · ${project.name}`,
+        session: r.session,
+        section: 'projects',
+        crumbs: projectCrumbs(project, { label: 'Keys' }),
+      },
+      body,
+    ),
+  );
 }
 
 export const projectRoutes: readonly PortalRoute[] = [

@@ -9,10 +9,18 @@ import type { PortalRoute } from '../routing.ts';
 import { oauthAvailability, planBadge, projectHref, type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 function projectRow(project: Project): TableRow {
-  return { header: html`<a href="${projectHref(project)}">${project.name}</a>`, cells: [planBadge(project), oauthAvailability(project), when(project.createdAt)] };
+  return {
+    header: html`<a href="${projectHref(project)}">${project.name}</a>`,
+    cells: [planBadge(project), oauthAvailability(project), when(project.createdAt)],
+  };
 }
 
-async function projectsPage(r: SessionRequest, status = 200, error?: string, values: { name?: string; plan?: string } = {}) {
+async function projectsPage(
+  r: SessionRequest,
+  status = 200,
+  error?: string,
+  values: { name?: string; plan?: string } = {},
+) {
   const projects = await r.app.ctx.store.listProjects();
   const table = projects.length
     ? dataTable('Your projects', ['Name', 'Plan', 'OAuth 2.0 clients', 'Created'], projects.map(projectRow))
@@ -31,14 +39,20 @@ ${csrfField(r.session)}
 <select id="project-plan" name="plan">${PLANS.map((p) => html`<option value="${p}"${p === plan ? html` selected` : ''}>${p}</option>`)}</select></div>
 <button type="submit">Create project</button>
 </form></section>`;
-  sendPage(r.res, status, page({ title: 'Projects', session: r.session, section: 'projects', notice: await takeNotice(r) }, body));
+  sendPage(
+    r.res,
+    status,
+    page({ title: 'Projects', session: r.session, section: 'projects', notice: await takeNotice(r) }, body),
+  );
 }
 
 async function createProject(r: SessionRequest) {
   const values = { name: r.form.get('name') ?? '', plan: r.form.get('plan') ?? '' };
   const result = await r.app.ops('POST', '/projects', values);
   if (!result.ok) {
-    const message = result.message.startsWith('name: required') ? 'Enter a project name.' : result.message.replace(/^name:/, 'Project name:');
+    const message = result.message.startsWith('name: required')
+      ? 'Enter a project name.'
+      : result.message.replace(/^name:/, 'Project name:');
     return projectsPage(r, result.status, message, values);
   }
   const created = result.body as { id: string; name: string };

@@ -15,7 +15,10 @@ const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
 
 function keyRow(key: SigningKeyInfo): TableRow {
   const state = html`<span class="badge badge-key-${key.status}">${key.status}</span> <span class="hint">${STATE_HELP[key.status]}</span>`;
-  return { header: html`<code>${key.kid}</code>`, cells: [key.alg, state, when(key.createdAt), when(key.activatedAt), when(key.retiredAt), when(key.removeAfter)] };
+  return {
+    header: html`<code>${key.kid}</code>`,
+    cells: [key.alg, state, when(key.createdAt), when(key.activatedAt), when(key.retiredAt), when(key.removeAfter)],
+  };
 }
 
 async function keysPage(r: SessionRequest) {
@@ -26,12 +29,21 @@ ${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'St
 <section aria-labelledby="rotate"><h2 id="rotate">Rotate</h2>
 <p>Rotation makes the next key active and retires the active one. Tokens already issued stay valid until they expire.</p>
 <form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>`;
-  sendPage(r.res, 200, page({ title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) }, body));
+  sendPage(
+    r.res,
+    200,
+    page({ title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) }, body),
+  );
 }
 
 async function rotate(r: SessionRequest) {
   const result = await r.app.ops('POST', '/keys/rotate');
-  await setNotice(r, result.ok ? `Signing keys rotated. Active key: ${(result.body as { kid: string }).kid}.` : `Rotation failed: ${result.message}`);
+  await setNotice(
+    r,
+    result.ok
+      ? `Signing keys rotated. Active key: ${(result.body as { kid: string }).kid}.`
+      : `Rotation failed: ${result.message}`,
+  );
   redirect(r.res, '/portal/signing-keys');
 }
 

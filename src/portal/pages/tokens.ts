@@ -14,7 +14,11 @@ ${errorSummary(error)}
 <div class="field"><label for="token">Access token (JWT) or token id (jti)</label>
 <textarea id="token" name="token" rows="5" required maxlength="8192" autocomplete="off" spellcheck="false"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}></textarea></div>
 <button type="submit" class="button-danger">Revoke token</button></form></div>`;
-  sendPage(r.res, status, page({ title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) }, body));
+  sendPage(
+    r.res,
+    status,
+    page({ title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) }, body),
+  );
 }
 
 async function revoke(r: SessionRequest) {

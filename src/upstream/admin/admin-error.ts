@@ -41,7 +41,8 @@ export function conflict(message: string): AdminError {
 export function asAdminError(error: unknown): AdminError | undefined {
   if (error instanceof AdminError) return error;
   if (error instanceof IssuerInputError) return badRequest(error.message);
-  if (error instanceof StoreError && error.code === 'project_not_found') return new AdminError('record_not_found', error.message);
+  if (error instanceof StoreError && error.code === 'project_not_found')
+    return new AdminError('record_not_found', error.message);
   if (error instanceof StoreError && error.code === 'plan_forbids_oauth') return conflict(error.message);
   return undefined;
 }

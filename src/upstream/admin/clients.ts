@@ -15,7 +15,9 @@ export const clientRoutes: readonly AdminRoute[] = [
       const body = await readJsonObject(req);
       const input = { projectId: project.id, name: nameField(body), scopes: scopesField(body) };
       if (!planAllowsOAuth(project.plan)) {
-        throw conflict(`project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`);
+        throw conflict(
+          `project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`,
+        );
       }
       const created = await ctx.issuer.createClient(input);
       ctx.log.info({ projectId: project.id, clientId: created.client.clientId }, 'admin: client created');
@@ -42,7 +44,9 @@ export const clientRoutes: readonly AdminRoute[] = [
  */
 async function setEnabled(ctx: AdminContext, params: Params, enabled: boolean) {
   const id = params['id'] ?? '';
-  const client = isWellFormedId(id) ? await ctx.issuer.setClientEnabled(id, enabled).catch((error: unknown) => halfDisabled(ctx, id, error)) : null;
+  const client = isWellFormedId(id)
+    ? await ctx.issuer.setClientEnabled(id, enabled).catch((error: unknown) => halfDisabled(ctx, id, error))
+    : null;
   if (!client) throw notFound('client', id);
   ctx.log.info({ clientId: id, enabled }, 'admin: client enabled changed');
   return ok({ client_id: client.clientId, enabled: client.enabled });

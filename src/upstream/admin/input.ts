@@ -14,7 +14,8 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
   try {
     raw = await readBody(req, ADMIN_BODY_LIMIT);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new AdminError('payload_too_large', `body exceeds ${ADMIN_BODY_LIMIT} bytes`);
+    if (error instanceof BodyTooLargeError)
+      throw new AdminError('payload_too_large', `body exceeds ${ADMIN_BODY_LIMIT} bytes`);
     throw error;
   }
   if (raw.length === 0) return {};
@@ -24,7 +25,8 @@ export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> 
   } catch {
     throw badRequest('body must be valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('body must be a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('body must be a JSON object');
   return parsed as JsonObject;
 }
 
@@ -39,7 +41,8 @@ export function nameField(body: JsonObject): string {
   // Bidirectional controls (U+202E and kin) reorder the text printed after them, so one name could
   // make a listing show another's ("Trojan Source"). Joiners and variation selectors, which emoji
   // need, are not among them.
-  if (/\p{Bidi_Control}/u.test(trimmed)) throw badRequest('name: must not contain bidirectional controls (U+202A-202E, U+2066-2069, marks)');
+  if (/\p{Bidi_Control}/u.test(trimmed))
+    throw badRequest('name: must not contain bidirectional controls (U+202A-202E, U+2066-2069, marks)');
   // A lone surrogate (JSON allows "\ud800") would be stored as U+FFFD: a name other than the one sent.
   if (!trimmed.isWellFormed()) throw badRequest('name: must be valid Unicode text (no lone surrogate)');
   return trimmed;
@@ -57,7 +60,8 @@ export function scopesField(body: JsonObject): Scope[] {
   const message = `scopes: required, a non-empty array drawn from ${SCOPES.join(', ')}`;
   if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > 16) throw badRequest(message);
   for (const scope of scopes) {
-    if (typeof scope !== 'string' || !isScope(scope)) throw badRequest(`scopes: unknown scope ${JSON.stringify(String(scope).slice(0, 32))}; ${message}`);
+    if (typeof scope !== 'string' || !isScope(scope))
+      throw badRequest(`scopes: unknown scope ${JSON.stringify(String(scope).slice(0, 32))}; ${message}`);
   }
   return SCOPES.filter((scope) => scopes.includes(scope));
 }

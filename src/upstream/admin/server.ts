@@ -13,7 +13,14 @@ import { projectRoutes } from './projects.ts';
 import type { AdminContext, AdminRoute } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [...projectRoutes, ...clientRoutes, ...tokenRoutes, ...keyRoutes, ...apiKeyRoutes, ...addressRoutes];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...projectRoutes,
+  ...clientRoutes,
+  ...tokenRoutes,
+  ...keyRoutes,
+  ...apiKeyRoutes,
+  ...addressRoutes,
+];
 
 export interface AdminServerOptions {
   readonly context: AdminContext;
@@ -41,7 +48,9 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     if (options.portal && /^\/portal(?:[/?]|$)/.test(req.url ?? '')) return options.portal.handle(req, res);
     if (!authorized(req)) {
       log.warn({ reqId: id, address: req.socket.remoteAddress }, 'admin: refused a request without the admin token');
-      const { status, body } = apiError('invalid_credentials', { message: 'admin API: missing or wrong admin token (Authorization: Bearer <admin token>)' });
+      const { status, body } = apiError('invalid_credentials', {
+        message: 'admin API: missing or wrong admin token (Authorization: Bearer <admin token>)',
+      });
       sendJson(res, status, body, { 'www-authenticate': 'Bearer realm="tokengate-admin"' });
       req.resume();
       return;
@@ -66,7 +75,13 @@ function buildRouter(context: AdminContext, log: Logger) {
   return router;
 }
 
-async function run(route: AdminRoute, ctx: AdminContext, req: IncomingMessage, res: ServerResponse, params: Record<string, string | undefined>) {
+async function run(
+  route: AdminRoute,
+  ctx: AdminContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: Record<string, string | undefined>,
+) {
   try {
     const result = await route.handle(ctx, req, params);
     sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });

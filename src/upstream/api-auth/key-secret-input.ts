@@ -22,7 +22,8 @@ export function readKeySecret(query: URLSearchParams, authorization: string | un
   if (key.length > MAX_KEY_LENGTH) return invalid(`Key is longer than ${MAX_KEY_LENGTH} characters`);
   if (querySecrets.length > 1) return invalid('Secret must be given once');
   const secret = pickSecret(querySecrets[0], authorization);
-  if (secret === 'conflict') return invalid('Secret was sent both as a parameter and in the Authorization header with different values');
+  if (secret === 'conflict')
+    return invalid('Secret was sent both as a parameter and in the Authorization header with different values');
   if (secret === undefined) return { ok: false, kind: 'secret_not_provided' };
   if (secret.length > MAX_SECRET_LENGTH) return invalid(`Secret is longer than ${MAX_SECRET_LENGTH} characters`);
   return { ok: true, key, secret };

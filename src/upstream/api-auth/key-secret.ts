@@ -32,8 +32,10 @@ export async function authenticateKeySecret(
   // A key no key can be (a NUL byte, which PostgreSQL refuses outright) names none: unknown, no query.
   const apiKey = isWellFormedId(input.key) ? await apiKeys(input.key) : null;
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
-  if (!verifySecret(input.secret, apiKey.secretHash)) return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
-  if ((await projects(apiKey.projectId)) === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
+  if (!verifySecret(input.secret, apiKey.secretHash))
+    return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
+  if ((await projects(apiKey.projectId)) === null)
+    return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
   return { ok: true, projectId: apiKey.projectId, via: 'key', scopes: SCOPES };
 }
 

@@ -16,7 +16,12 @@ const MAX_ENTRIES = 10_000;
 export function cachedLookup<T extends object>(lookup: Lookup<T>, clock: Clock, ttlMs: number): Lookup<T> {
   if (ttlMs <= 0) return lookup;
   // ttlResolution 0: read the injected clock on every check (no timer-cached "now").
-  const cache = new LRUCache<string, Promise<T | null>>({ max: MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, perf: clock });
+  const cache = new LRUCache<string, Promise<T | null>>({
+    max: MAX_ENTRIES,
+    ttl: ttlMs,
+    ttlResolution: 0,
+    perf: clock,
+  });
   return (id) => {
     const cached = cache.get(id);
     if (cached !== undefined) return cached;

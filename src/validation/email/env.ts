@@ -6,7 +6,10 @@ import type { EmailRouteOptions } from './route.ts';
  * `EMAIL_DNS_TIMEOUT_MS` (integer milliseconds, default 1500).
  */
 export function emailRouteOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EmailRouteOptions {
-  const servers = (env.EMAIL_DNS_SERVERS ?? '').split(',').map((server) => server.trim()).filter((server) => server !== '');
+  const servers = (env.EMAIL_DNS_SERVERS ?? '')
+    .split(',')
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
   const rawTimeout = env.EMAIL_DNS_TIMEOUT_MS?.trim();
   if (rawTimeout !== undefined && rawTimeout !== '' && !/^[0-9]+$/.test(rawTimeout)) {
     throw new TypeError(`EMAIL_DNS_TIMEOUT_MS: must be an integer number of milliseconds, got "${rawTimeout}"`);

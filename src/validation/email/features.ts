@@ -19,7 +19,10 @@ export function parseFeatures(raw: string | undefined): ReadonlySet<Feature> | {
   // Blank is the default, as for the address endpoints' optional lists (`state_codes`, `source`).
   if (raw === undefined || raw.trim() === '') return new Set(DEFAULT_FEATURES);
   if (raw.length > MAX_FEATURES_LENGTH) return { error: 'Features is too long' };
-  const names = raw.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
   if (names.length === 0) return { error: 'Features can not be blank' };
   const unknown = names.find((name) => !isFeature(name));
   if (unknown !== undefined) {

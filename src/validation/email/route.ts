@@ -41,13 +41,18 @@ export function createEmailRoute(options: EmailRouteOptions = {}): ValidationRou
   const direct = createMxLookup({ timeoutMs, ...(options.dnsServers ? { servers: options.dnsServers } : {}) });
   const lookup = options.dnsCache === false ? direct : cachedLookup(direct, { clock: options.clock ?? systemClock });
   // The address is personal data: only its domain and the DNS failure go to the log.
-  const loggedLookup = (request: ValidationRequest): MxLookup => async (domain) => {
-    const routing = await lookup(domain);
-    if (routing.kind === 'unknown') {
-      request.log.warn({ domain, dns: routing.reason, projectId: request.projectId }, 'email domain check: DNS did not answer');
-    }
-    return routing;
-  };
+  const loggedLookup =
+    (request: ValidationRequest): MxLookup =>
+    async (domain) => {
+      const routing = await lookup(domain);
+      if (routing.kind === 'unknown') {
+        request.log.warn(
+          { domain, dns: routing.reason, projectId: request.projectId },
+          'email domain check: DNS did not answer',
+        );
+      }
+      return routing;
+    };
   async function handle(request: ValidationRequest): Promise<ValidationResponse> {
     const email = singleParam(request.query, 'email', 'Email', MAX_EMAIL_PARAM);
     if ('error' in email) return invalid(email.error);

@@ -55,7 +55,11 @@ export function parseEmail(input: string): SyntaxResult {
   const text = input.trim();
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) {
-    return { ok: false, account: at > 0 ? text.slice(0, at) : null, domain: at >= 0 ? text.slice(at + 1) || null : null };
+    return {
+      ok: false,
+      account: at > 0 ? text.slice(0, at) : null,
+      domain: at >= 0 ? text.slice(at + 1) || null : null,
+    };
   }
   const account = text.slice(0, at);
   const rawDomain = text.slice(at + 1);

@@ -33,10 +33,19 @@ function reason(code: EmailNotVerifiedCode | null) {
   return { not_verified_reason: code ? EMAIL_NOT_VERIFIED[code] : null, not_verified_code: code };
 }
 
-function domainVerdict(routing: MailRouting): { verified: boolean | null; code: EmailNotVerifiedCode | null; domain: CheckOutcome } {
+function domainVerdict(routing: MailRouting): {
+  verified: boolean | null;
+  code: EmailNotVerifiedCode | null;
+  domain: CheckOutcome;
+} {
   if (routing.kind === 'mx' || routing.kind === 'implicit') return { verified: true, code: null, domain: 'passed' };
   if (routing.kind === 'unknown') return { verified: null, code: 'DOMAIN_UNVERIFIABLE', domain: 'unknown' };
-  const code = routing.kind === 'null_mx' ? 'DOMAIN_REJECTS_MAIL' : routing.kind === 'not_found' ? 'DOMAIN_NOT_FOUND' : 'DOMAIN_NO_MAIL_SERVER';
+  const code =
+    routing.kind === 'null_mx'
+      ? 'DOMAIN_REJECTS_MAIL'
+      : routing.kind === 'not_found'
+        ? 'DOMAIN_NOT_FOUND'
+        : 'DOMAIN_NO_MAIL_SERVER';
   return { verified: false, code, domain: 'failed' };
 }
 
@@ -62,7 +71,11 @@ function unclassified(syntax: SyntaxResult, features: ReadonlySet<Feature>): Ema
  * Otherwise: syntax, then the lists, then where mail for the domain goes. Disposable, role and
  * public addresses still receive mail, so they are flagged but not "not verified".
  */
-export async function verifyEmail(input: string, features: ReadonlySet<Feature>, lookup: MxLookup): Promise<EmailVerification> {
+export async function verifyEmail(
+  input: string,
+  features: ReadonlySet<Feature>,
+  lookup: MxLookup,
+): Promise<EmailVerification> {
   const syntax = parseEmail(input);
   if (!syntax.ok || isFormatOnly(features)) {
     const result = unclassified(syntax, features);

@@ -6,8 +6,18 @@ import type { NumberType } from 'libphonenumber-js/max';
  * where the two share ranges (the US and Canada): only a carrier lookup could tell them apart.
  */
 export const LINE_TYPES = [
-  'mobile', 'landline', 'landline_or_mobile', 'toll_free', 'premium_rate', 'shared_cost',
-  'voip', 'personal_number', 'pager', 'uan', 'voicemail', 'unknown',
+  'mobile',
+  'landline',
+  'landline_or_mobile',
+  'toll_free',
+  'premium_rate',
+  'shared_cost',
+  'voip',
+  'personal_number',
+  'pager',
+  'uan',
+  'voicemail',
+  'unknown',
 ] as const;
 export type LineType = (typeof LINE_TYPES)[number];
 

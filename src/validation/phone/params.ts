@@ -49,7 +49,10 @@ function mobileOnly(query: URLSearchParams): Parsed<boolean> {
 function allowedCountries(query: URLSearchParams): Parsed<ReadonlySet<CountryCode> | undefined> {
   const param = singleParam(query, 'allowed_country_codes', 'Allowed country codes', MAX_COUNTRY_LIST);
   if ('error' in param) return param;
-  const codes = (param.value ?? '').split(',').filter((name) => name.trim() !== '').map(country);
+  const codes = (param.value ?? '')
+    .split(',')
+    .filter((name) => name.trim() !== '')
+    .map(country);
   if (codes.some((code) => code === undefined)) {
     return { error: 'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes' };
   }

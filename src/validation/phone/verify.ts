@@ -33,8 +33,17 @@ function reason(code: PhoneNotVerifiedCode | null) {
 
 function unparsed(code: PhoneNotVerifiedCode): PhoneVerification {
   return {
-    success: true, is_verified: false, line_type: null, ...UNKNOWN_LINE, country_code: null, calling_code: null,
-    raw_national: null, formatted_national: null, raw_international: null, formatted_international: null, ...reason(code),
+    success: true,
+    is_verified: false,
+    line_type: null,
+    ...UNKNOWN_LINE,
+    country_code: null,
+    calling_code: null,
+    raw_national: null,
+    formatted_national: null,
+    raw_international: null,
+    formatted_international: null,
+    ...reason(code),
   };
 }
 
@@ -62,7 +71,10 @@ function failedRule(number: PhoneNumber, type: LineType, params: PhoneParams): P
 function parse(params: PhoneParams): PhoneNumber | PhoneNotVerifiedCode {
   try {
     // extract: false: the whole parameter must be the number, not text that contains one.
-    const number = parsePhoneNumberWithError(params.phoneNumber, { defaultCountry: params.defaultCountry, extract: false });
+    const number = parsePhoneNumberWithError(params.phoneNumber, {
+      defaultCountry: params.defaultCountry,
+      extract: false,
+    });
     return number.isPossible() ? number : 'INVALID_FORMAT';
   } catch (error) {
     if (error instanceof ParseError && error.message === 'INVALID_COUNTRY') return 'INVALID_COUNTRY_CODE';
@@ -76,5 +88,12 @@ export function verifyPhone(params: PhoneParams): PhoneVerification {
   if (typeof number === 'string') return unparsed(number);
   const type = number.isValid() ? lineType(number.getType()) : null;
   const code = failedRule(number, type ?? 'unknown', params);
-  return { success: true, is_verified: code === null, line_type: type, ...UNKNOWN_LINE, ...describe(number), ...reason(code) };
+  return {
+    success: true,
+    is_verified: code === null,
+    line_type: type,
+    ...UNKNOWN_LINE,
+    ...describe(number),
+    ...reason(code),
+  };
 }

@@ -9,7 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function call(path: string, authorization?: string): Promise<{ status: number; body: unknown; challenge: string | null }> {
+async function call(
+  path: string,
+  authorization?: string,
+): Promise<{ status: number; body: unknown; challenge: string | null }> {
   const res = await h.fetch(path, authorization === undefined ? {} : { headers: { authorization } });
   return { status: res.status, body: await res.json(), challenge: res.headers.get('www-authenticate') };
 }
@@ -25,7 +28,11 @@ describe('bearer verification at the gateway, end to end', () => {
   it('answers a request without any credential with 401 1040 and a bare Bearer challenge', async () => {
     const before = h.upstream.seen.length;
     const res = await call('/api/phone/v1/verification');
-    expect(res).toMatchObject({ status: 401, body: { error_code: '1040', success: false }, challenge: 'Bearer realm="tokengate"' });
+    expect(res).toMatchObject({
+      status: 401,
+      body: { error_code: '1040', success: false },
+      challenge: 'Bearer realm="tokengate"',
+    });
     expect(h.upstream.seen.length).toBe(before);
   });
 
@@ -36,25 +43,41 @@ describe('bearer verification at the gateway, end to end', () => {
   });
 
   it('rejects a token signed by another key under our kid with 1024', async () => {
-    expect(await call('/api/phone/v1/verification', bearer(await h.kit.forgedToken()))).toMatchObject({ status: 401, body: INVALID });
+    expect(await call('/api/phone/v1/verification', bearer(await h.kit.forgedToken()))).toMatchObject({
+      status: 401,
+      body: INVALID,
+    });
   });
 
   it('rejects wrong issuer, wrong audience and wrong typ with 1024', async () => {
-    for (const token of [await h.kit.wrongIssuerToken(), await h.kit.wrongAudienceToken(), await h.kit.wrongTypToken()]) {
+    for (const token of [
+      await h.kit.wrongIssuerToken(),
+      await h.kit.wrongAudienceToken(),
+      await h.kit.wrongTypToken(),
+    ]) {
       expect(await call('/api/phone/v1/verification', bearer(token))).toMatchObject({ status: 401, body: INVALID });
     }
   });
 
   it('rejects alg none and HMAC algorithm confusion with 1024', async () => {
-    expect(await call('/api/phone/v1/verification', bearer(h.kit.noneAlgToken()))).toMatchObject({ status: 401, body: INVALID });
-    expect(await call('/api/phone/v1/verification', bearer(h.kit.hs256Token()))).toMatchObject({ status: 401, body: INVALID });
+    expect(await call('/api/phone/v1/verification', bearer(h.kit.noneAlgToken()))).toMatchObject({
+      status: 401,
+      body: INVALID,
+    });
+    expect(await call('/api/phone/v1/verification', bearer(h.kit.hs256Token()))).toMatchObject({
+      status: 401,
+      body: INVALID,
+    });
   });
 
   it('rejects an expired token with 1030 naming the expiry in UTC', async () => {
     const token = await h.kit.expiredToken(120);
     const exp = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number };
     const res = await call('/api/phone/v1/verification', bearer(token));
-    expect(res).toMatchObject({ status: 401, body: { message: `Token expired at ${utcTimestamp(exp.exp)}`, error_code: '1030', success: false } });
+    expect(res).toMatchObject({
+      status: 401,
+      body: { message: `Token expired at ${utcTimestamp(exp.exp)}`, error_code: '1030', success: false },
+    });
   });
 
   it('rejects a forged expired token as invalid (1024), not expired', async () => {
@@ -71,7 +94,12 @@ describe('bearer verification at the gateway, end to end', () => {
 
   it('adds completions: [] to every error body of the autocomplete route', async () => {
     const res = await call('/api/au/address/autocomplete?q=x', bearer(await h.kit.tokenWithScopes(['phone'])));
-    expect(res.body).toEqual({ completions: [], message: 'Token does not have the required scope for this endpoint', error_code: '1026', success: false });
+    expect(res.body).toEqual({
+      completions: [],
+      message: 'Token does not have the required scope for this endpoint',
+      error_code: '1026',
+      success: false,
+    });
   });
 
   it('requires every scope on a match: all route and one of them on a match: any route', async () => {
@@ -82,11 +110,17 @@ describe('bearer verification at the gateway, end to end', () => {
   });
 
   it('rejects a token whose kid is not in the key set with 1024', async () => {
-    expect(await call('/api/any-token', bearer(await h.kit.unknownKidToken()))).toMatchObject({ status: 401, body: INVALID });
+    expect(await call('/api/any-token', bearer(await h.kit.unknownKidToken()))).toMatchObject({
+      status: 401,
+      body: INVALID,
+    });
   });
 
   it('ignores a token in the access_token query parameter (Authorization header only)', async () => {
     const token = await h.kit.goodToken();
-    expect(await call(`/api/any-token?access_token=${token}`)).toMatchObject({ status: 401, body: { error_code: '1040' } });
+    expect(await call(`/api/any-token?access_token=${token}`)).toMatchObject({
+      status: 401,
+      body: { error_code: '1040' },
+    });
   });
 });

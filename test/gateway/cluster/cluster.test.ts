@@ -21,7 +21,10 @@ interface Running {
   readonly child: ChildProcess;
   readonly lines: Array<Record<string, unknown>>;
   /** Resolves when `count` log lines match. */
-  waitFor(predicate: (line: Record<string, unknown>) => boolean, count?: number): Promise<Array<Record<string, unknown>>>;
+  waitFor(
+    predicate: (line: Record<string, unknown>) => boolean,
+    count?: number,
+  ): Promise<Array<Record<string, unknown>>>;
   exited: Promise<number | null>;
 }
 
@@ -92,7 +95,12 @@ describe('cluster mode', () => {
       await writeFile(target, `${await readFile(target, 'utf8')}  - { path: /other/*, auth: none }\n`);
       run.child.kill('SIGHUP');
       const reloaded = run.waitFor((l) => l['msg'] === 'config reloaded', 2).then(() => 'both reloaded');
-      expect(await Promise.race([reloaded, new Promise((resolve) => setTimeout(() => resolve('not reloaded after 10 s'), 10_000).unref())])).toBe('both reloaded');
+      expect(
+        await Promise.race([
+          reloaded,
+          new Promise((resolve) => setTimeout(() => resolve('not reloaded after 10 s'), 10_000).unref()),
+        ]),
+      ).toBe('both reloaded');
       for (let i = 0; i < 6; i++) expect((await fetch(`${url}/other/x`)).status).toBe(200);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -14,10 +14,14 @@ type Line = Record<string, unknown>;
 
 describe('a gateway that hits an uncaught error', () => {
   it('writes the access-log lines it still held and a fatal line, then exits 1', async () => {
-    const proc = spawn(process.execPath, ['--import', join(import.meta.dirname, 'crash-on-sigusr2.ts'), join(import.meta.dirname, 'run-gateway.ts')], {
-      env: fx.env('1'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', join(import.meta.dirname, 'crash-on-sigusr2.ts'), join(import.meta.dirname, 'run-gateway.ts')],
+      {
+        env: fx.env('1'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let stdout = '';
       proc.stdout.setEncoding('utf8');
@@ -34,7 +38,11 @@ describe('a gateway that hits an uncaught error', () => {
       expect(await exited).toBe(1);
       const statuses = lines().flatMap((l) => (typeof l['reqId'] === 'string' ? [l['status']] : []));
       expect(statuses).toEqual([200, 200, 200]);
-      expect(lines().at(-1)).toMatchObject({ level: 60, msg: 'uncaught exception; exiting', err: { message: 'a bug in a callback' } });
+      expect(lines().at(-1)).toMatchObject({
+        level: 60,
+        msg: 'uncaught exception; exiting',
+        err: { message: 'a bug in a callback' },
+      });
     } finally {
       proc.kill('SIGKILL');
     }

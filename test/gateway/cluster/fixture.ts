@@ -15,7 +15,11 @@ export interface ClusterFixture {
 }
 
 export async function startClusterFixture(): Promise<ClusterFixture> {
-  const [upstream, jwks, feed] = await Promise.all([startEchoUpstream(), startJwksServer([await createTestKey()]), startFeedServer(undefined, 2)]);
+  const [upstream, jwks, feed] = await Promise.all([
+    startEchoUpstream(),
+    startJwksServer([await createTestKey()]),
+    startFeedServer(undefined, 2),
+  ]);
   return {
     upstream,
     jwks,

@@ -37,7 +37,9 @@ function startProcess(workers: string, preload: string[] = []) {
     for (const part of parts) if (part.startsWith('{')) lines.push(JSON.parse(part) as Line);
   });
   proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child: proc,
     lines,
@@ -61,7 +63,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Starts the gateway, sends a request the upstream answers after 1.5 s, sends `signals` while it
  * is in flight, and checks that it is still answered and the process exits 0, not by a signal.
  */
-async function drainSurvives(workers: string, signals: (run: ReturnType<typeof startProcess>) => Promise<void>): Promise<void> {
+async function drainSurvives(
+  workers: string,
+  signals: (run: ReturnType<typeof startProcess>) => Promise<void>,
+): Promise<void> {
   const run = startProcess(workers);
   const [first] = await run.waitFor(listening, Number(workers));
   fx.upstream.setDelay(1_500);
@@ -107,13 +112,17 @@ describe('gateway signals during a drain', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({ message: 'Gateway is shutting down', error_code: '1054', success: false });
       expect(await run.exited).toEqual({ code: 0, signal: null });
-      expect(run.lines).toContainEqual(expect.objectContaining({ msg: 'request', status: 503, decision: 'public', errorCode: '1054' }));
+      expect(run.lines).toContainEqual(
+        expect.objectContaining({ msg: 'request', status: 503, decision: 'public', errorCode: '1054' }),
+      );
     });
   }
 
   it('workers 1: a SIGTERM while the listener starts stops the gateway once it is up, with exit 0 (was killed by the signal)', async () => {
     const run = startProcess('1', ['--import', join(import.meta.dirname, 'sigterm-at-listen.ts')]);
     expect(await run.exited).toEqual({ code: 0, signal: null });
-    expect(run.lines.map((l) => l['msg'])).toEqual(expect.arrayContaining(['gateway listening', 'draining', 'stopped']));
+    expect(run.lines.map((l) => l['msg'])).toEqual(
+      expect.arrayContaining(['gateway listening', 'draining', 'stopped']),
+    );
   });
 });

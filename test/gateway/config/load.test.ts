@@ -17,7 +17,10 @@ function problemsOf(file: string, env: Record<string, string> = {}): readonly st
 
 describe('loading a valid gateway configuration', () => {
   it('applies documented defaults and derives issuer URLs from the upstream', () => {
-    const config = loadGatewayConfig(fixture('valid.yaml'), { TEST_UPSTREAM_PORT: '4100', PUBLIC_URL: 'https://api.example' });
+    const config = loadGatewayConfig(fixture('valid.yaml'), {
+      TEST_UPSTREAM_PORT: '4100',
+      PUBLIC_URL: 'https://api.example',
+    });
     expect(config.upstream.url).toBe('http://127.0.0.1:4100');
     expect(config.listen).toEqual({ host: '127.0.0.1', port: 0 });
     expect(config.issuer).toMatchObject({
@@ -27,7 +30,11 @@ describe('loading a valid gateway configuration', () => {
       algorithms: ['RS256'],
       clockToleranceSec: 5,
     });
-    expect(config.issuer.revocationFeed).toEqual({ url: 'http://127.0.0.1:4100/internal/revocations', token: undefined, tokenFile: './data/feed-token' });
+    expect(config.issuer.revocationFeed).toEqual({
+      url: 'http://127.0.0.1:4100/internal/revocations',
+      token: undefined,
+      tokenFile: './data/feed-token',
+    });
     expect(config.routes[0]).toEqual({
       path: '/api/au/address/autocomplete',
       methods: ['GET'],
@@ -40,14 +47,21 @@ describe('loading a valid gateway configuration', () => {
   });
 
   it('interpolates environment variables and types unquoted numbers', () => {
-    const config = loadGatewayConfig(fixture('valid.yaml'), { TEST_PORT: '8181', TEST_UPSTREAM: 'http://10.0.0.1:9000' });
+    const config = loadGatewayConfig(fixture('valid.yaml'), {
+      TEST_PORT: '8181',
+      TEST_UPSTREAM: 'http://10.0.0.1:9000',
+    });
     expect(config.listen.port).toBe(8181);
     expect(config.upstream.url).toBe('http://10.0.0.1:9000');
   });
 
   it('takes the feed credential from REVOCATION_FEED_TOKEN or else $DATA_DIR/feed-token', () => {
-    expect(loadGatewayConfig(fixture('valid.yaml'), { REVOCATION_FEED_TOKEN: 't0k' }).issuer.revocationFeed).toMatchObject({ token: 't0k', tokenFile: undefined });
-    expect(loadGatewayConfig(fixture('valid.yaml'), { DATA_DIR: '/var/tg' }).issuer.revocationFeed.tokenFile).toBe('/var/tg/feed-token');
+    expect(
+      loadGatewayConfig(fixture('valid.yaml'), { REVOCATION_FEED_TOKEN: 't0k' }).issuer.revocationFeed,
+    ).toMatchObject({ token: 't0k', tokenFile: undefined });
+    expect(loadGatewayConfig(fixture('valid.yaml'), { DATA_DIR: '/var/tg' }).issuer.revocationFeed.tokenFile).toBe(
+      '/var/tg/feed-token',
+    );
   });
 
   it('returns a deeply frozen object', () => {
@@ -61,13 +75,21 @@ describe('loading a valid gateway configuration', () => {
   });
 
   it('loads the file it is given, not the one GATEWAY_CONFIG names (check-config FILE checks FILE)', () => {
-    expect(loadGatewayConfig(fixture('valid.yaml'), { GATEWAY_CONFIG: fixture('invalid/unknown-key.yaml') }).routes).toHaveLength(3);
+    expect(
+      loadGatewayConfig(fixture('valid.yaml'), { GATEWAY_CONFIG: fixture('invalid/unknown-key.yaml') }).routes,
+    ).toHaveLength(3);
   });
 
   it('applies every default the README documents to a file that sets only its routes', () => {
     expect(loadGatewayConfig(fixture('minimal.yaml'), {})).toEqual({
       listen: { host: '127.0.0.1', port: 8080 },
-      upstream: { url: 'http://127.0.0.1:3000', connectTimeoutMs: 2_000, responseTimeoutMs: 30_000, keepAliveSockets: 256, maxSockets: 1_024 },
+      upstream: {
+        url: 'http://127.0.0.1:3000',
+        connectTimeoutMs: 2_000,
+        responseTimeoutMs: 30_000,
+        keepAliveSockets: 256,
+        maxSockets: 1_024,
+      },
       issuer: {
         issuer: 'http://127.0.0.1:8080',
         audience: 'http://127.0.0.1:8080',
@@ -75,21 +97,48 @@ describe('loading a valid gateway configuration', () => {
         algorithms: ['RS256'],
         clockToleranceSec: 5,
         keySet: { minRefreshSec: 30, maxRefreshSec: 3_600, maxStaleSec: 3_600, cooldownSec: 30, fetchTimeoutMs: 5_000 },
-        revocationFeed: { url: 'http://127.0.0.1:3000/internal/revocations', token: undefined, tokenFile: './data/feed-token' },
+        revocationFeed: {
+          url: 'http://127.0.0.1:3000/internal/revocations',
+          token: undefined,
+          tokenFile: './data/feed-token',
+        },
       },
       caches: { tokens: { maxEntries: 100_000, maxBytes: 64 * 2 ** 20 }, negative: { maxEntries: 10_000, ttlSec: 30 } },
       revocation: { maxStalenessSec: 30, failOpen: false },
-      limits: { maxHeaderSize: 16_384, maxUrlLength: 8_192, maxBodyBytes: 2 ** 20, headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000 },
+      limits: {
+        maxHeaderSize: 16_384,
+        maxUrlLength: 8_192,
+        maxBodyBytes: 2 ** 20,
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 60_000,
+        keepAliveTimeoutMs: 5_000,
+      },
       metrics: { host: '127.0.0.1', port: 9464, portIsDefault: true },
       workers: 1,
       drainTimeoutMs: 10_000,
-      routes: [{ path: '/a', methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {} }],
+      routes: [
+        {
+          path: '/a',
+          methods: ['GET'],
+          auth: 'none',
+          scopes: [],
+          match: 'any',
+          allowKeySecret: false,
+          errorFields: {},
+        },
+      ],
     });
   });
 
   it('expects iss = PUBLIC_URL without its trailing slashes and aud = TOKEN_AUDIENCE, as the upstream signs them', () => {
-    const config = loadGatewayConfig(fixture('minimal.yaml'), { PUBLIC_URL: 'https://api.example//', TOKEN_AUDIENCE: 'urn:validation' });
-    expect({ issuer: config.issuer.issuer, audience: config.issuer.audience }).toEqual({ issuer: 'https://api.example', audience: 'urn:validation' });
+    const config = loadGatewayConfig(fixture('minimal.yaml'), {
+      PUBLIC_URL: 'https://api.example//',
+      TOKEN_AUDIENCE: 'urn:validation',
+    });
+    expect({ issuer: config.issuer.issuer, audience: config.issuer.audience }).toEqual({
+      issuer: 'https://api.example',
+      audience: 'urn:validation',
+    });
   });
 
   it('keeps a quoted interpolated value a string, however numeric, and types an unquoted one', () => {
@@ -114,11 +163,16 @@ describe('rejecting an invalid gateway configuration', () => {
   });
 
   it('names a missing environment variable that has no default', () => {
-    expect(problemsOf('invalid/missing-env.yaml')).toEqual(['environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)']);
+    expect(problemsOf('invalid/missing-env.yaml')).toEqual([
+      'environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)',
+    ]);
   });
 
   it('rejects unknown keys at the top level and inside a route (a typo never falls back to a default)', () => {
-    expect(problemsOf('invalid/unknown-keys-everywhere.yaml')).toEqual(['routes[0].scope: unknown key (line 4)', 'limit: unknown key (line 1)']);
+    expect(problemsOf('invalid/unknown-keys-everywhere.yaml')).toEqual([
+      'routes[0].scope: unknown key (line 4)',
+      'limit: unknown key (line 1)',
+    ]);
   });
 
   it('refuses routes on /healthz and /readyz, which the gateway answers itself', () => {
@@ -129,7 +183,9 @@ describe('rejecting an invalid gateway configuration', () => {
   });
 
   it('rejects an out-of-range port', () => {
-    expect(problemsOf('invalid/bad-port.yaml')).toEqual([expect.stringMatching(/^listen\.port: .*65535.* \(line 2\)$/)]);
+    expect(problemsOf('invalid/bad-port.yaml')).toEqual([
+      expect.stringMatching(/^listen\.port: .*65535.* \(line 2\)$/),
+    ]);
   });
 
   it('rejects a route declared twice for the same method', () => {
@@ -143,15 +199,21 @@ describe('rejecting an invalid gateway configuration', () => {
   });
 
   it('rejects a route the router cannot build (a wildcard before the end)', () => {
-    expect(problemsOf('invalid/wildcard-not-last.yaml')).toEqual(['routes[0].path: cannot route /api/*/items: Wildcard must be the last character in the route (line 2)']);
+    expect(problemsOf('invalid/wildcard-not-last.yaml')).toEqual([
+      'routes[0].path: cannot route /api/*/items: Wildcard must be the last character in the route (line 2)',
+    ]);
   });
 
   it('refuses to expose the upstream /internal routes', () => {
-    expect(problemsOf('invalid/internal-route.yaml')).toEqual([expect.stringMatching(/^routes\[0\]\.path: .*\/internal.* \(line 2\)$/)]);
+    expect(problemsOf('invalid/internal-route.yaml')).toEqual([
+      expect.stringMatching(/^routes\[0\]\.path: .*\/internal.* \(line 2\)$/),
+    ]);
   });
 
   it('refuses scopes on a route without bearer auth', () => {
-    expect(problemsOf('invalid/scopes-without-bearer.yaml')).toEqual(['routes[0].scopes: scopes need auth: bearer (line 2)']);
+    expect(problemsOf('invalid/scopes-without-bearer.yaml')).toEqual([
+      'routes[0].scopes: scopes need auth: bearer (line 2)',
+    ]);
   });
 
   it('requires a route map', () => {
@@ -159,23 +221,33 @@ describe('rejecting an invalid gateway configuration', () => {
   });
 
   it('rejects an unknown auth mode', () => {
-    expect(problemsOf('invalid/bad-auth.yaml')).toEqual([expect.stringMatching(/^routes\[0\]\.auth: .*"bearer".* \(line 2\)$/)]);
+    expect(problemsOf('invalid/bad-auth.yaml')).toEqual([
+      expect.stringMatching(/^routes\[0\]\.auth: .*"bearer".* \(line 2\)$/),
+    ]);
   });
 
   it('never accepts an HMAC algorithm', () => {
-    expect(problemsOf('invalid/hmac-algorithm.yaml')).toEqual([expect.stringMatching(/^issuer\.algorithms\[0\]: .* \(line 2\)$/)]);
+    expect(problemsOf('invalid/hmac-algorithm.yaml')).toEqual([
+      expect.stringMatching(/^issuer\.algorithms\[0\]: .* \(line 2\)$/),
+    ]);
   });
 
   it('caps the clock tolerance at the 60 s the issuer keeps a revocation past exp (a longer one would re-admit revoked tokens)', () => {
-    expect(problemsOf('invalid/tolerance-too-long.yaml')).toEqual([expect.stringMatching(/^issuer\.clockToleranceSec: .*60.* \(line 2\)$/)]);
+    expect(problemsOf('invalid/tolerance-too-long.yaml')).toEqual([
+      expect.stringMatching(/^issuer\.clockToleranceSec: .*60.* \(line 2\)$/),
+    ]);
   });
 
-  it('refuses a revocation staleness bound under 5 s (the feed\'s quiet long poll must answer inside it)', () => {
-    expect(problemsOf('invalid/staleness-too-short.yaml')).toEqual([expect.stringMatching(/^revocation\.maxStalenessSec: .*5.* \(line 2\)$/)]);
+  it("refuses a revocation staleness bound under 5 s (the feed's quiet long poll must answer inside it)", () => {
+    expect(problemsOf('invalid/staleness-too-short.yaml')).toEqual([
+      expect.stringMatching(/^revocation\.maxStalenessSec: .*5.* \(line 2\)$/),
+    ]);
   });
 
   it('refuses a headers timeout longer than the request timeout (Node would refuse to start the listener)', () => {
-    expect(problemsOf('invalid/headers-timeout-over-request.yaml')).toEqual(['limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs (line 2)']);
+    expect(problemsOf('invalid/headers-timeout-over-request.yaml')).toEqual([
+      'limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs (line 2)',
+    ]);
   });
 
   it('rejects a non-http upstream URL', () => {
@@ -195,10 +267,16 @@ describe('rejecting an invalid gateway configuration', () => {
 
   it('refuses credentials in UPSTREAM_URL when the file leaves upstream.url to it, without echoing them', () => {
     // The key set and feed URLs derive from it: the gateway started and was never ready.
-    const problems = problemsOf('invalid/upstream-from-env.yaml', { UPSTREAM_URL: 'http://gateway:s3cret@127.0.0.1:3000' });
-    expect(problems).toEqual(['upstream.url: UPSTREAM_URL: must not carry credentials (user:password@): they would not be sent (line 1)']);
+    const problems = problemsOf('invalid/upstream-from-env.yaml', {
+      UPSTREAM_URL: 'http://gateway:s3cret@127.0.0.1:3000',
+    });
+    expect(problems).toEqual([
+      'upstream.url: UPSTREAM_URL: must not carry credentials (user:password@): they would not be sent (line 1)',
+    ]);
     expect(problems.join('\n')).not.toContain('s3cret');
-    expect(problemsOf('invalid/upstream-from-env.yaml', { UPSTREAM_URL: 'not a url' })).toEqual(['upstream.url: UPSTREAM_URL: must be an http(s) URL (line 1)']);
+    expect(problemsOf('invalid/upstream-from-env.yaml', { UPSTREAM_URL: 'not a url' })).toEqual([
+      'upstream.url: UPSTREAM_URL: must be an http(s) URL (line 1)',
+    ]);
   });
 
   it('reports YAML syntax errors with their line (fixture kept as .txt so linters skip it)', () => {

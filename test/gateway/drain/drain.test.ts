@@ -14,7 +14,10 @@ afterEach(async () => {
 });
 
 /** A request on a keep-alive connection, with the connection it went out on. */
-function keepAliveGet(url: string): { socket: Promise<Socket>; response: Promise<{ res: IncomingMessage; body: string }> } {
+function keepAliveGet(url: string): {
+  socket: Promise<Socket>;
+  response: Promise<{ res: IncomingMessage; body: string }>;
+} {
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const req = request(url, { agent });
   const socket = new Promise<Socket>((resolve) => req.once('socket', resolve));
@@ -46,21 +49,26 @@ async function closeWhileInFlight(gateway: Harness): Promise<{ closing: Promise<
 async function startedReply(url: string, via: Agent | false = false) {
   const req = request(url, { agent: via });
   const socket = new Promise<Socket>((resolve) => req.once('socket', resolve));
-  const res = await new Promise<IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject).end());
+  const res = await new Promise<IncomingMessage>((resolve, reject) =>
+    req.once('response', resolve).once('error', reject).end(),
+  );
   res.pause();
   let bytes = 0;
   res.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
   });
   res.on('error', () => undefined);
-  const rest = new Promise<{ complete: boolean; bytes: number }>((resolve) => res.once('close', () => resolve({ complete: res.complete, bytes })));
+  const rest = new Promise<{ complete: boolean; bytes: number }>((resolve) =>
+    res.once('close', () => resolve({ complete: res.complete, bytes })),
+  );
   return { res, rest, socket: await socket };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Far below drainTimeoutMs and the keep-alive timeout (60 s): a drain that waited for either is still going. */
-const stillDraining = () => new Promise<'still draining'>((resolve) => setTimeout(() => resolve('still draining'), 10_000).unref());
+const stillDraining = () =>
+  new Promise<'still draining'>((resolve) => setTimeout(() => resolve('still draining'), 10_000).unref());
 
 describe('a graceful drain (close(), SIGTERM)', () => {
   it('answers a request in flight on a keep-alive connection with Connection: close, closes that connection and ends without waiting for drainTimeoutMs', async () => {
@@ -105,7 +113,13 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     // The upstream request is cancelled, and the access log has the reply like the gateway's other ones.
     await vi.waitFor(() => expect(h?.upstream.cancelled()).toBe(1));
     expect(h.logs.entries().filter((l) => l['msg'] === 'request')).toEqual([
-      expect.objectContaining({ reqId: requestId, route: '/api/*', status: 503, decision: 'public', errorCode: '1054' }),
+      expect.objectContaining({
+        reqId: requestId,
+        route: '/api/*',
+        status: 503,
+        decision: 'public',
+        errorCode: '1054',
+      }),
     ]);
   });
 
@@ -114,14 +128,21 @@ describe('a graceful drain (close(), SIGTERM)', () => {
     const loads = h.jwks.requests;
     // An unknown kid makes the gateway fetch the key set again; the issuer holds that fetch.
     h.jwks.setDelay(2_000);
-    const response = fetch(`${h.gateway.url}/autocomplete/x`, { headers: { authorization: bearer(await h.kit.unknownKidToken()) } });
+    const response = fetch(`${h.gateway.url}/autocomplete/x`, {
+      headers: { authorization: bearer(await h.kit.unknownKidToken()) },
+    });
     await vi.waitFor(() => expect(h?.jwks.requests).toBe(loads + 1), { timeout: 10_000 });
     expect(await Promise.race([h.gateway.close().then(() => 'closed' as const), stillDraining()])).toBe('closed');
     const res = await response;
     expect(res.status).toBe(503);
     expect(res.headers.get('connection')).toBe('close');
     expect(res.headers.get('x-request-id')).toMatch(/./);
-    expect(await res.json()).toEqual({ completions: [], message: 'Gateway is shutting down', error_code: '1054', success: false });
+    expect(await res.json()).toEqual({
+      completions: [],
+      message: 'Gateway is shutting down',
+      error_code: '1054',
+      success: false,
+    });
     expect(h.upstream.seen).toEqual([]);
   });
 

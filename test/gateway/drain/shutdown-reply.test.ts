@@ -17,7 +17,13 @@ describe('the reply a drain gives a forwarded request when drainTimeoutMs runs o
     attachRecord(res, record);
     const proxyReq = { destroy: vi.fn() };
     const route = { id: '/api/*', errorFields: { completions: [] } } as unknown as CompiledRoute;
-    const state: ForwardState = { note: record, route, timedOut: undefined, proxyReq: proxyReq as unknown as ClientRequest, answered: false };
+    const state: ForwardState = {
+      note: record,
+      route,
+      timedOut: undefined,
+      proxyReq: proxyReq as unknown as ClientRequest,
+      answered: false,
+    };
     setForwardState(req, state);
 
     expect(sendShuttingDown(res)).toBe(true);

@@ -14,7 +14,27 @@ const key = join(dir, 'key.pem');
 
 let h: Harness | undefined;
 beforeAll(() => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
 });
 afterEach(async () => {
   await h?.close();
@@ -22,28 +42,38 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const startTlsGateway = () => startHarness(import.meta.dirname, { file: join(import.meta.dirname, 'tls.yaml'), env: { TLS_CERT: cert, TLS_KEY: key } });
+const startTlsGateway = () =>
+  startHarness(import.meta.dirname, {
+    file: join(import.meta.dirname, 'tls.yaml'),
+    env: { TLS_CERT: cert, TLS_KEY: key },
+  });
 
 /** Far beyond drainTimeoutMs (300 ms here), far below the TLS handshake timeout (120 s). */
-const stillDraining = () => new Promise<'still draining'>((resolve) => setTimeout(() => resolve('still draining'), 10_000).unref());
+const stillDraining = () =>
+  new Promise<'still draining'>((resolve) => setTimeout(() => resolve('still draining'), 10_000).unref());
 
 describe('a graceful drain of the TLS listener', () => {
   it('answers a request still waiting for the upstream when drainTimeoutMs runs out with 503 1054', async () => {
     h = await startTlsGateway();
     h.upstream.setDelay(30_000);
     const { port } = new URL(h.gateway.url);
-    const response = new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/slow', ca: readFileSync(cert), agent: false }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const response = new Promise<{ status: number; connection: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: '/api/slow', ca: readFileSync(cert), agent: false },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
     await vi.waitFor(() => expect(h?.upstream.seen.length).toBe(1), { timeout: 10_000 });
     expect(await Promise.race([h.gateway.close().then(() => 'closed' as const), stillDraining()])).toBe('closed');
     const { status, connection, body } = await response;

@@ -10,10 +10,23 @@ import { compileRoute } from '../../../src/gateway/routing/compile.ts';
 // a socket that never connects must fail the request (502: the upstream is unreachable), not hang.
 function fakes() {
   const socket = new EventEmitter() as Socket;
-  const proxyReq = Object.assign(new EventEmitter(), { destroyed: false, destroy() { this.destroyed = true; } });
+  const proxyReq = Object.assign(new EventEmitter(), {
+    destroyed: false,
+    destroy() {
+      this.destroyed = true;
+    },
+  });
   const state: ForwardState = {
     note: { requestId: 'r', errorCode: '' },
-    route: compileRoute({ path: '/x', methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {} }),
+    route: compileRoute({
+      path: '/x',
+      methods: ['GET'],
+      auth: 'none',
+      scopes: [],
+      match: 'any',
+      allowKeySecret: false,
+      errorFields: {},
+    }),
     timedOut: undefined,
     proxyReq: undefined,
     answered: false,

@@ -20,24 +20,42 @@ describe('forwarding an accepted bearer request', () => {
   it('injects the identity header after stripping forged ones and keeps Authorization for the upstream', async () => {
     const token = await h.kit.tokenWithScopes(['address']);
     const res = await h.fetch('/api/au/address/autocomplete?q=1+George+St', {
-      headers: { authorization: bearer(token), 'x-tokengate-identity': 'client_id="forged"', 'x-tokengate-scopes': 'address phone email' },
+      headers: {
+        authorization: bearer(token),
+        'x-tokengate-identity': 'client_id="forged"',
+        'x-tokengate-scopes': 'address phone email',
+      },
     });
     const seen = await echoed(res);
     expect(seen.url).toBe('/api/au/address/autocomplete?q=1+George+St');
-    expect(seen.headers).toMatchObject({ authorization: bearer(token), 'x-forwarded-proto': 'http', 'x-forwarded-for': '127.0.0.1' });
-    expect(seen.headers['x-tokengate-identity']).toMatch(/^client_id="client-1", project_id="project-1", scope="address", jti="[0-9a-f-]{36}"$/);
+    expect(seen.headers).toMatchObject({
+      authorization: bearer(token),
+      'x-forwarded-proto': 'http',
+      'x-forwarded-for': '127.0.0.1',
+    });
+    expect(seen.headers['x-tokengate-identity']).toMatch(
+      /^client_id="client-1", project_id="project-1", scope="address", jti="[0-9a-f-]{36}"$/,
+    );
     expect(seen.headers['x-tokengate-scopes']).toBeUndefined();
   });
 
   it('forwards claims that are not printable ASCII as a display string instead of failing the request', async () => {
-    const token = await h.kit.tokenWithScopes(['address'], { claims: { client_id: 'café\r\nx-evil: 1', jti: 'j-"1"' } });
-    const seen = await echoed(await h.fetch('/api/au/address/autocomplete?q=x', { headers: { authorization: bearer(token) } }));
-    expect(seen.headers['x-tokengate-identity']).toBe('client_id=%"caf%c3%a9%0d%0ax-evil: 1", project_id="project-1", scope="address", jti="j-\\"1\\""');
+    const token = await h.kit.tokenWithScopes(['address'], {
+      claims: { client_id: 'café\r\nx-evil: 1', jti: 'j-"1"' },
+    });
+    const seen = await echoed(
+      await h.fetch('/api/au/address/autocomplete?q=x', { headers: { authorization: bearer(token) } }),
+    );
+    expect(seen.headers['x-tokengate-identity']).toBe(
+      'client_id=%"caf%c3%a9%0d%0ax-evil: 1", project_id="project-1", scope="address", jti="j-\\"1\\""',
+    );
     expect(seen.headers['x-evil']).toBeUndefined();
   });
 
   it('strips hop-by-hop headers both ways and answers with the request id', async () => {
-    const res = await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive, x-hop', 'x-hop': 'secret', 'x-request-id': 'trace-123' } });
+    const res = await rawRequest(h.gateway.url, '/public/x', {
+      headers: { connection: 'keep-alive, x-hop', 'x-hop': 'secret', 'x-request-id': 'trace-123' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('trace-123');
     expect(res.headers['x-upstream']).toBe('echo');
@@ -48,9 +66,13 @@ describe('forwarding an accepted bearer request', () => {
   });
 
   it("passes the client's Forwarded header on with this hop appended, and none of its X-Forwarded-Port or X-Real-IP", async () => {
-    const res = await rawRequest(h.gateway.url, '/public/x', { headers: { forwarded: 'for=198.51.100.9', 'x-forwarded-port': '443', 'x-real-ip': '198.51.100.9' } });
+    const res = await rawRequest(h.gateway.url, '/public/x', {
+      headers: { forwarded: 'for=198.51.100.9', 'x-forwarded-port': '443', 'x-real-ip': '198.51.100.9' },
+    });
     const seen = JSON.parse(res.body) as { headers: Record<string, string> };
-    expect(seen.headers.forwarded).toMatch(/^for=198\.51\.100\.9, for=127\.0\.0\.1;host="127\.0\.0\.1:\d+";proto=http$/);
+    expect(seen.headers.forwarded).toMatch(
+      /^for=198\.51\.100\.9, for=127\.0\.0\.1;host="127\.0\.0\.1:\d+";proto=http$/,
+    );
     expect(seen.headers['x-forwarded-port']).toBeUndefined();
     expect(seen.headers['x-real-ip']).toBeUndefined();
   });
@@ -58,24 +80,41 @@ describe('forwarding an accepted bearer request', () => {
   it('answers Connection: close to a client that asked to close, in any spelling, and keep-alive otherwise', async () => {
     for (const connection of ['close', 'Close', 'x-hop, close']) {
       const res = await rawRequest(h.gateway.url, '/public/x', { headers: { connection } });
-      expect({ connection, status: res.status, reply: res.headers.connection }).toEqual({ connection, status: 200, reply: 'close' });
+      expect({ connection, status: res.status, reply: res.headers.connection }).toEqual({
+        connection,
+        status: 200,
+        reply: 'close',
+      });
     }
-    expect((await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive' } })).headers.connection).toBe('keep-alive');
+    expect(
+      (await rawRequest(h.gateway.url, '/public/x', { headers: { connection: 'keep-alive' } })).headers.connection,
+    ).toBe('keep-alive');
   });
 
-  it.each(['DELETE', 'OPTIONS'])('forwards a chunked %s body as that request\'s body, never as a request of its own (smuggling)', async (method) => {
-    // Sent chunked, this body is one upstream request's body; framed as content-length 0 upstream, it is a request.
-    const smuggled = 'GET /internal/smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
-    const res = await rawRequest(h.gateway.url, '/public-delete/x', { method, headers: { 'transfer-encoding': 'chunked' }, body: smuggled });
-    expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toMatchObject({ method, bodyBytes: smuggled.length });
-    // Give a smuggled request time to reach the upstream, were it sent as one.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(h.upstream.seen.filter((r) => r.url.startsWith('/internal'))).toEqual([]);
-  });
+  it.each(['DELETE', 'OPTIONS'])(
+    "forwards a chunked %s body as that request's body, never as a request of its own (smuggling)",
+    async (method) => {
+      // Sent chunked, this body is one upstream request's body; framed as content-length 0 upstream, it is a request.
+      const smuggled = 'GET /internal/smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+      const res = await rawRequest(h.gateway.url, '/public-delete/x', {
+        method,
+        headers: { 'transfer-encoding': 'chunked' },
+        body: smuggled,
+      });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toMatchObject({ method, bodyBytes: smuggled.length });
+      // Give a smuggled request time to reach the upstream, were it sent as one.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(h.upstream.seen.filter((r) => r.url.startsWith('/internal'))).toEqual([]);
+    },
+  );
 
   it('does not forward Expect: 100-continue, which this hop has already answered', async () => {
-    const res = await rawRequest(h.gateway.url, '/public/upload', { method: 'POST', headers: { expect: '100-continue', 'content-type': 'text/plain' }, body: 'payload' });
+    const res = await rawRequest(h.gateway.url, '/public/upload', {
+      method: 'POST',
+      headers: { expect: '100-continue', 'content-type': 'text/plain' },
+      body: 'payload',
+    });
     expect(res.status).toBe(200);
     const seen = JSON.parse(res.body) as { headers: Record<string, string>; bodyBytes: number };
     expect(seen.headers['expect']).toBeUndefined();
@@ -100,25 +139,27 @@ describe('forwarding an accepted bearer request', () => {
   it('holds the upstream back while the client is not reading, then delivers everything', async () => {
     const before = h.upstream.largeBytesWritten();
     const total = 256 * 2 ** 20;
-    const { received, writtenWhilePaused } = await new Promise<{ received: number; writtenWhilePaused: number }>((resolve, reject) => {
-      const req = request(`${h.gateway.url}/public/large?mib=256`, (res) => {
-        let received = 0;
-        res.once('data', (first: Buffer) => {
-          received += first.length;
-          res.pause();
-          setTimeout(() => {
-            const writtenWhilePaused = h.upstream.largeBytesWritten() - before;
-            res.on('data', (chunk: Buffer) => {
-              received += chunk.length;
-            });
-            res.on('end', () => resolve({ received, writtenWhilePaused }));
-            res.resume();
-          }, 500);
+    const { received, writtenWhilePaused } = await new Promise<{ received: number; writtenWhilePaused: number }>(
+      (resolve, reject) => {
+        const req = request(`${h.gateway.url}/public/large?mib=256`, (res) => {
+          let received = 0;
+          res.once('data', (first: Buffer) => {
+            received += first.length;
+            res.pause();
+            setTimeout(() => {
+              const writtenWhilePaused = h.upstream.largeBytesWritten() - before;
+              res.on('data', (chunk: Buffer) => {
+                received += chunk.length;
+              });
+              res.on('end', () => resolve({ received, writtenWhilePaused }));
+              res.resume();
+            }, 500);
+          });
         });
-      });
-      req.on('error', reject);
-      req.end();
-    });
+        req.on('error', reject);
+        req.end();
+      },
+    );
     // Without backpressure the gateway would read all 256 MiB into memory in those 500 ms;
     // with it, the upstream gets no further than the socket buffers of the two hops.
     expect(writtenWhilePaused).toBeLessThan(64 * 2 ** 20);
@@ -126,7 +167,9 @@ describe('forwarding an accepted bearer request', () => {
   });
 
   it('passes key/secret requests without a bearer token to the upstream untouched by auth', async () => {
-    const res = await h.fetch('/api/au/address/autocomplete?key=k1&secret=s1&q=x', { headers: { 'x-tokengate-identity': 'client_id="forged"' } });
+    const res = await h.fetch('/api/au/address/autocomplete?key=k1&secret=s1&q=x', {
+      headers: { 'x-tokengate-identity': 'client_id="forged"' },
+    });
     const seen = await echoed(res);
     expect(seen.url).toBe('/api/au/address/autocomplete?key=k1&secret=s1&q=x');
     expect(seen.headers['x-tokengate-identity']).toBeUndefined();
@@ -136,7 +179,11 @@ describe('forwarding an accepted bearer request', () => {
     const before = h.upstream.seen.length;
     for (const query of ['q=x', 'q=x&secret=s1', 'keys=k1']) {
       const res = await h.fetch(`/api/au/address/autocomplete?${query}`);
-      expect({ query, status: res.status, body: await res.json() }).toMatchObject({ query, status: 401, body: { completions: [], error_code: '1040', success: false } });
+      expect({ query, status: res.status, body: await res.json() }).toMatchObject({
+        query,
+        status: 401,
+        body: { completions: [], error_code: '1040', success: false },
+      });
     }
     expect(h.upstream.seen.length).toBe(before);
   });
@@ -148,9 +195,16 @@ describe('forwarding an accepted bearer request', () => {
   });
 
   it('verifies a bearer token even when key/secret parameters are also present', async () => {
-    const res = await h.fetch('/api/au/address/autocomplete?key=k1', { headers: { authorization: 'Bearer not-a-jwt' } });
+    const res = await h.fetch('/api/au/address/autocomplete?key=k1', {
+      headers: { authorization: 'Bearer not-a-jwt' },
+    });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
+    expect(await res.json()).toEqual({
+      completions: [],
+      message: 'Invalid bearer token',
+      error_code: '1024',
+      success: false,
+    });
   });
 });
 
@@ -170,7 +224,12 @@ describe('routing at the edge', () => {
   it("answers 405 in the route's error shape, with every method the path allows in Allow", async () => {
     const autocomplete = await h.fetch('/api/au/address/autocomplete', { method: 'DELETE' });
     expect(autocomplete.status).toBe(405);
-    expect(await autocomplete.json()).toEqual({ completions: [], message: 'Method not allowed', error_code: '1042', success: false });
+    expect(await autocomplete.json()).toEqual({
+      completions: [],
+      message: 'Method not allowed',
+      error_code: '1042',
+      success: false,
+    });
     const prefix = await h.fetch('/public/x', { method: 'DELETE' });
     expect(prefix.status).toBe(405);
     expect(prefix.headers.get('allow')).toBe('GET, POST');
@@ -184,12 +243,20 @@ describe('routing at the edge', () => {
     ] as const;
     for (const [method, path, status] of replies) {
       const res = await rawRequest(h.gateway.url, path, { method, headers: { 'x-request-id': `trace-${status}` } });
-      expect({ path, status: res.status, id: res.headers['x-request-id'] }).toEqual({ path, status, id: `trace-${status}` });
+      expect({ path, status: res.status, id: res.headers['x-request-id'] }).toEqual({
+        path,
+        status,
+        id: `trace-${status}`,
+      });
     }
   });
 
   it('refuses a dot-segment path that would reach /internal through a prefix route', async () => {
-    for (const path of ['/public/%2e%2e/internal/revocations', '/public/../internal/revocations', '/public/..%2finternal']) {
+    for (const path of [
+      '/public/%2e%2e/internal/revocations',
+      '/public/../internal/revocations',
+      '/public/..%2finternal',
+    ]) {
       const res = await rawRequest(h.gateway.url, path);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body)).toEqual({ message: 'Invalid request path', error_code: '1000', success: false });

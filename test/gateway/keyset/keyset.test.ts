@@ -63,7 +63,10 @@ describe('the key set behind the gateway', () => {
     expect(await res.json()).toMatchObject({ error_code: '1052', success: false });
     const ready = await h.fetch('/readyz');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, checks: { keys: { ok: false }, revocations: { ok: true } } });
+    expect(await ready.json()).toMatchObject({
+      ready: false,
+      checks: { keys: { ok: false }, revocations: { ok: true } },
+    });
     const metrics = await (await fetch(h.gateway.metricsUrl)).text();
     expect(metrics).toMatch(/tokengate_gateway_keyset_fetch_total\{outcome="failed"\} [1-9]/);
     expect(metrics).toMatch(/tokengate_gateway_keyset_stale_served_total [1-9]/);
@@ -107,7 +110,11 @@ describe('the key set behind the gateway', () => {
 
   it('is not ready until the first key set has loaded', async () => {
     const clock = createFakeClock(Date.now());
-    const harness = await startHarness(import.meta.dirname, { clock, skipReady: true, env: { JWKS_URL: 'http://127.0.0.1:1/jwks.json' } });
+    const harness = await startHarness(import.meta.dirname, {
+      clock,
+      skipReady: true,
+      env: { JWKS_URL: 'http://127.0.0.1:1/jwks.json' },
+    });
     h = harness;
     const res = await harness.fetch('/readyz');
     expect(res.status).toBe(503);

@@ -20,7 +20,12 @@ describe('request limits', () => {
     const before = h.upstream.seen.length;
     const res = await h.fetch('/api/upload', { method: 'POST', body: 'x'.repeat(5_000) });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ completions: [], message: 'Request too large', error_code: '1043', success: false });
+    expect(await res.json()).toEqual({
+      completions: [],
+      message: 'Request too large',
+      error_code: '1043',
+      success: false,
+    });
     // The connection ends with the reply: the rest of an upload of any size is never read.
     expect(res.headers.get('connection')).toBe('close');
     expect(h.upstream.seen.length).toBe(before);
@@ -30,7 +35,11 @@ describe('request limits', () => {
     const chunks = (async function* () {
       for (let i = 0; i < 10; i++) yield new TextEncoder().encode('y'.repeat(500));
     })();
-    const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from(chunks), duplex: 'half' } as RequestInit);
+    const res = await h.fetch('/api/upload', {
+      method: 'POST',
+      body: ReadableStream.from(chunks),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
   });
 
@@ -38,16 +47,29 @@ describe('request limits', () => {
     // Regression: a forwarded `expect` kept the 413 from aborting the upstream request, which then held an upstream socket.
     const { port } = new URL(h.gateway.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/upload', method: 'POST', agent: false, headers: { 'transfer-encoding': 'chunked', expect: '100-continue' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/upload',
+          method: 'POST',
+          agent: false,
+          headers: { 'transfer-encoding': 'chunked', expect: '100-continue' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       // Writes after the 413 may meet the closed connection.
       req.on('error', () => undefined);
       req.on('continue', () => {
         req.write('a'.repeat(600));
         // The upstream holds the request before the body passes the limit.
-        vi.waitFor(() => expect(h.upstream.receiving()).toBeGreaterThan(0), { timeout: 10_000 }).then(() => req.write('b'.repeat(600)), reject);
+        vi.waitFor(() => expect(h.upstream.receiving()).toBeGreaterThan(0), { timeout: 10_000 }).then(
+          () => req.write('b'.repeat(600)),
+          reject,
+        );
       });
     });
     expect(status).toBe(413);
@@ -55,19 +77,30 @@ describe('request limits', () => {
   });
 
   it('forwards a chunked body under the limit', async () => {
-    const res = await h.fetch('/api/upload', { method: 'POST', body: ReadableStream.from([new TextEncoder().encode('z'.repeat(900))]), duplex: 'half' } as RequestInit);
+    const res = await h.fetch('/api/upload', {
+      method: 'POST',
+      body: ReadableStream.from([new TextEncoder().encode('z'.repeat(900))]),
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { bodyBytes: number }).bodyBytes).toBe(900);
   });
 
   it('forwards a body of exactly maxBodyBytes and refuses one byte more, declared or chunked', async () => {
-    const chunked = (text: string) => ({ body: ReadableStream.from([new TextEncoder().encode(text)]), duplex: 'half' }) as RequestInit;
+    const chunked = (text: string) =>
+      ({ body: ReadableStream.from([new TextEncoder().encode(text)]), duplex: 'half' }) as RequestInit;
     const at = 'a'.repeat(1_000);
     const over = 'a'.repeat(1_001);
     const declaredAt = await h.fetch('/api/upload', { method: 'POST', body: at });
-    expect({ status: declaredAt.status, bytes: ((await declaredAt.json()) as { bodyBytes: number }).bodyBytes }).toEqual({ status: 200, bytes: 1_000 });
+    expect({
+      status: declaredAt.status,
+      bytes: ((await declaredAt.json()) as { bodyBytes: number }).bodyBytes,
+    }).toEqual({ status: 200, bytes: 1_000 });
     const chunkedAt = await h.fetch('/api/upload', { method: 'POST', ...chunked(at) });
-    expect({ status: chunkedAt.status, bytes: ((await chunkedAt.json()) as { bodyBytes: number }).bodyBytes }).toEqual({ status: 200, bytes: 1_000 });
+    expect({ status: chunkedAt.status, bytes: ((await chunkedAt.json()) as { bodyBytes: number }).bodyBytes }).toEqual({
+      status: 200,
+      bytes: 1_000,
+    });
     expect((await h.fetch('/api/upload', { method: 'POST', body: over })).status).toBe(413);
     expect((await h.fetch('/api/upload', { method: 'POST', ...chunked(over) })).status).toBe(413);
   });
@@ -102,7 +135,9 @@ describe('request limits', () => {
     for (const second of ['Host: evil.example', 'HOST: evil.example', 'host: 127.0.0.1']) {
       const reply = await rawExchange(`GET /api/x HTTP/1.1\r\nHost: 127.0.0.1\r\n${second}\r\n\r\n`);
       expect(reply).toMatch(/^HTTP\/1\.1 400 /);
-      expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ message: 'More than one Host header', error_code: '1000', success: false }));
+      expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(
+        JSON.stringify({ message: 'More than one Host header', error_code: '1000', success: false }),
+      );
     }
     expect(h.upstream.seen.length).toBe(before);
   });
@@ -132,14 +167,24 @@ describe('request limits', () => {
       });
     }
     expect(h.upstream.seen.length).toBe(before);
-    for (const host of ['api.example', 'api.example:8443', '[::1]:80', '127.0.0.1', 'xn--bcher-kva.example', 'h%41', '']) {
+    for (const host of [
+      'api.example',
+      'api.example:8443',
+      '[::1]:80',
+      '127.0.0.1',
+      'xn--bcher-kva.example',
+      'h%41',
+      '',
+    ]) {
       const reply = await rawExchange(`GET /api/x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       expect({ host, status: reply.slice(0, 12) }).toEqual({ host, status: 'HTTP/1.1 200' });
     }
   });
 
   it('accepts an absolute-form target, forwarding origin form with its authority as Host (RFC 9112 §3.2.2)', async () => {
-    const reply = await rawExchange('GET http://api.example:8443/api/x?a=1 HTTP/1.1\r\nHost: ignored.example\r\nConnection: close\r\n\r\n');
+    const reply = await rawExchange(
+      'GET http://api.example:8443/api/x?a=1 HTTP/1.1\r\nHost: ignored.example\r\nConnection: close\r\n\r\n',
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     const seen = h.upstream.seen.at(-1)!;
     expect(seen.url).toBe('/api/x?a=1');
@@ -170,7 +215,9 @@ describe('request limits', () => {
     const reply = await rawExchange('CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 501 /);
     expect(reply).toContain('connection: close');
-    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ message: 'CONNECT is not supported', error_code: '1042', success: false }));
+    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toBe(
+      JSON.stringify({ message: 'CONNECT is not supported', error_code: '1042', success: false }),
+    );
   });
 
   it('keeps serving when clients reset the connection right after sending CONNECT', async () => {
@@ -185,7 +232,9 @@ describe('request limits', () => {
         const client = connect(Number(port), '127.0.0.1');
         client.on('error', () => undefined);
         client.on('connect', () => {
-          client.write(`CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n${'x'.repeat(100_000)}`);
+          client.write(
+            `CONNECT upstream.example:443 HTTP/1.1\r\nHost: upstream.example:443\r\n\r\n${'x'.repeat(100_000)}`,
+          );
           client.resetAndDestroy();
         });
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -199,7 +248,9 @@ describe('request limits', () => {
   });
 
   it('serves a request asking for a protocol upgrade as a plain request, without the upgrade', async () => {
-    const reply = await rawExchange('GET /api/ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n');
+    const reply = await rawExchange(
+      'GET /api/ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n',
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
     const seen = h.upstream.seen.at(-1)!;
     expect(seen.url).toBe('/api/ws');

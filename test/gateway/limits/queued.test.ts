@@ -13,10 +13,20 @@ afterAll(() => h.close());
 function oversizedUpload(): Promise<number> {
   const { port } = new URL(h.gateway.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/upload', method: 'POST', agent: false, headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/upload',
+        method: 'POST',
+        agent: false,
+        headers: { 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.write('q'.repeat(1_200));
   });
@@ -45,7 +55,9 @@ describe('the wait for an upstream socket', () => {
     // Regression: a queued request had no timer; behind a stalled upstream it waited for the busy socket's own response timeout (30 s here).
     h.upstream.setDelay(4_000);
     const slow = h.fetch('/api/stalled');
-    await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/stalled')).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/stalled')).toBe(true), {
+      timeout: 10_000,
+    });
     const started = performance.now();
     const queued = await h.fetch('/api/queued');
     const waited = performance.now() - started;

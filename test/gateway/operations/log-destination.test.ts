@@ -28,7 +28,10 @@ function manyLines(): string[] {
 
 /** Keeps every thread of libuv's pool (where asynchronous file writes run) busy for a while. */
 function busyThreadPool(): Promise<unknown> {
-  const jobs = Array.from({ length: 16 }, () => new Promise((resolve) => pbkdf2('x', 'salt', 200_000, 32, 'sha256', resolve)));
+  const jobs = Array.from(
+    { length: 16 },
+    () => new Promise((resolve) => pbkdf2('x', 'salt', 200_000, 32, 'sha256', resolve)),
+  );
   return Promise.all(jobs);
 }
 
@@ -39,9 +42,11 @@ function busyThreadPool(): Promise<unknown> {
  * starts reading and resolves with all text read once `done` says so, given the byte count so
  * far and the text of the last two reads.
  */
-function unreadPipe(
-  writeEnd: 'blocking' | 'non-blocking' | 'reader gone' = 'blocking',
-): { fd: number; drain(done: (bytes: number, tail: string) => boolean): Promise<string>; bytesRead(): number } {
+function unreadPipe(writeEnd: 'blocking' | 'non-blocking' | 'reader gone' = 'blocking'): {
+  fd: number;
+  drain(done: (bytes: number, tail: string) => boolean): Promise<string>;
+  bytesRead(): number;
+} {
   const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
   execFileSync('mkfifo', [path]);
   // Both ends, blocking; as a reader that never reads, it lets the write ends below be opened.
@@ -122,7 +127,9 @@ describe('buffered stdout for the access log', () => {
     for (const line of lines) destination.write(line);
     expect(await flush(200)).toBe(false);
     const text = await pipe.drain((_, tail) => tail.endsWith('}\n') && tail.includes('"dropped":'));
-    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n$/.exec(text);
+    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n$/.exec(
+      text,
+    );
     expect(notice).not.toBeNull();
     const dropped = Number(notice?.[1]);
     const kept = lines.length - dropped;
@@ -142,7 +149,9 @@ describe('buffered stdout for the access log', () => {
     destination.write(after);
     expect(await flush(10_000)).toBe(true);
     const text = await drained;
-    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n/.exec(text);
+    const notice = /\{"level":40,"time":\d+,"msg":"log lines dropped \(stdout blocked\)","dropped":(\d+)\}\n/.exec(
+      text,
+    );
     const dropped = Number(notice?.[1]);
     expect(dropped).toBeGreaterThan(2_000);
     expect(text).toBe(lines.slice(0, lines.length - dropped).join('') + (notice?.[0] ?? '') + after);
@@ -204,6 +213,8 @@ describe('buffered stdout for the access log', () => {
     const line = `{"msg":"${'y'.repeat(200)}"}\n`;
     for (let i = 0; i < 1_000; i++) destination.write(line);
     // Under the one-second timer: the chunk was written because it filled.
-    await expect.poll(() => out.read().length, { timeout: 900, interval: 20 }).toBeGreaterThanOrEqual(64 * 1024 - 3 * line.length);
+    await expect
+      .poll(() => out.read().length, { timeout: 900, interval: 20 })
+      .toBeGreaterThanOrEqual(64 * 1024 - 3 * line.length);
   });
 });

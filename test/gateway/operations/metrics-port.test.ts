@@ -28,17 +28,23 @@ describe('the metrics port', () => {
       expect(port).not.toBe(9464);
       expect(gateway.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       expect((await fetch(gateway.metricsUrl)).status).toBe(200);
-      expect(sink.entries().find((e) => e['level'] === 40 && e['taken'] === 9464)).toMatchObject({ metrics: gateway.metricsUrl });
+      expect(sink.entries().find((e) => e['level'] === 40 && e['taken'] === 9464)).toMatchObject({
+        metrics: gateway.metricsUrl,
+      });
     } finally {
       await gateway.close();
     }
   });
 
   it('fails the start when METRICS_PORT names a port that is taken', async () => {
-    await expect(startGateway(loadGatewayConfig(SHIPPED, { ...ENV, METRICS_PORT: '9464' }), { log: createLogSink('silent').log })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(
+      startGateway(loadGatewayConfig(SHIPPED, { ...ENV, METRICS_PORT: '9464' }), { log: createLogSink('silent').log }),
+    ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
   it('refuses a METRICS_PORT that is not a port number, naming it', () => {
-    expect(() => loadGatewayConfig(SHIPPED, { ...ENV, METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT must be a port number/);
+    expect(() => loadGatewayConfig(SHIPPED, { ...ENV, METRICS_PORT: 'ninety' })).toThrow(
+      /METRICS_PORT must be a port number/,
+    );
   });
 });

@@ -2,8 +2,21 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { VerifiedToken } from '#auth';
 import { setForwarded } from '../../../src/gateway/proxy/passes/forwarded.ts';
-import { IDENTITY_HEADER, identityValue, injectIdentity, isInboundIdentity } from '../../../src/gateway/proxy/passes/identity.ts';
-import { copyWithout, type ForwardContext, forwardHeaders, isHopByHop, requestIdFrom, SET_PASSES, STRIP_PASSES } from '../../../src/gateway/proxy/passes/index.ts';
+import {
+  IDENTITY_HEADER,
+  identityValue,
+  injectIdentity,
+  isInboundIdentity,
+} from '../../../src/gateway/proxy/passes/identity.ts';
+import {
+  copyWithout,
+  type ForwardContext,
+  forwardHeaders,
+  isHopByHop,
+  requestIdFrom,
+  SET_PASSES,
+  STRIP_PASSES,
+} from '../../../src/gateway/proxy/passes/index.ts';
 import { setRequestId } from '../../../src/gateway/proxy/passes/request-id.ts';
 
 const token: VerifiedToken = {
@@ -36,7 +49,9 @@ describe('isHopByHop', () => {
   });
 
   it('drops Expect, which this hop has already answered with 100 Continue', () => {
-    expect(copyWithout({ expect: '100-continue', 'content-length': '5' }, [isHopByHop])).toEqual({ 'content-length': '5' });
+    expect(copyWithout({ expect: '100-continue', 'content-length': '5' }, [isHopByHop])).toEqual({
+      'content-length': '5',
+    });
   });
 
   it('keeps transfer-encoding even when Connection names it (Node re-frames the body)', () => {
@@ -46,7 +61,11 @@ describe('isHopByHop', () => {
 
 describe('isInboundIdentity', () => {
   it('drops every inbound x-tokengate-* header so a client cannot assert an identity', () => {
-    const headers: IncomingHttpHeaders = { 'x-tokengate-client-id': 'forged', 'x-tokengate-anything': 'x', 'x-other': 'kept' };
+    const headers: IncomingHttpHeaders = {
+      'x-tokengate-client-id': 'forged',
+      'x-tokengate-anything': 'x',
+      'x-other': 'kept',
+    };
     expect(copyWithout(headers, [isInboundIdentity])).toEqual({ 'x-other': 'kept' });
   });
 });
@@ -55,7 +74,9 @@ describe('injectIdentity', () => {
   it('sets client id, project id, scopes and jti from the verified token as one structured field', () => {
     const headers: IncomingHttpHeaders = {};
     injectIdentity(headers, context({ token }));
-    expect(headers).toEqual({ 'x-tokengate-identity': 'client_id="client-1", project_id="project-9", scope="address phone", jti="jti-42"' });
+    expect(headers).toEqual({
+      'x-tokengate-identity': 'client_id="client-1", project_id="project-9", scope="address phone", jti="jti-42"',
+    });
   });
 
   it('builds the value once per token object', () => {
@@ -74,9 +95,18 @@ describe('injectIdentity', () => {
 
 describe('setForwarded', () => {
   it('appends the peer address and states the proto and host this hop saw', () => {
-    const headers: IncomingHttpHeaders = { host: 'api.example', 'x-forwarded-for': '203.0.113.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil' };
+    const headers: IncomingHttpHeaders = {
+      host: 'api.example',
+      'x-forwarded-for': '203.0.113.1',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'evil',
+    };
     setForwarded(headers, context());
-    expect(headers).toMatchObject({ 'x-forwarded-for': '203.0.113.1, 192.0.2.7', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'api.example' });
+    expect(headers).toMatchObject({
+      'x-forwarded-for': '203.0.113.1, 192.0.2.7',
+      'x-forwarded-proto': 'http',
+      'x-forwarded-host': 'api.example',
+    });
   });
 
   it('starts the chain when there is none and marks TLS connections https', () => {
@@ -114,7 +144,10 @@ describe('setForwarded', () => {
     for (const inbound of ['for="x', 'for="x\\', 'for=a b', 'for', 'a=b,"c"', 'for="a"b']) {
       const headers: IncomingHttpHeaders = { host: 'h', forwarded: inbound };
       setForwarded(headers, context());
-      expect({ inbound, forwarded: headers.forwarded }).toEqual({ inbound, forwarded: 'for=192.0.2.7;host="h";proto=http' });
+      expect({ inbound, forwarded: headers.forwarded }).toEqual({
+        inbound,
+        forwarded: 'for=192.0.2.7;host="h";proto=http',
+      });
     }
   });
 
@@ -147,14 +180,23 @@ describe('the ordered request passes', () => {
   it('strips before setting, so forged identity copies never survive', () => {
     expect(STRIP_PASSES).toContain(isInboundIdentity);
     expect(SET_PASSES).toContain(injectIdentity);
-    const inbound: IncomingHttpHeaders = { 'x-tokengate-identity': 'client_id="forged"', 'x-tokengate-jti': 'forged', authorization: 'Bearer abc', connection: 'close' };
+    const inbound: IncomingHttpHeaders = {
+      'x-tokengate-identity': 'client_id="forged"',
+      'x-tokengate-jti': 'forged',
+      authorization: 'Bearer abc',
+      connection: 'close',
+    };
     const out = forwardHeaders(inbound, context());
     expect(out[IDENTITY_HEADER]).toBeUndefined();
     expect(out['x-tokengate-jti']).toBeUndefined();
   });
 
   it('builds a new header object with identity, request id and Authorization kept for the upstream', () => {
-    const inbound: IncomingHttpHeaders = { 'x-tokengate-identity': 'client_id="forged"', authorization: 'Bearer abc', connection: 'close' };
+    const inbound: IncomingHttpHeaders = {
+      'x-tokengate-identity': 'client_id="forged"',
+      authorization: 'Bearer abc',
+      connection: 'close',
+    };
     const out = forwardHeaders(inbound, context({ token }));
     expect(out).not.toBe(inbound);
     expect(inbound[IDENTITY_HEADER]).toBe('client_id="forged"');
@@ -165,7 +207,10 @@ describe('the ordered request passes', () => {
   });
 
   it("drops the client's X-Forwarded-Port and X-Real-IP, which would read as this hop's word", () => {
-    const out = forwardHeaders({ host: 'h', 'x-forwarded-port': '443', 'x-real-ip': '10.0.0.1', accept: '*/*' }, context());
+    const out = forwardHeaders(
+      { host: 'h', 'x-forwarded-port': '443', 'x-real-ip': '10.0.0.1', accept: '*/*' },
+      context(),
+    );
     expect(out['x-forwarded-port']).toBeUndefined();
     expect(out['x-real-ip']).toBeUndefined();
     expect(out.accept).toBe('*/*');

@@ -18,7 +18,12 @@ describe('structured field serialisation (RFC 9651)', () => {
   });
 
   it('joins dictionary members in order', () => {
-    expect(sfDictionary([['a', 'x'], ['b_c', 'ü']])).toBe('a="x", b_c=%"%c3%bc"');
+    expect(
+      sfDictionary([
+        ['a', 'x'],
+        ['b_c', 'ü'],
+      ]),
+    ).toBe('a="x", b_c=%"%c3%bc"');
   });
 
   it('always yields a value Node accepts as a header', () => {

@@ -3,7 +3,8 @@ import { parseGatewayConfig } from '../../../src/gateway/config/load.ts';
 import { sectionsNeedingRestart } from '../../../src/gateway/reload/needs-restart.ts';
 
 const ENV = { UPSTREAM_URL: 'http://127.0.0.1:4100', PUBLIC_URL: 'https://api.example' };
-const config = (tls: string) => parseGatewayConfig(`listen: { port: 0 }\n${tls}routes:\n  - { path: /api/*, auth: none }\n`, 'gateway.yaml', ENV);
+const config = (tls: string) =>
+  parseGatewayConfig(`listen: { port: 0 }\n${tls}routes:\n  - { path: /api/*, auth: none }\n`, 'gateway.yaml', ENV);
 
 describe('which changed sections need a restart', () => {
   it('applies a new certificate or key path in place, and asks for a restart only to turn TLS on or off', () => {

@@ -93,7 +93,9 @@ describe('configuration reload', () => {
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual(['routes[1].scopes[0]: unknown scope "adress" (line 11)']);
     expect(await statusOf(h, '/api/first')).toBe(200);
-    const refused = h.logs.entries().find((e) => e['msg'] === 'config reload refused; keeping the running configuration');
+    const refused = h.logs
+      .entries()
+      .find((e) => e['msg'] === 'config reload refused; keeping the running configuration');
     expect(refused?.['problems']).toEqual(result.problems);
   });
 
@@ -106,7 +108,9 @@ describe('configuration reload', () => {
     await addRoute(file, '/api/second');
     expect((await h.gateway.reload()).ok).toBe(true);
     expect(await statusOf(h, '/api/second')).toBe(200);
-    const warning = h.logs.entries().find((e) => e['msg'] === 'config reload: these sections take effect only after a restart');
+    const warning = h.logs
+      .entries()
+      .find((e) => e['msg'] === 'config reload: these sections take effect only after a restart');
     expect(warning?.['sections']).toEqual(['listen', 'limits (listener)']);
   });
 
@@ -131,7 +135,10 @@ describe('configuration reload', () => {
       await writeFile(file, (await readFile(file, 'utf8')).replace(JWKS_LINE, `jwksUrl: ${other.url}`));
       expect((await h.gateway.reload()).ok).toBe(true);
       const kit = await createTokenKit({ now: () => Date.now() }, key);
-      await writeFile(file, (await readFile(file, 'utf8')).replace('/api/first, auth: none', '/api/first, auth: bearer'));
+      await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace('/api/first, auth: none', '/api/first, auth: bearer'),
+      );
       expect((await h.gateway.reload()).ok).toBe(true);
       const res = await h.fetch('/api/first', { headers: { authorization: bearer(await kit.goodToken()) } });
       expect(res.status).toBe(200);
@@ -146,10 +153,16 @@ describe('configuration reload', () => {
     await addRoute(file, '/api/second');
     expect((await h.gateway.reload()).ok).toBe(true);
     expect(h.jwks.requests).toBe(fetches);
-    await writeFile(file, (await readFile(file, 'utf8')).replace('routes:', 'caches: { tokens: { maxEntries: 10 } }\nroutes:'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace('routes:', 'caches: { tokens: { maxEntries: 10 } }\nroutes:'),
+    );
     expect((await h.gateway.reload()).ok).toBe(true);
     expect(h.jwks.requests).toBe(fetches + 1);
-    await writeFile(file, (await readFile(file, 'utf8')).replace('routes:', 'revocation: { maxStalenessSec: 6 }\nroutes:'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace('routes:', 'revocation: { maxStalenessSec: 6 }\nroutes:'),
+    );
     expect((await h.gateway.reload()).ok).toBe(true);
     expect(h.jwks.requests).toBe(fetches + 2);
     // The new verifier asks the feed to hold its polls for half the new bound.
@@ -186,11 +199,16 @@ describe('configuration reload', () => {
     try {
       // A new feed URL would need a new verifier: every poll on `feed` would come from it.
       const text = (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`);
-      await writeFile(file, `${text}  - { path: /api/items/:id, auth: none }\n  - { path: /api/items/:itemId, auth: none }\n`);
+      await writeFile(
+        file,
+        `${text}  - { path: /api/items/:id, auth: none }\n  - { path: /api/items/:itemId, auth: none }\n`,
+      );
       const result = await h.gateway.reload();
       expect(result).toEqual({
         ok: false,
-        problems: ['routes[2].path: duplicate route GET /api/items/:itemId: the same route as routes[1] /api/items/:id (parameter names do not tell routes apart) (line 12)'],
+        problems: [
+          'routes[2].path: duplicate route GET /api/items/:itemId: the same route as routes[1] /api/items/:id (parameter names do not tell routes apart) (line 12)',
+        ],
       });
       await expectOldConfigOnly(h, feed);
     } finally {
@@ -206,9 +224,15 @@ describe('configuration reload', () => {
       // Passed in directly (as an embedder may), so no validation stands between it and the router.
       const valid = loadGatewayConfig(file, h.env);
       const route = valid.routes[0] as (typeof valid.routes)[number];
-      const next = { ...valid, routes: [route, { ...route, path: '/api/items/:id' }, { ...route, path: '/api/items/:itemId' }] };
+      const next = {
+        ...valid,
+        routes: [route, { ...route, path: '/api/items/:id' }, { ...route, path: '/api/items/:itemId' }],
+      };
       const result = await h.gateway.reload(next);
-      expect(result).toEqual({ ok: false, problems: [expect.stringContaining("already declared for route '/api/items/:'")] });
+      expect(result).toEqual({
+        ok: false,
+        problems: [expect.stringContaining("already declared for route '/api/items/:'")],
+      });
       expect(feed.requests.length).toBeGreaterThan(0);
       await expectOldConfigOnly(h, feed);
     } finally {
@@ -223,7 +247,9 @@ describe('configuration reload', () => {
     try {
       // The new verifier's keys take a while: the reload is still waiting when close() runs.
       jwks.setDelay(400);
-      const text = (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`).replace(JWKS_LINE, `jwksUrl: ${jwks.url}`);
+      const text = (await readFile(file, 'utf8'))
+        .replace(FEED_URL_REF, `"${feed.url}"`)
+        .replace(JWKS_LINE, `jwksUrl: ${jwks.url}`);
       await writeFile(file, text);
       const reloading = h.gateway.reload();
       await until(() => jwks.requests > 0, 'the new verifier asked for its keys');

@@ -17,12 +17,17 @@ function jtiOf(token: string): string {
 }
 
 /** Calls until the status changes from 200 or the deadline passes; returns ms taken. */
-async function msUntilRefused(harness: Harness, authorization: string, deadlineMs: number): Promise<{ ms: number; body: unknown }> {
+async function msUntilRefused(
+  harness: Harness,
+  authorization: string,
+  deadlineMs: number,
+): Promise<{ ms: number; body: unknown }> {
   const started = performance.now();
   for (;;) {
     const res = await harness.fetch('/api/any-token', { headers: { authorization } });
     const body: unknown = await res.json();
-    if (res.status !== 200 || performance.now() - started > deadlineMs) return { ms: performance.now() - started, body };
+    if (res.status !== 200 || performance.now() - started > deadlineMs)
+      return { ms: performance.now() - started, body };
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -32,7 +37,12 @@ describe('revocation through the feed', () => {
     h = await startHarness(import.meta.dirname);
     const token = await h.kit.goodToken();
     expect((await h.fetch('/api/any-token', { headers: { authorization: bearer(token) } })).status).toBe(200);
-    h.feed.revoke({ kind: 'jti', value: jtiOf(token), issuedBefore: null, expiresAt: Math.floor(Date.now() / 1000) + 900 });
+    h.feed.revoke({
+      kind: 'jti',
+      value: jtiOf(token),
+      issuedBefore: null,
+      expiresAt: Math.floor(Date.now() / 1000) + 900,
+    });
     const { ms, body } = await msUntilRefused(h, bearer(token), 2_000);
     expect(body).toEqual({ message: 'OAuth key has been revoked', error_code: '1024', success: false });
     expect(ms).toBeLessThan(1_000);
@@ -43,7 +53,10 @@ describe('revocation through the feed', () => {
     const old = await h.kit.goodToken();
     const nowSec = Math.floor(Date.now() / 1000);
     h.feed.revoke({ kind: 'client', value: 'client-1', issuedBefore: nowSec, expiresAt: nowSec + 3_600 });
-    expect((await msUntilRefused(h, bearer(old), 2_000)).body).toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked' });
+    expect((await msUntilRefused(h, bearer(old), 2_000)).body).toMatchObject({
+      error_code: '1024',
+      message: 'OAuth key has been revoked',
+    });
     const later = await h.kit.goodToken({ claims: { iat: nowSec + 1 } });
     expect((await h.fetch('/api/any-token', { headers: { authorization: bearer(later) } })).status).toBe(200);
   });
@@ -70,7 +83,10 @@ describe('revocation through the feed', () => {
     expect(await res.json()).toMatchObject({ error_code: '1053', success: false });
     const ready = await h.fetch('/readyz');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, checks: { keys: { ok: true }, revocations: { ok: false, stale: true } } });
+    expect(await ready.json()).toMatchObject({
+      ready: false,
+      checks: { keys: { ok: true }, revocations: { ok: false, stale: true } },
+    });
     const metrics = await (await fetch(h.gateway.metricsUrl)).text();
     expect(metrics).toMatch(/tokengate_gateway_revocation_stale 1/);
     expect(metrics).toMatch(/tokengate_gateway_revocation_lag_seconds (3[1-9]|[4-9]\d)/);

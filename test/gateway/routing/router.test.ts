@@ -4,7 +4,16 @@ import { isSafePath } from '../../../src/gateway/routing/path-guard.ts';
 import { createRouter } from '../../../src/gateway/routing/router.ts';
 
 function route(path: string, overrides: Partial<RouteConfig> = {}): RouteConfig {
-  return { path, methods: ['GET'], auth: 'none', scopes: [], match: 'any', allowKeySecret: false, errorFields: {}, ...overrides };
+  return {
+    path,
+    methods: ['GET'],
+    auth: 'none',
+    scopes: [],
+    match: 'any',
+    allowKeySecret: false,
+    errorFields: {},
+    ...overrides,
+  };
 }
 
 const router = createRouter([
@@ -26,14 +35,20 @@ describe('the gateway router', () => {
   it('answers a repeated request exactly as the first time, per method, including refusals', () => {
     for (let i = 0; i < 3; i++) {
       expect(router.match('GET', '/items/7?x=1')).toMatchObject({ kind: 'route', route: { id: '/items/:id' } });
-      expect(router.match('DELETE', '/items/7')).toMatchObject({ kind: 'method_not_allowed', route: { id: '/items/:id' }, allow: ['GET'], errorFields: {} });
+      expect(router.match('DELETE', '/items/7')).toMatchObject({
+        kind: 'method_not_allowed',
+        route: { id: '/items/:id' },
+        allow: ['GET'],
+        errorFields: {},
+      });
       expect(router.match('GET', '/prefix/../internal/x')).toEqual({ kind: 'bad_path' });
       expect(router.match('GET', '/nowhere')).toEqual({ kind: 'not_found' });
     }
   });
 
   it('stays correct past its memo bound (random paths cannot grow it)', () => {
-    for (let i = 0; i < 3_000; i++) expect(router.match('GET', `/prefix/${i}`)).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
+    for (let i = 0; i < 3_000; i++)
+      expect(router.match('GET', `/prefix/${i}`)).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
     expect(router.match('GET', '/exact')).toMatchObject({ kind: 'route', route: { id: '/exact' } });
   });
 
@@ -46,7 +61,12 @@ describe('the gateway router', () => {
     expect(router.match('GET', '/exact/?q=1')).toMatchObject({ kind: 'route', route: { id: '/exact' } });
     expect(router.match('GET', '/items/42/')).toMatchObject({ kind: 'route', route: { id: '/items/:id' } });
     expect(router.match('POST', '/prefix/a/')).toMatchObject({ kind: 'route', route: { id: '/prefix/*' } });
-    expect(router.match('DELETE', '/exact/')).toMatchObject({ kind: 'method_not_allowed', route: { id: '/exact' }, allow: ['GET'], errorFields: {} });
+    expect(router.match('DELETE', '/exact/')).toMatchObject({
+      kind: 'method_not_allowed',
+      route: { id: '/exact' },
+      allow: ['GET'],
+      errorFields: {},
+    });
     expect(router.match('GET', '/exact//')).toEqual({ kind: 'bad_path' });
     expect(router.match('GET', '/exactly/')).toEqual({ kind: 'not_found' });
   });
@@ -59,11 +79,23 @@ describe('the gateway router', () => {
   });
 
   it('answers a known path with another method as 405 with the allowed methods', () => {
-    expect(router.match('DELETE', '/prefix/x')).toMatchObject({ kind: 'method_not_allowed', route: { id: '/prefix/*' }, allow: ['GET', 'POST'], errorFields: {} });
+    expect(router.match('DELETE', '/prefix/x')).toMatchObject({
+      kind: 'method_not_allowed',
+      route: { id: '/prefix/*' },
+      allow: ['GET', 'POST'],
+      errorFields: {},
+    });
   });
 
   it('refuses dot segments, encoded slashes, backslashes and double slashes', () => {
-    for (const url of ['/prefix/../internal/revocations', '/prefix/%2e%2e/internal', '/prefix/a%2finternal', '/prefix\\..\\internal', '//internal/x', '/prefix/./a']) {
+    for (const url of [
+      '/prefix/../internal/revocations',
+      '/prefix/%2e%2e/internal',
+      '/prefix/a%2finternal',
+      '/prefix\\..\\internal',
+      '//internal/x',
+      '/prefix/./a',
+    ]) {
       expect(router.match('GET', url)).toEqual({ kind: 'bad_path' });
     }
   });

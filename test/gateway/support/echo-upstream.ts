@@ -92,7 +92,9 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         if (req.url?.startsWith('/api/raw-reason/')) {
           // A 200 with the reason phrase given (percent-encoded in the path), control characters and all.
           const reason = decodeURIComponent(req.url.slice('/api/raw-reason/'.length));
-          res.socket?.end(Buffer.from(`HTTP/1.1 200 ${reason}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`, 'latin1'));
+          res.socket?.end(
+            Buffer.from(`HTTP/1.1 200 ${reason}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`, 'latin1'),
+          );
           return;
         }
         if (req.url?.startsWith('/api/switch')) {
@@ -103,7 +105,9 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         if (req.url?.startsWith('/api/hints-framed')) {
           // Early hints carrying body framing, which no 1xx may have (RFC 9110 §8.6, §6.1).
           res.socket?.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\nContent-Length: 5\r\n\r\n');
-          res.socket?.write('HTTP/1.1 103 Early Hints\r\nLink: </b.css>; rel=preload\r\nTransfer-Encoding: chunked\r\n\r\n');
+          res.socket?.write(
+            'HTTP/1.1 103 Early Hints\r\nLink: </b.css>; rel=preload\r\nTransfer-Encoding: chunked\r\n\r\n',
+          );
           res.writeHead(200, { 'content-type': 'text/plain' }).end('final');
           return;
         }
@@ -120,7 +124,12 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           setTimeout(() => res.socket?.destroy(), 20);
           return;
         }
-        res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'keep-alive': 'timeout=5', 'x-upstream': 'echo' });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          connection: 'keep-alive',
+          'keep-alive': 'timeout=5',
+          'x-upstream': 'echo',
+        });
         res.end(JSON.stringify(record));
       };
       if (delayMs > 0) {

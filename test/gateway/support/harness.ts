@@ -39,7 +39,11 @@ export interface HarnessOptions {
 export async function startHarness(dir: string, options: HarnessOptions = {}): Promise<Harness> {
   const key = await createTestKey('RS256');
   const kit = await createTokenKit(options.clock ?? { now: () => Date.now() }, key);
-  const [jwks, feed, upstream] = await Promise.all([startJwksServer([key]), startFeedServer(undefined, 2), startEchoUpstream()]);
+  const [jwks, feed, upstream] = await Promise.all([
+    startJwksServer([key]),
+    startFeedServer(undefined, 2),
+    startEchoUpstream(),
+  ]);
   const env = {
     UPSTREAM_URL: upstream.url,
     JWKS_URL: jwks.url,

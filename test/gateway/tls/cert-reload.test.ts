@@ -15,7 +15,27 @@ const key = join(dir, 'key.pem');
 
 function makePair(name: string): { cert: string; key: string } {
   const pair = { cert: join(dir, `${name}.cert.pem`), key: join(dir, `${name}.key.pem`) };
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', pair.key, '-out', pair.cert, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      pair.key,
+      '-out',
+      pair.cert,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return pair;
 }
 
@@ -58,7 +78,9 @@ describe('a reload of a TLS gateway', () => {
     install(renewed);
     expect(await h.gateway.reload()).toEqual({ ok: true, problems: [] });
     expect(await servedName(h)).toBe('renewed');
-    expect(h.logs.entries().some((e) => e['msg'] === 'config reload: these sections take effect only after a restart')).toBe(false);
+    expect(
+      h.logs.entries().some((e) => e['msg'] === 'config reload: these sections take effect only after a restart'),
+    ).toBe(false);
   });
 
   it('keeps the running certificate and says why when the new key does not match the new certificate', async () => {
@@ -76,7 +98,9 @@ describe('a reload of a TLS gateway', () => {
     expect(garbage.problems).toEqual([expect.stringMatching(/^tls: /)]);
     rmSync(key);
     const missing = await h.gateway.reload();
-    expect(missing.problems).toEqual([expect.stringContaining(`tls: ENOENT: no such file or directory, open '${key}'`)]);
+    expect(missing.problems).toEqual([
+      expect.stringContaining(`tls: ENOENT: no such file or directory, open '${key}'`),
+    ]);
     expect(await servedName(h)).toBe('renewed');
     install(first);
     expect((await h.gateway.reload()).ok).toBe(true);
@@ -89,14 +113,20 @@ describe('the restart warning of a reload', () => {
   it('compares with what runs: TLS turned off and then on again is not pending, a change kept is named on every reload', async () => {
     // Regression: it compared with the last file reloaded, so turning TLS back on asked for a restart the HTTPS listener did not need.
     const file = join(dir, 'gateway.yaml');
-    const withTls = (await readFile(join(import.meta.dirname, 'gateway.yaml'), 'utf8')).replaceAll('$' + '{TLS_CERT}', cert).replaceAll('$' + '{TLS_KEY}', key);
+    const withTls = (await readFile(join(import.meta.dirname, 'gateway.yaml'), 'utf8'))
+      .replaceAll('$' + '{TLS_CERT}', cert)
+      .replaceAll('$' + '{TLS_KEY}', key);
     const withoutTls = withTls.replace(/^tls:\n(?: {2}.*\n)+/m, '');
     expect(withoutTls).not.toContain('tls:');
     install(first);
     await writeFile(file, withTls);
     const g = await startHarness(import.meta.dirname, { file, watch: false });
     try {
-      const warnings = () => g.logs.entries().filter((e) => e['msg'] === 'config reload: these sections take effect only after a restart').map((e) => e['sections']);
+      const warnings = () =>
+        g.logs
+          .entries()
+          .filter((e) => e['msg'] === 'config reload: these sections take effect only after a restart')
+          .map((e) => e['sections']);
       await writeFile(file, withoutTls);
       expect((await g.gateway.reload()).ok).toBe(true);
       expect((await g.gateway.reload()).ok).toBe(true);

@@ -14,7 +14,27 @@ const key = join(dir, 'key.pem');
 
 let h: Harness;
 beforeAll(async () => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   h = await startHarness(import.meta.dirname, { env: { TLS_CERT: cert, TLS_KEY: key } });
 });
 afterAll(async () => {
@@ -45,7 +65,9 @@ describe('the TLS listener', () => {
   });
 
   it('verifies and forwards over HTTPS, telling the upstream the client used https', async () => {
-    const res = await get('/api/phone/v1/verification', { authorization: bearer(await h.kit.tokenWithScopes(['phone'])) });
+    const res = await get('/api/phone/v1/verification', {
+      authorization: bearer(await h.kit.tokenWithScopes(['phone'])),
+    });
     expect(res.status).toBe(200);
     expect((JSON.parse(res.body) as { headers: Record<string, string> }).headers['x-forwarded-proto']).toBe('https');
   });
@@ -57,8 +79,13 @@ describe('the TLS listener', () => {
   });
 
   it('accepts an absolute-form https target over TLS, forwarding its authority as Host', async () => {
-    const res = await get('https://api.example/api/phone/v1/verification', { authorization: bearer(await h.kit.tokenWithScopes(['phone'])) });
+    const res = await get('https://api.example/api/phone/v1/verification', {
+      authorization: bearer(await h.kit.tokenWithScopes(['phone'])),
+    });
     expect(res.status).toBe(200);
-    expect((JSON.parse(res.body) as { url: string; headers: Record<string, string> })).toMatchObject({ url: '/api/phone/v1/verification', headers: { host: 'api.example' } });
+    expect(JSON.parse(res.body) as { url: string; headers: Record<string, string> }).toMatchObject({
+      url: '/api/phone/v1/verification',
+      headers: { host: 'api.example' },
+    });
   });
 });

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('a request on a pooled upstream socket', () => {
-  it('waits the configured responseTimeoutMs, not the idle timeout the upstream\'s keep-alive hint set on the socket', async () => {
+  it("waits the configured responseTimeoutMs, not the idle timeout the upstream's keep-alive hint set on the socket", async () => {
     // Regression: Node's agent shortens an idle pooled socket's timeout to the upstream's `Keep-Alive: timeout=5`
     // less a second, and keeps it when the socket is reused, so any answer slower than 4 s on a reused socket was 504.
     const warm = await h.fetch('/api/warm');
@@ -18,6 +18,9 @@ describe('a request on a pooled upstream socket', () => {
     h.upstream.setDelay(4_600);
     const slow = await h.fetch('/api/slow');
     h.upstream.setDelay(0);
-    expect({ status: slow.status, seen: h.upstream.seen.map((r) => r.url) }).toEqual({ status: 200, seen: ['/api/warm', '/api/slow'] });
+    expect({ status: slow.status, seen: h.upstream.seen.map((r) => r.url) }).toEqual({
+      status: 200,
+      seen: ['/api/warm', '/api/slow'],
+    });
   });
 });

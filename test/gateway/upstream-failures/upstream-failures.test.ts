@@ -20,7 +20,12 @@ describe('when the upstream fails', () => {
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('x-request-id')).toBe('trace-502');
-    expect(await res.json()).toEqual({ completions: [], message: 'Upstream service unavailable', error_code: '1050', success: false });
+    expect(await res.json()).toEqual({
+      completions: [],
+      message: 'Upstream service unavailable',
+      error_code: '1050',
+      success: false,
+    });
   });
 
   it('answers 504 JSON when the upstream is slower than responseTimeoutMs', async () => {
@@ -56,7 +61,11 @@ describe('when the upstream fails', () => {
     h = await startHarness(import.meta.dirname);
     for (const code of ['099', '000']) {
       const res = await h.fetch(`/api/raw-status/${code}`);
-      expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+      expect({ code, status: res.status, body: await res.json() }).toEqual({
+        code,
+        status: 502,
+        body: { message: 'Upstream service unavailable', error_code: '1050', success: false },
+      });
     }
     expect((await h.fetch('/api/x')).status).toBe(200);
   });
@@ -65,16 +74,27 @@ describe('when the upstream fails', () => {
     h = await startHarness(import.meta.dirname);
     for (const code of ['600', '999']) {
       const res = await h.fetch(`/api/raw-status/${code}`);
-      expect({ code, status: res.status, body: await res.json() }).toEqual({ code, status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+      expect({ code, status: res.status, body: await res.json() }).toEqual({
+        code,
+        status: 502,
+        body: { message: 'Upstream service unavailable', error_code: '1050', success: false },
+      });
     }
   });
 
-  it('answers with the standard reason phrase, not the upstream\'s, so a control character in it cannot end the process', async () => {
+  it("answers with the standard reason phrase, not the upstream's, so a control character in it cannot end the process", async () => {
     // Regression: the reason was relayed, and writeHead threw ERR_INVALID_CHAR from a socket callback: an uncaught exception.
     h = await startHarness(import.meta.dirname);
     for (const reason of ['O%01K', 'Fine%20By%20Me']) {
-      const reply = await rawExchange(h.gateway.url, `GET /api/raw-reason/${reason} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`);
-      expect({ reason, statusLine: reply.split('\r\n')[0], body: reply.split('\r\n\r\n')[1] }).toEqual({ reason, statusLine: 'HTTP/1.1 200 OK', body: 'ok' });
+      const reply = await rawExchange(
+        h.gateway.url,
+        `GET /api/raw-reason/${reason} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`,
+      );
+      expect({ reason, statusLine: reply.split('\r\n')[0], body: reply.split('\r\n\r\n')[1] }).toEqual({
+        reason,
+        statusLine: 'HTTP/1.1 200 OK',
+        body: 'ok',
+      });
     }
     expect((await h.fetch('/api/x')).status).toBe(200);
   });
@@ -82,14 +102,21 @@ describe('when the upstream fails', () => {
   it('answers 502 JSON to an upstream switching protocols unasked (101), instead of leaving the client waiting', async () => {
     h = await startHarness(import.meta.dirname);
     const res = await h.fetch('/api/switch', { signal: AbortSignal.timeout(5_000) });
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 502, body: { message: 'Upstream service unavailable', error_code: '1050', success: false } });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 502,
+      body: { message: 'Upstream service unavailable', error_code: '1050', success: false },
+    });
     expect((await h.fetch('/api/x')).status).toBe(200);
   });
 
-  it('relays the upstream\'s 102 and 103 informational replies ahead of the final one (RFC 9110 §15.2)', async () => {
+  it("relays the upstream's 102 and 103 informational replies ahead of the final one (RFC 9110 §15.2)", async () => {
     h = await startHarness(import.meta.dirname);
     const { port } = new URL(h.gateway.url);
-    const seen = await new Promise<{ informational: Array<{ status: number; link?: string; hint?: string }>; status: number; body: string }>((resolve, reject) => {
+    const seen = await new Promise<{
+      informational: Array<{ status: number; link?: string; hint?: string }>;
+      status: number;
+      body: string;
+    }>((resolve, reject) => {
       const informational: Array<{ status: number; link?: string; hint?: string }> = [];
       const req = request({ host: '127.0.0.1', port, path: '/api/hints', agent: false }, (res) => {
         let body = '';
@@ -100,12 +127,20 @@ describe('when the upstream fails', () => {
         res.on('end', () => resolve({ informational, status: res.statusCode ?? 0, body }));
       });
       req.on('information', (info) => {
-        informational.push({ status: info.statusCode, ...(info.headers.link ? { link: String(info.headers.link) } : {}), ...(info.headers['x-hint'] ? { hint: String(info.headers['x-hint']) } : {}) });
+        informational.push({
+          status: info.statusCode,
+          ...(info.headers.link ? { link: String(info.headers.link) } : {}),
+          ...(info.headers['x-hint'] ? { hint: String(info.headers['x-hint']) } : {}),
+        });
       });
       req.on('error', reject);
       req.end();
     });
-    expect(seen).toEqual({ informational: [{ status: 102 }, { status: 103, link: '</style.css>; rel=preload; as=style', hint: 'early' }], status: 200, body: 'final' });
+    expect(seen).toEqual({
+      informational: [{ status: 102 }, { status: 103, link: '</style.css>; rel=preload; as=style', hint: 'early' }],
+      status: 200,
+      body: 'final',
+    });
   });
 
   it('sends an HTTP/1.0 client no informational reply, only the final one (RFC 9110 §15)', async () => {
@@ -120,7 +155,10 @@ describe('when the upstream fails', () => {
   it('drops Content-Length and Transfer-Encoding from the 103 replies it relays, which no 1xx may carry', async () => {
     // Regression: they were relayed, and a client honouring them would read the next reply as a body.
     h = await startHarness(import.meta.dirname);
-    const reply = await rawExchange(h.gateway.url, 'GET /api/hints-framed HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n');
+    const reply = await rawExchange(
+      h.gateway.url,
+      'GET /api/hints-framed HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n',
+    );
     const heads = reply.split('\r\n\r\n');
     expect(heads.slice(0, 2).map((head) => head.split('\r\n'))).toEqual([
       ['HTTP/1.1 103 Early Hints', 'Link: </a.css>; rel=preload'],
@@ -133,19 +171,33 @@ describe('when the upstream fails', () => {
   it('ends the connection with the reply when the upstream answers before the request body is complete', async () => {
     h = await startHarness(import.meta.dirname);
     const { port } = new URL(h.gateway.url);
-    const reply = await new Promise<{ connection: string | undefined; body: string; closed: boolean }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/early', method: 'POST', agent: false, headers: { connection: 'keep-alive', 'transfer-encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        // The gateway closes the connection after the reply: the unsent rest of the body can never be read as a request.
-        res.on('end', () => req.socket?.once('close', () => resolve({ connection: res.headers.connection, body, closed: true })));
-      });
-      req.on('error', reject);
-      req.write('part of a body that never ends');
-    });
+    const reply = await new Promise<{ connection: string | undefined; body: string; closed: boolean }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/early',
+            method: 'POST',
+            agent: false,
+            headers: { connection: 'keep-alive', 'transfer-encoding': 'chunked' },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            // The gateway closes the connection after the reply: the unsent rest of the body can never be read as a request.
+            res.on('end', () =>
+              req.socket?.once('close', () => resolve({ connection: res.headers.connection, body, closed: true })),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.write('part of a body that never ends');
+      },
+    );
     expect(reply).toEqual({ connection: 'close', body: 'early', closed: true });
   });
 

@@ -11,7 +11,10 @@ export function apiKeyCases(ctx: SuiteContext): void {
   });
 
   it("lists a project's API keys only, oldest first", async () => {
-    const [mine, other] = [await ctx.store.createProject({ name: 'a', plan: 'business' }), await ctx.store.createProject({ name: 'b', plan: 'free' })];
+    const [mine, other] = [
+      await ctx.store.createProject({ name: 'a', plan: 'business' }),
+      await ctx.store.createProject({ name: 'b', plan: 'free' }),
+    ];
     const first = await ctx.store.createApiKey({ projectId: mine.id, secretHash: 'h1' });
     ctx.clock.set(ctx.clock.now() + 1000);
     const second = await ctx.store.createApiKey({ projectId: mine.id, secretHash: 'h2' });

@@ -10,17 +10,38 @@ export function clientCases(ctx: SuiteContext): void {
   it('creates an enabled client with a cli_ id, its scopes and only the secret hash', async () => {
     const project = await newProject();
     const secretHash = hashSecret('s3cret');
-    const client = await ctx.store.createClient({ projectId: project.id, name: 'backend', scopes: ['address', 'phone'], secretHash });
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'backend',
+      scopes: ['address', 'phone'],
+      secretHash,
+    });
     expect(client.clientId).toMatch(/^cli_[A-Za-z0-9_-]{22}$/);
-    expect(client).toMatchObject({ projectId: project.id, name: 'backend', scopes: ['address', 'phone'], enabled: true, secretHash });
+    expect(client).toMatchObject({
+      projectId: project.id,
+      name: 'backend',
+      scopes: ['address', 'phone'],
+      enabled: true,
+      secretHash,
+    });
     expect(await ctx.store.getClient(client.clientId)).toEqual(client);
   });
 
   it('round-trips every scope combination, collapsing duplicates', async () => {
     const project = await newProject('enterprise');
-    const all = await ctx.store.createClient({ projectId: project.id, name: 'all', scopes: ['address', 'phone', 'email'], secretHash: 'h' });
+    const all = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'all',
+      scopes: ['address', 'phone', 'email'],
+      secretHash: 'h',
+    });
     const none = await ctx.store.createClient({ projectId: project.id, name: 'none', scopes: [], secretHash: 'h' });
-    const dup = await ctx.store.createClient({ projectId: project.id, name: 'dup', scopes: ['email', 'email'], secretHash: 'h' });
+    const dup = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'dup',
+      scopes: ['email', 'email'],
+      secretHash: 'h',
+    });
     expect((await ctx.store.getClient(all.clientId))?.scopes).toEqual(['address', 'phone', 'email']);
     expect((await ctx.store.getClient(none.clientId))?.scopes).toEqual([]);
     expect((await ctx.store.getClient(dup.clientId))?.scopes).toEqual(['email']);
@@ -29,7 +50,9 @@ export function clientCases(ctx: SuiteContext): void {
   it('rejects a scope outside the closed set at the database', async () => {
     const project = await newProject();
     const scopes = ['email', 'admin'] as unknown as ['email'];
-    await expect(ctx.store.createClient({ projectId: project.id, name: 'x', scopes, secretHash: 'h' })).rejects.toThrow();
+    await expect(
+      ctx.store.createClient({ projectId: project.id, name: 'x', scopes, secretHash: 'h' }),
+    ).rejects.toThrow();
   });
 
   it('refuses OAuth clients for a project on the free plan', async () => {
@@ -49,14 +72,24 @@ export function clientCases(ctx: SuiteContext): void {
     const [a, b] = [await newProject(), await newProject()];
     const first = await ctx.store.createClient({ projectId: a.id, name: 'first', scopes: ['email'], secretHash: 'h' });
     ctx.clock.set(ctx.clock.now() + 1000);
-    const second = await ctx.store.createClient({ projectId: a.id, name: 'second', scopes: ['phone'], secretHash: 'h' });
+    const second = await ctx.store.createClient({
+      projectId: a.id,
+      name: 'second',
+      scopes: ['phone'],
+      secretHash: 'h',
+    });
     await ctx.store.createClient({ projectId: b.id, name: 'other', scopes: ['phone'], secretHash: 'h' });
     expect(await ctx.store.listClients(a.id)).toEqual([first, second]);
   });
 
   it('disables and re-enables a client, and answers null for an unknown one', async () => {
     const project = await newProject();
-    const client = await ctx.store.createClient({ projectId: project.id, name: 'x', scopes: ['email'], secretHash: 'h' });
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'x',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
     expect(await ctx.store.setClientEnabled(client.clientId, false)).toEqual({ ...client, enabled: false });
     expect((await ctx.store.getClient(client.clientId))?.enabled).toBe(false);
     expect((await ctx.store.setClientEnabled(client.clientId, true))?.enabled).toBe(true);

@@ -5,9 +5,19 @@ import type { SuiteContext } from '../store-suite.ts';
 export function lifecycleCases(ctx: SuiteContext): void {
   it('keeps every kind of record across close and reopen (restart)', async () => {
     const project = await ctx.store.createProject({ name: 'durable', plan: 'enterprise' });
-    const client = await ctx.store.createClient({ projectId: project.id, name: 'c', scopes: ['phone'], secretHash: 'h1' });
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'c',
+      scopes: ['phone'],
+      secretHash: 'h1',
+    });
     const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h2' });
-    const revocation = await ctx.store.addRevocation({ kind: 'jti', value: 'durable', issuedBefore: null, expiresAt: 4_000_000_000 });
+    const revocation = await ctx.store.addRevocation({
+      kind: 'jti',
+      value: 'durable',
+      issuedBefore: null,
+      expiresAt: 4_000_000_000,
+    });
     const keysBefore = await ctx.store.listSigningKeys();
 
     await ctx.store.close();
@@ -18,7 +28,12 @@ export function lifecycleCases(ctx: SuiteContext): void {
     expect(await ctx.store.getApiKey(apiKey.key)).toEqual(apiKey);
     expect(await ctx.store.revocationsSince(revocation.seq - 1, 0)).toEqual([revocation]);
     expect(await ctx.store.listSigningKeys()).toEqual(keysBefore);
-    const next = await ctx.store.addRevocation({ kind: 'jti', value: 'after', issuedBefore: null, expiresAt: 4_000_000_000 });
+    const next = await ctx.store.addRevocation({
+      kind: 'jti',
+      value: 'after',
+      issuedBefore: null,
+      expiresAt: 4_000_000_000,
+    });
     expect(next.seq).toBeGreaterThan(revocation.seq);
   });
 

@@ -28,7 +28,16 @@ export function portalSessionCases(ctx: SuiteContext): void {
 
   it('finds nothing for an unknown, malformed or oversized id', async () => {
     const session = await ctx.store.createPortalSession(TTL_MS);
-    for (const id of ['', 'x', `${session.id}x`, session.id.slice(1), 'A'.repeat(43), "'; DROP TABLE portal_sessions; --", '\u0000'.repeat(43), 'x'.repeat(10_000)]) {
+    for (const id of [
+      '',
+      'x',
+      `${session.id}x`,
+      session.id.slice(1),
+      'A'.repeat(43),
+      "'; DROP TABLE portal_sessions; --",
+      '\u0000'.repeat(43),
+      'x'.repeat(10_000),
+    ]) {
       expect(await ctx.store.getPortalSession(id), id.slice(0, 50)).toBeNull();
     }
     expect(await ctx.store.getPortalSession(session.id)).not.toBeNull();
@@ -119,7 +128,9 @@ export function portalSessionCases(ctx: SuiteContext): void {
     await expect(ctx.store.prunePortalSessions(10_001)).rejects.toThrow(TypeError);
   });
 
-  it(`keeps at most ${MAX_PORTAL_SESSIONS} sessions: each one created beyond that removes the oldest`, { timeout: 60_000 }, async () => {
+  it(`keeps at most ${MAX_PORTAL_SESSIONS} sessions: each one created beyond that removes the oldest`, {
+    timeout: 60_000,
+  }, async () => {
     const created = [];
     for (let i = 0; i < MAX_PORTAL_SESSIONS + 2; i++) created.push(await ctx.store.createPortalSession(TTL_MS));
     const found = await Promise.all(created.map((session) => ctx.store.getPortalSession(session.id)));

@@ -29,7 +29,12 @@ export function projectCases(ctx: SuiteContext): void {
 
   it('deletes a project together with its clients and API keys', async () => {
     const project = await ctx.store.createProject({ name: 'Doomed', plan: 'enterprise' });
-    const client = await ctx.store.createClient({ projectId: project.id, name: 'c', scopes: ['email'], secretHash: 'h' });
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'c',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
     const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h' });
     expect(await ctx.store.deleteProject(project.id)).toBe(true);
     expect(await ctx.store.getProject(project.id)).toBeNull();

@@ -5,7 +5,12 @@ import type { SuiteContext } from '../store-suite.ts';
 
 const NOW_S = 1_800_000_000;
 
-const jti = (value: string, expiresAt = NOW_S + 900): NewRevocation => ({ kind: 'jti', value, issuedBefore: null, expiresAt });
+const jti = (value: string, expiresAt = NOW_S + 900): NewRevocation => ({
+  kind: 'jti',
+  value,
+  issuedBefore: null,
+  expiresAt,
+});
 
 export function revocationCases(ctx: SuiteContext): void {
   // Each case starts from an empty live set (seq keeps growing: it is never reused).
@@ -15,9 +20,21 @@ export function revocationCases(ctx: SuiteContext): void {
 
   it('returns each added entry with an increasing seq and its creation time', async () => {
     const a = await ctx.store.addRevocation(jti('jti-a'));
-    const b = await ctx.store.addRevocation({ kind: 'client', value: 'cli_x', issuedBefore: NOW_S, expiresAt: NOW_S + 3660 });
+    const b = await ctx.store.addRevocation({
+      kind: 'client',
+      value: 'cli_x',
+      issuedBefore: NOW_S,
+      expiresAt: NOW_S + 3660,
+    });
     expect(b.seq).toBeGreaterThan(a.seq);
-    expect(a).toEqual({ seq: a.seq, kind: 'jti', value: 'jti-a', issuedBefore: null, expiresAt: NOW_S + 900, createdAt: ctx.clock.now() });
+    expect(a).toEqual({
+      seq: a.seq,
+      kind: 'jti',
+      value: 'jti-a',
+      issuedBefore: null,
+      expiresAt: NOW_S + 900,
+      createdAt: ctx.clock.now(),
+    });
     expect(b).toMatchObject({ kind: 'client', value: 'cli_x', issuedBefore: NOW_S, expiresAt: NOW_S + 3660 });
   });
 
@@ -94,8 +111,18 @@ export function revocationCases(ctx: SuiteContext): void {
 
   it('keeps revocations when the project of the revoked client is deleted', async () => {
     const project = await ctx.store.createProject({ name: 'gone', plan: 'business' });
-    const client = await ctx.store.createClient({ projectId: project.id, name: 'c', scopes: ['email'], secretHash: 'h' });
-    const entry = await ctx.store.addRevocation({ kind: 'client', value: client.clientId, issuedBefore: NOW_S, expiresAt: NOW_S + 60 });
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'c',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
+    const entry = await ctx.store.addRevocation({
+      kind: 'client',
+      value: client.clientId,
+      issuedBefore: NOW_S,
+      expiresAt: NOW_S + 60,
+    });
     await ctx.store.deleteProject(project.id);
     expect(await ctx.store.revocationsSince(0, NOW_S)).toEqual([entry]);
   });

@@ -73,7 +73,10 @@ export function signingKeyCases(ctx: SuiteContext): void {
       { kid: next.kid, status: 'active' as const, activatedAt: now, retiredAt: null, from: 'next' as const },
     ];
     await ctx.store.updateSigningKeys(rotation(5000));
-    await expect(ctx.store.updateSigningKeys(rotation(6000))).rejects.toMatchObject({ name: 'StoreError', code: 'signing_keys_changed' });
+    await expect(ctx.store.updateSigningKeys(rotation(6000))).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'signing_keys_changed',
+    });
     expect(await ours([active, next])).toEqual([
       { ...active, status: 'retired', retiredAt: 5000 },
       { ...next, status: 'active', activatedAt: 5000 },
@@ -81,7 +84,9 @@ export function signingKeyCases(ctx: SuiteContext): void {
     const later = signingKey('next', 3000);
     await ctx.store.insertSigningKey(later);
     // Promoting beside an active key the rotation never read: refused the same way, not as a bare unique violation.
-    const blind = ctx.store.updateSigningKeys([{ kid: later.kid, status: 'active', activatedAt: 7000, retiredAt: null }]);
+    const blind = ctx.store.updateSigningKeys([
+      { kid: later.kid, status: 'active', activatedAt: 7000, retiredAt: null },
+    ]);
     await expect(blind).rejects.toMatchObject({ name: 'StoreError', code: 'signing_keys_changed' });
     expect(await ours([later])).toEqual([later]);
   });
@@ -96,14 +101,20 @@ export function signingKeyCases(ctx: SuiteContext): void {
   it('refuses a second active key with a code the issuer can act on', async () => {
     await ctx.store.insertSigningKey(signingKey('active', 1000));
     const second = signingKey('active', 2000);
-    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({ name: 'StoreError', code: 'active_signing_key_exists' });
+    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'active_signing_key_exists',
+    });
     expect(await ours([second])).toEqual([]);
   });
 
   it('refuses a second next key with a code the issuer can act on', async () => {
     await ctx.store.insertSigningKey(signingKey('next', 1000));
     const second = signingKey('next', 2000);
-    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({ name: 'StoreError', code: 'next_signing_key_exists' });
+    await expect(ctx.store.insertSigningKey(second)).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'next_signing_key_exists',
+    });
     expect(await ours([second])).toEqual([]);
   });
 

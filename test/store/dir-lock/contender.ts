@@ -16,10 +16,12 @@ const [startAt = 0, gapMs = 0] = line.split(' ').map(Number);
 const outcomes: string[] = [];
 for (const [round, dir] of dirs.entries()) {
   await delay(startAt + round * gapMs - Date.now());
-  outcomes.push(await lockDirectory(dir).then(
-    () => 'won',
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
-  ));
+  outcomes.push(
+    await lockDirectory(dir).then(
+      () => 'won',
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    ),
+  );
 }
 process.stdout.write(`${JSON.stringify(outcomes)}\n`);
 await once(input, 'close');

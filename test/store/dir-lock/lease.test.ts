@@ -44,7 +44,9 @@ describe('embedded store lock: holders on other hosts and leases', () => {
       `embedded store in use by process ${process.pid} on host web-2 since ${holder.since} (${file}, renewed 0 s ago). One process per DATA_DIR: stop that one, give this one another DATA_DIR, or set DATABASE_URL`,
     );
     stopRenewing();
-    await expect(refusal).rejects.toThrow(/If that process is gone, start again after \S+Z \(in 1 s\), when its lease has run out\.$/);
+    await expect(refusal).rejects.toThrow(
+      /If that process is gone, start again after \S+Z \(in 1 s\), when its lease has run out\.$/,
+    );
     expect(await readHolder(file)).toEqual(holder);
   });
 
@@ -52,7 +54,9 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     const { dir, file } = fresh();
     await writeLock(file, otherNamespaceHolder(process.pid));
     const stopRenewing = keepRenewing(file, WAIT_LEASE.renewMs);
-    await expect(lockDirectory(dir, { lease: WAIT_LEASE })).rejects.toThrow(`in use by process ${process.pid} on this host (${hostname()})`);
+    await expect(lockDirectory(dir, { lease: WAIT_LEASE })).rejects.toThrow(
+      `in use by process ${process.pid} on this host (${hostname()})`,
+    );
     stopRenewing();
   });
 
@@ -106,7 +110,9 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     await expect(lockDirectory(dir)).rejects.toThrow(
       `embedded store in use by process ${process.ppid} on this host since ${new Date(Date.now() - HOUR_MS).toISOString().slice(0, 16)}`,
     );
-    await expect(lockDirectory(dir)).rejects.toThrow(`If that process is not a tokengate upstream (its pid was reused), delete ${file}.`);
+    await expect(lockDirectory(dir)).rejects.toThrow(
+      `If that process is not a tokengate upstream (its pid was reused), delete ${file}.`,
+    );
   });
 
   it('takes over an old pid-only lock whose process is gone', async () => {
@@ -140,7 +146,14 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     const release = await lockDirectory(dir, { lease: FAST_LEASE });
     const before = await readFile(file, 'utf8');
     await rm(file);
-    await waitFor(() => readFile(file, 'utf8').then((text) => text === before, () => false), 'the lock again');
+    await waitFor(
+      () =>
+        readFile(file, 'utf8').then(
+          (text) => text === before,
+          () => false,
+        ),
+      'the lock again',
+    );
     await release();
     await expect(readFile(file)).rejects.toThrow('ENOENT');
   });
@@ -152,7 +165,11 @@ describe('embedded store lock: holders on other hosts and leases', () => {
     const taker = otherHostHolder('web-3');
     await writeLock(file, taker, HOUR_MS);
     await waitFor(() => lines.some((line) => line.level === 50), 'the loss in the log');
-    expect(lines[0]).toMatchObject({ lock: file, heldBy: taker, msg: expect.stringMatching(/^another process took over the embedded store lock/) });
+    expect(lines[0]).toMatchObject({
+      lock: file,
+      heldBy: taker,
+      msg: expect.stringMatching(/^another process took over the embedded store lock/),
+    });
     expect(await renewedAgo(file)).toBeGreaterThan(HOUR_MS - 60_000);
     await release();
     expect(await readHolder(file)).toEqual(taker);

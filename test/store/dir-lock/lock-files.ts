@@ -66,7 +66,12 @@ export function otherHostHolder(host = 'other-host'): LockHolder {
 
 /** A holder in another container on this host (our host name, another PID namespace), such as this one before a restart. */
 export function otherNamespaceHolder(pid = 1): LockHolder {
-  return { host: hostname(), pid, since: new Date(Date.now() - HOUR_MS).toISOString(), pidNamespace: 'another boot pid:[4026531836]' };
+  return {
+    host: hostname(),
+    pid,
+    since: new Date(Date.now() - HOUR_MS).toISOString(),
+    pidNamespace: 'another boot pid:[4026531836]',
+  };
 }
 
 /** Renews a lock file every `everyMs` as its holder would, until the returned stop. */
@@ -94,7 +99,11 @@ export async function readHolder(file: string): Promise<LockHolder> {
   return JSON.parse(await readFile(file, 'utf8')) as LockHolder;
 }
 
-export async function waitFor(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
+export async function waitFor(
+  condition: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -38,22 +38,32 @@ describe('embedded store lock between processes', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('lets exactly one of several processes racing for a stale lock take it, and refuses the others', { timeout: 30_000 }, async () => {
+  it('lets exactly one of several processes racing for a stale lock take it, and refuses the others', {
+    timeout: 30_000,
+  }, async () => {
     const dirs = Array.from({ length: ROUNDS }, (_, round) => join(root, `race${round}`));
     for (const dir of dirs) await writeLock(`${dir}.lock`, otherHostHolder(), HOUR_MS);
-    const children = Array.from({ length: CONTENDERS }, () => spawn(process.execPath, [fixture('contender.ts'), JSON.stringify(dirs)]));
+    const children = Array.from({ length: CONTENDERS }, () =>
+      spawn(process.execPath, [fixture('contender.ts'), JSON.stringify(dirs)]),
+    );
     try {
       const readers = children.map(lines);
       for (const reader of readers) expect((await reader.next()).value).toBe('ready');
       const startAt = Date.now() + 200;
       for (const child of children) child.stdin.write(`${startAt} ${ROUND_GAP_MS}\n`);
-      const outcomes = await Promise.all(readers.map(async (reader) => JSON.parse((await reader.next()).value as string) as string[]));
+      const outcomes = await Promise.all(
+        readers.map(async (reader) => JSON.parse((await reader.next()).value as string) as string[]),
+      );
       for (const [round, dir] of dirs.entries()) {
         const inRound = outcomes.map((outcome) => outcome[round]);
-        expect(inRound.filter((outcome) => outcome === 'won'), `round ${round}: ${inRound.join(' | ')}`).toHaveLength(1);
+        expect(
+          inRound.filter((outcome) => outcome === 'won'),
+          `round ${round}: ${inRound.join(' | ')}`,
+        ).toHaveLength(1);
         const winner = children[inRound.indexOf('won')]!.pid;
         expect((await readHolder(`${dir}.lock`)).pid).toBe(winner);
-        for (const outcome of inRound.filter((o) => o !== 'won')) expect(outcome).toMatch(`embedded store in use by process ${winner} on this host`);
+        for (const outcome of inRound.filter((o) => o !== 'won'))
+          expect(outcome).toMatch(`embedded store in use by process ${winner} on this host`);
       }
     } finally {
       for (const child of children) child.stdin.end();

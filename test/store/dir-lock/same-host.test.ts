@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
 import { parseStat } from '../../../src/store/dir-lock-process.ts';
-import { HAS_PROC, lockDirs, readHolder, renewedAgo, startTimeOf, thisHostHolder, waitFor, writeLock } from './lock-files.ts';
+import {
+  HAS_PROC,
+  lockDirs,
+  readHolder,
+  renewedAgo,
+  startTimeOf,
+  thisHostHolder,
+  waitFor,
+  writeLock,
+} from './lock-files.ts';
 
 /** A lease short enough to run out while a test waits. */
 const SHORT_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 300 };
@@ -29,15 +38,21 @@ describe.skipIf(!HAS_PROC)('embedded store lock: holders on this host, told apar
     await release();
   });
 
-  it('keeps the lock of a holder paused (SIGSTOP) past its lease: another process on this host is refused', { timeout: 15_000 }, async () => {
+  it('keeps the lock of a holder paused (SIGSTOP) past its lease: another process on this host is refused', {
+    timeout: 15_000,
+  }, async () => {
     // Regression: the unrenewed lease freed the lock, and after SIGCONT two processes wrote the directory.
     const { dir, file } = fresh();
-    const holder = spawn(process.execPath, [join(import.meta.dirname, 'holder.ts'), dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const holder = spawn(process.execPath, [join(import.meta.dirname, 'holder.ts'), dir], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     try {
       expect(await firstLine(holder)).toBe('locked');
       holder.kill('SIGSTOP');
       await waitFor(async () => (await renewedAgo(file)) > SHORT_LEASE.leaseMs * 2, 'the lease to run out');
-      await expect(lockDirectory(dir, { lease: SHORT_LEASE })).rejects.toThrow(`embedded store in use by process ${holder.pid} on this host`);
+      await expect(lockDirectory(dir, { lease: SHORT_LEASE })).rejects.toThrow(
+        `embedded store in use by process ${holder.pid} on this host`,
+      );
       holder.kill('SIGCONT');
       await waitFor(async () => (await renewedAgo(file)) < SHORT_LEASE.leaseMs, 'a renewal after SIGCONT');
       expect((await readHolder(file)).pid).toBe(holder.pid);
@@ -53,7 +68,9 @@ describe.skipIf(!HAS_PROC)('embedded store lock: holders on this host, told apar
     const { dir, file } = fresh();
     await writeLock(file, thisHostHolder(process.ppid));
     await expect(lockDirectory(dir)).rejects.toThrow(
-      new RegExp(`^embedded store in use by process ${process.ppid} on this host \\(${hostname()}\\) since \\S+ \\(${file}, renewed \\d+ s ago\\)\\. One process per DATA_DIR: [^.]+\\. Check that process ${process.ppid} is a tokengate upstream \\(ps -p ${process.ppid} -o args\\)\\.$`),
+      new RegExp(
+        `^embedded store in use by process ${process.ppid} on this host \\(${hostname()}\\) since \\S+ \\(${file}, renewed \\d+ s ago\\)\\. One process per DATA_DIR: [^.]+\\. Check that process ${process.ppid} is a tokengate upstream \\(ps -p ${process.ppid} -o args\\)\\.$`,
+      ),
     );
   });
 

@@ -3,7 +3,17 @@ import { basename, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 import { captureLogger } from '../harness.ts';
-import { keepRenewing, lockDirs, otherHostHolder, otherNamespaceHolder, readHolder, thisHostHolder, WAIT_LEASE, waitFor, writeLock } from './lock-files.ts';
+import {
+  keepRenewing,
+  lockDirs,
+  otherHostHolder,
+  otherNamespaceHolder,
+  readHolder,
+  thisHostHolder,
+  WAIT_LEASE,
+  waitFor,
+  writeLock,
+} from './lock-files.ts';
 
 describe('embedded store lock: waiting for the lease of a holder it cannot look up', () => {
   const { fresh } = lockDirs('tg-lock-wait-');
@@ -22,7 +32,9 @@ describe('embedded store lock: waiting for the lease of a holder it cannot look 
       level: 40,
       lock: file,
       heldBy: { pid: 1 },
-      msg: expect.stringMatching(/^embedded store locked by process 1 on this host \(\S+\) in another PID namespace since \S+ \(.+, renewed 0 s ago\), which cannot be checked from here: waiting up to 1 s for its lease to run out/),
+      msg: expect.stringMatching(
+        /^embedded store locked by process 1 on this host \(\S+\) in another PID namespace since \S+ \(.+, renewed 0 s ago\), which cannot be checked from here: waiting up to 1 s for its lease to run out/,
+      ),
     });
     await release();
   });
@@ -47,7 +59,9 @@ describe('embedded store lock: waiting for the lease of a holder it cannot look 
     await writeLock(file, otherHostHolder('web-2'));
     const stopRenewing = keepRenewing(file, WAIT_LEASE.renewMs);
     const started = Date.now();
-    await expect(lockDirectory(dir, { lease: WAIT_LEASE })).rejects.toThrow(/^embedded store in use by process \d+ on host web-2 since/);
+    await expect(lockDirectory(dir, { lease: WAIT_LEASE })).rejects.toThrow(
+      /^embedded store in use by process \d+ on host web-2 since/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(WAIT_LEASE.leaseMs - 50);
     stopRenewing();
   });
@@ -57,7 +71,9 @@ describe('embedded store lock: waiting for the lease of a holder it cannot look 
     const { log, lines } = captureLogger();
     await writeLock(file, thisHostHolder(process.ppid));
     const started = Date.now();
-    await expect(lockDirectory(dir, { lease: { renewMs: 20, leaseMs: 10_000 }, log })).rejects.toThrow(`in use by process ${process.ppid} on this host`);
+    await expect(lockDirectory(dir, { lease: { renewMs: 20, leaseMs: 10_000 }, log })).rejects.toThrow(
+      `in use by process ${process.ppid} on this host`,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(lines).toEqual([]);
   });
@@ -76,9 +92,14 @@ describe('embedded store lock: waiting for the lease of a holder it cannot look 
     expect(Date.now() - started).toBeLessThan(500);
     stopRenewing();
     expect(await readFile(file, 'utf8')).toBe(before);
-    expect((await readdir(dirname(dir))).filter((name) => name.startsWith(`${basename(dir)}.`))).toEqual([`${basename(dir)}.lock`]);
+    expect((await readdir(dirname(dir))).filter((name) => name.startsWith(`${basename(dir)}.`))).toEqual([
+      `${basename(dir)}.lock`,
+    ]);
     // Not held here: a later start may take it.
     await rm(file);
-    await waitFor(async () => (await lockDirectory(dir).then((release) => release().then(() => true))) === true, 'the lock again');
+    await waitFor(
+      async () => (await lockDirectory(dir).then((release) => release().then(() => true))) === true,
+      'the lock again',
+    );
   });
 });

@@ -24,20 +24,32 @@ describe('bearer tokens in the upstream', () => {
   it('answers 1026 (401) with an insufficient_scope challenge when the token lacks the route scope', async () => {
     const res = await h.call(PHONE, {}, `Bearer ${await h.token(projectId, ['address', 'email'])}`);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: 'Token does not have the required scope for this endpoint', error_code: '1026', success: false });
+    expect(res.body).toEqual({
+      message: 'Token does not have the required scope for this endpoint',
+      error_code: '1026',
+      success: false,
+    });
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(res.headers.get('www-authenticate')).toContain('scope="phone"');
   });
 
   it('answers 1030 (401) naming the UTC expiry for an expired token', async () => {
-    const res = await h.call(PHONE, {}, `Bearer ${await h.kit.expiredToken(60, { scopes: ['phone'], claims: { project_id: projectId } })}`);
+    const res = await h.call(
+      PHONE,
+      {},
+      `Bearer ${await h.kit.expiredToken(60, { scopes: ['phone'], claims: { project_id: projectId } })}`,
+    );
     expect(res.status).toBe(401);
     expect(res.body.error_code).toBe('1030');
     expect(res.body.message).toMatch(/^Token expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 
   it('answers 1024 (401) for a token signed with a key the issuer does not hold', async () => {
-    const res = await h.call(PHONE, {}, `Bearer ${await h.kit.forgedToken({ scopes: ['phone'], claims: { project_id: projectId } })}`);
+    const res = await h.call(
+      PHONE,
+      {},
+      `Bearer ${await h.kit.forgedToken({ scopes: ['phone'], claims: { project_id: projectId } })}`,
+    );
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: 'Invalid bearer token', error_code: '1024', success: false });
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -73,6 +85,11 @@ describe('bearer tokens in the upstream', () => {
   it('answers 1025 (400) for a valid token naming a project that never existed', async () => {
     const res = await h.call(AUTOCOMPLETE, { q: 'x' }, `Bearer ${await h.token('prj_missing', ['address'])}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ completions: [], message: 'Project not found for bearer token', error_code: '1025', success: false });
+    expect(res.body).toEqual({
+      completions: [],
+      message: 'Project not found for bearer token',
+      error_code: '1025',
+      success: false,
+    });
   });
 });

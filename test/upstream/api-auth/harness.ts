@@ -10,7 +10,14 @@ import { openStore, type Store } from '#store';
 import type { ValidationRoute } from '#validation';
 import { createApiAuthenticator } from '../../../src/upstream/api-auth/index.ts';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
-import { createTokenKit, simpleRevocations, staticKeys, TEST_AUDIENCE, TEST_ISSUER, type TokenKit } from '#test/tokens.ts';
+import {
+  createTokenKit,
+  simpleRevocations,
+  staticKeys,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TokenKit,
+} from '#test/tokens.ts';
 
 /** Two routes of the real route table: autocomplete (with `completions: []`) and phone. */
 export const ROUTES: Record<string, ValidationRoute> = {
@@ -41,7 +48,11 @@ export interface Harness {
   logText(): string;
   /** A project with an API key; the secret is returned once, as the admin API does. */
   projectWithKey(plan?: 'free' | 'business'): Promise<{ projectId: string; key: string; secret: string }>;
-  call(path: string, params?: Record<string, string | string[]>, authorization?: string): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>;
+  call(
+    path: string,
+    params?: Record<string, string | string[]>,
+    authorization?: string,
+  ): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -100,7 +111,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     kit,
     revocations,
     clock,
-    token: (projectId, scopes, claims = {}) => kit.tokenWithScopes(scopes, { claims: { project_id: projectId, ...claims } }),
+    token: (projectId, scopes, claims = {}) =>
+      kit.tokenWithScopes(scopes, { claims: { project_id: projectId, ...claims } }),
     logText: () => lines.join(''),
     async projectWithKey(plan = 'business') {
       const project = await store.createProject({ name: 'acme', plan });
@@ -111,7 +123,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async call(path, params = {}, authorization) {
       const query = new URLSearchParams();
       for (const [name, value] of Object.entries(params)) for (const v of [value].flat()) query.append(name, v);
-      const res = await fetch(`${url}${path}?${query}`, { headers: authorization !== undefined ? { authorization } : {} });
+      const res = await fetch(`${url}${path}?${query}`, {
+        headers: authorization !== undefined ? { authorization } : {},
+      });
       return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
     },
     async close() {

@@ -32,7 +32,11 @@ describe('key and secret in the upstream', () => {
   });
 
   it('answers 1002 (401) when no key is given, with no credentials or only a secret', async () => {
-    for (const [params, auth] of [[{}, undefined], [{ secret: cred.secret }, undefined], [{ key: '' }, cred.secret]] as const) {
+    for (const [params, auth] of [
+      [{}, undefined],
+      [{ secret: cred.secret }, undefined],
+      [{ key: '' }, cred.secret],
+    ] as const) {
       const res = await h.call(PHONE, params, auth);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ message: 'Key not provided', error_code: '1002', success: false });
@@ -55,12 +59,20 @@ describe('key and secret in the upstream', () => {
   it('answers 1001 (401) for a key no key can be (a NUL byte, a space, another script), as for an unknown one', async () => {
     for (const key of ['\u0000', 'key_\u0000x', 'key with space', 'clé']) {
       const res = await h.call(PHONE, { key, secret: cred.secret });
-      expect({ key, status: res.status, body: res.body }).toEqual({ key, status: 401, body: { message: 'Key not found', error_code: '1001', success: false } });
+      expect({ key, status: res.status, body: res.body }).toEqual({
+        key,
+        status: 401,
+        body: { message: 'Key not found', error_code: '1001', success: false },
+      });
     }
   });
 
   it('answers 1006 (401) when the secret does not match the key', async () => {
-    for (const secret of [cred.secret.slice(0, -1) + (cred.secret.endsWith('A') ? 'B' : 'A'), 'short', cred.secret + 'x']) {
+    for (const secret of [
+      cred.secret.slice(0, -1) + (cred.secret.endsWith('A') ? 'B' : 'A'),
+      'short',
+      cred.secret + 'x',
+    ]) {
       const res = await h.call(PHONE, { key: cred.key }, secret);
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ message: 'Invalid credentials', error_code: '1006', success: false });
@@ -73,7 +85,11 @@ describe('key and secret in the upstream', () => {
       [{ key: 'k'.repeat(129), secret: cred.secret }, undefined, 'Key is longer than 128 characters'],
       [{ key: cred.key, secret: [cred.secret, cred.secret] }, undefined, 'Secret must be given once'],
       [{ key: cred.key, secret: 's'.repeat(513) }, undefined, 'Secret is longer than 512 characters'],
-      [{ key: cred.key, secret: cred.secret }, 'other', 'Secret was sent both as a parameter and in the Authorization header with different values'],
+      [
+        { key: cred.key, secret: cred.secret },
+        'other',
+        'Secret was sent both as a parameter and in the Authorization header with different values',
+      ],
     ];
     for (const [params, auth, message] of cases) {
       const res = await h.call(PHONE, params, auth);

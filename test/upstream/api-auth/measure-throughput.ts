@@ -19,14 +19,26 @@ const log = createLogger({ level: 'info', destination: new Writable({ write: (_c
 const dataDir = await mkdtemp(join(tmpdir(), 'tg-measure-'));
 const store = await openStore({ dataDir });
 const kit = await createTokenKit(clock);
-const verifier = createVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, algorithms: ['RS256'], keys: staticKeys(kit.key), revocations: simpleRevocations(), clock });
+const verifier = createVerifier({
+  issuer: TEST_ISSUER,
+  audience: TEST_AUDIENCE,
+  algorithms: ['RS256'],
+  keys: staticKeys(kit.key),
+  revocations: simpleRevocations(),
+  clock,
+});
 const auth = createApiAuthenticator({ verifier, store, log, clock });
 const uncached = createApiAuthenticator({ verifier, store, log, clock, cacheTtlMs: 0 });
 const project = await store.createProject({ name: 'p', plan: 'business' });
 const secret = generateSecret();
 const apiKey = await store.createApiKey({ projectId: project.id, secretHash: hashSecret(secret) });
 const token = await kit.tokenWithScopes(['phone'], { claims: { project_id: project.id } });
-const route = { path: '/api/phone/v1/verification', scope: 'phone' as const, errorExtra: {}, handle: () => ({ status: 200, body: {} }) };
+const route = {
+  path: '/api/phone/v1/verification',
+  scope: 'phone' as const,
+  errorExtra: {},
+  handle: () => ({ status: 200, body: {} }),
+};
 const bearerReq = { headers: { authorization: `Bearer ${token}` } } as unknown as IncomingMessage;
 const keyReq = { headers: { authorization: secret } } as unknown as IncomingMessage;
 const keyQuery = new URLSearchParams({ key: apiKey.key });

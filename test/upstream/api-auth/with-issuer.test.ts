@@ -38,7 +38,14 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = { issuer: base, audience: base, algorithm: 'RS256' as const, feedToken: 'feed-token-for-test' };
   issuer = await createIssuer({ store, config, log, clock: serverClock });
-  const verifier = createVerifier({ issuer: base, audience: base, algorithms: ['RS256'], keys: issuer.keyResolver, revocations: issuer.revocationChecker, clock: serverClock });
+  const verifier = createVerifier({
+    issuer: base,
+    audience: base,
+    algorithms: ['RS256'],
+    keys: issuer.keyResolver,
+    revocations: issuer.revocationChecker,
+    clock: serverClock,
+  });
   const auth = createApiAuthenticator({ verifier, store, log, clock: serverClock, cacheTtlMs: 0 });
   handler = async (req, res) => {
     if (await issuer.handle(req, res)) return;
@@ -63,7 +70,12 @@ afterAll(async () => {
 });
 
 function client(scopes: Array<'address' | 'phone' | 'email'> = ['phone']) {
-  return createTokenClient({ tokenUrl: `${base}/oauth/token`, ...credentials, scopes, clock: createFakeClock(Date.now()) });
+  return createTokenClient({
+    tokenUrl: `${base}/oauth/token`,
+    ...credentials,
+    scopes,
+    clock: createFakeClock(Date.now()),
+  });
 }
 
 describe('the client library and the upstream authenticator with the real issuer', () => {
@@ -92,7 +104,9 @@ describe('the client library and the upstream authenticator with the real issuer
   });
 
   it('reports invalid_scope from the real token endpoint as a typed error', async () => {
-    const error = await client(['email']).getToken().catch((e: unknown) => e);
+    const error = await client(['email'])
+      .getToken()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenEndpointError);
     expect(error).toMatchObject({ status: 400, error: 'invalid_scope' });
   });
@@ -103,7 +117,11 @@ describe('the client library and the upstream authenticator with the real issuer
     expect((await c.fetch(`${base}${PHONE}`)).status).toBe(200);
     await issuer.revokeToken(token);
     await expect
-      .poll(async () => (await (await fetch(`${base}${PHONE}`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown, { timeout: 1000 })
+      .poll(
+        async () =>
+          (await (await fetch(`${base}${PHONE}`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown,
+        { timeout: 1000 },
+      )
       .toMatchObject({ error_code: '1024', message: 'OAuth key has been revoked' });
     expect((await c.fetch(`${base}${PHONE}`)).status).toBe(200);
     expect(await c.getToken()).not.toBe(token);
@@ -115,7 +133,11 @@ describe('the client library and the upstream authenticator with the real issuer
     await store.deleteProject(projectId);
     const res = await c.fetch(`${base}${PHONE}`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'Project not found for bearer token', error_code: '1025', success: false });
+    expect(await res.json()).toEqual({
+      message: 'Project not found for bearer token',
+      error_code: '1025',
+      success: false,
+    });
   });
 
   it('keeps telling a busy caller of a disabled client invalid_client for a minute, instead of running into the issuer limit of 10 failures (429)', async () => {
@@ -129,9 +151,20 @@ describe('the client library and the upstream authenticator with the real issuer
       if (String(input).endsWith('/oauth/token')) tokenRequests += 1;
       return fetch(input, init);
     };
-    const c = createTokenClient({ tokenUrl: `${base}/oauth/token`, clientId: created.client.clientId, clientSecret: created.clientSecret, scopes: ['phone'], clock, fetch: counted });
+    const c = createTokenClient({
+      tokenUrl: `${base}/oauth/token`,
+      clientId: created.client.clientId,
+      clientSecret: created.clientSecret,
+      scopes: ['phone'],
+      clock,
+      fetch: counted,
+    });
     for (let second = 0; second < 60; second++) {
-      await expect(c.fetch(`${base}${PHONE}`)).rejects.toMatchObject({ name: 'TokenEndpointError', status: 401, error: 'invalid_client' });
+      await expect(c.fetch(`${base}${PHONE}`)).rejects.toMatchObject({
+        name: 'TokenEndpointError',
+        status: 401,
+        error: 'invalid_client',
+      });
       clock.advanceSec(1);
     }
     expect(tokenRequests).toBe(6);

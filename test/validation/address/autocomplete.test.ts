@@ -56,12 +56,17 @@ describe('GET /api/au/address/autocomplete', () => {
     const qld = completionsOf(await api.autocomplete({ q: '8 george st', state_codes: 'qld' }));
     expect(qld.map((c) => c.full_address)).toEqual(['8 George Street, BRISBANE CITY QLD 4000']);
     expect(completionsOf(await api.autocomplete({ q: '8 george st', state_codes: 'VIC,QLD' }))).toHaveLength(1);
-    expectValidationError(await api.autocomplete({ q: 'x', state_codes: 'NSW,XYZ' }), 'State codes contains an unknown state: XYZ');
+    expectValidationError(
+      await api.autocomplete({ q: 'x', state_codes: 'NSW,XYZ' }),
+      'State codes contains an unknown state: XYZ',
+    );
   });
 
   it('leaves out boxes with post_box=0, returns only boxes with post_box=1, and rejects other values', async () => {
     const addresses = (r: { body: unknown }): string[] => completionsOf(r).map((c) => c.full_address);
-    expect(addresses(await api.autocomplete({ q: 'ryde 12', post_box: '0' }))).not.toContain('PO Box 12, RYDE NSW 2112');
+    expect(addresses(await api.autocomplete({ q: 'ryde 12', post_box: '0' }))).not.toContain(
+      'PO Box 12, RYDE NSW 2112',
+    );
     expect(addresses(await api.autocomplete({ q: 'ryde', post_box: '1' }))).toEqual(['PO Box 12, RYDE NSW 2112']);
     expectValidationError(await api.autocomplete({ q: 'ryde', post_box: 'yes' }), 'Post box must be 0 or 1');
   });
@@ -104,12 +109,22 @@ describe('GET /api/au/address/autocomplete', () => {
 describe('address handler failures', () => {
   it('answers 1099 with completions: [] and logs the detail when the data set fails unexpectedly', async () => {
     const lines: string[] = [];
-    const log = createLogger({ level: 'error', destination: { write: (line: string) => { lines.push(line); } } });
+    const log = createLogger({
+      level: 'error',
+      destination: {
+        write: (line: string) => {
+          lines.push(line);
+        },
+      },
+    });
     const route = autocompleteRoute(() => {
       throw new Error('column missing');
     });
     const response = await route.handle({ query: new URLSearchParams({ q: 'ryde' }), projectId: 'p', log });
-    expect(response).toEqual({ status: 500, body: { completions: [], message: 'Internal error', error_code: '1099', success: false } });
+    expect(response).toEqual({
+      status: 500,
+      body: { completions: [], message: 'Internal error', error_code: '1099', success: false },
+    });
     expect(lines.join('')).toContain('column missing');
   });
 });

@@ -13,7 +13,13 @@ export const silentLog = createLogger({ level: 'silent' });
 let pid = 100;
 
 /** "14 Smith Street" style builder: street parts plus overrides. */
-export function address(street: string, locality: string, state: StateCode, postcode: string, patch: Partial<AddressInput> = {}): AddressInput {
+export function address(
+  street: string,
+  locality: string,
+  state: StateCode,
+  postcode: string,
+  patch: Partial<AddressInput> = {},
+): AddressInput {
   const words = street.split(' ');
   const type = words.pop() ?? null;
   return {
@@ -30,7 +36,11 @@ export function address(street: string, locality: string, state: StateCode, post
 /** A small hand-made data set whose right answers are known, for search-quality tests. */
 export function knownAddresses(): AddressInput[] {
   const ryde = ['RYDE', 'NSW', '2112'] as const;
-  const neville = address('Neville Street', ...ryde, { numberFirst: '11', numberLast: '15', gnafPid: 'GANSW716000001' });
+  const neville = address('Neville Street', ...ryde, {
+    numberFirst: '11',
+    numberLast: '15',
+    gnafPid: 'GANSW716000001',
+  });
   return [
     address('Smith Street', ...ryde, { numberFirst: '14' }),
     address('Smith Street', ...ryde, { numberFirst: '14', flatType: 'Unit', flat: '1' }),
@@ -72,8 +82,10 @@ export interface AddressApi {
 
 /** The three routes over a data set, called the way the upstream calls them. */
 export function addressApi(dataset: AddressDataset): AddressApi {
-  const call = (route: ValidationRoute) => async (params: Record<string, string>): Promise<ValidationResponse> =>
-    route.handle({ query: new URLSearchParams(params), projectId: 'project-1', log: silentLog });
+  const call =
+    (route: ValidationRoute) =>
+    async (params: Record<string, string>): Promise<ValidationResponse> =>
+      route.handle({ query: new URLSearchParams(params), projectId: 'project-1', log: silentLog });
   return {
     dataset,
     autocomplete: call(autocompleteRoute(() => dataset)),

@@ -41,7 +41,9 @@ describe('sample address generator', () => {
     expect(Object.values(kinds).every(Boolean)).toBe(true);
     const streetAddresses = inputs.filter((a) => a.boxType === null);
     expect(streetAddresses.every((a) => real.has(`${a.locality}|${a.state}|${a.postcode}`))).toBe(true);
-    expect(new Set(inputs.map((a) => a.state))).toEqual(new Set(['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'OT']));
+    expect(new Set(inputs.map((a) => a.state))).toEqual(
+      new Set(['NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT', 'OT']),
+    );
   });
 
   it('gives every street address a unique G-NAF-style pid', () => {

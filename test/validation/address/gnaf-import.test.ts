@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAddressRoutes, GnafFormatError, importGnaf, runAddressImport } from '../../../src/validation/address/index.ts';
+import {
+  createAddressRoutes,
+  GnafFormatError,
+  importGnaf,
+  runAddressImport,
+} from '../../../src/validation/address/index.ts';
 import { silentLog } from './fixtures.ts';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/gnaf');
@@ -17,7 +22,11 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function query(routes: Awaited<ReturnType<typeof createAddressRoutes>>, path: string, params: Record<string, string>): Promise<unknown> {
+async function query(
+  routes: Awaited<ReturnType<typeof createAddressRoutes>>,
+  path: string,
+  params: Record<string, string>,
+): Promise<unknown> {
   const route = routes.routes.find((r) => r.path === path)!;
   return (await route.handle({ query: new URLSearchParams(params), projectId: 'p', log: silentLog })).body;
 }
@@ -41,29 +50,60 @@ describe('G-NAF import', () => {
     await importGnaf(FIXTURE, dataDir);
     const routes = await createAddressRoutes({ dataDir, log: silentLog });
     const complete = (q: string) => query(routes, '/api/au/address/autocomplete', { q });
-    expect(await complete('2/21 kent rd dapto')).toMatchObject({ completions: [{ full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' }] });
-    expect(await complete('level 3 25 atchison')).toMatchObject({ completions: [{ full_address: 'Level 3, 25 Atchison Street, ST LEONARDS NSW 2065' }] });
-    expect(await complete('lot 12 victoria rd')).toMatchObject({ completions: [{ full_address: 'Lot 12 Victoria Road, RYDE NSW 2112' }] });
-    expect(await complete('7a victoria')).toMatchObject({ completions: [{ full_address: '7A Victoria Road, RYDE NSW 2112' }] });
-    const verified = await query(routes, '/api/au/address/v2/verification', { q: '13 Neville St Ryde NSW 2112', gps: '1', extended: '1' });
+    expect(await complete('2/21 kent rd dapto')).toMatchObject({
+      completions: [{ full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' }],
+    });
+    expect(await complete('level 3 25 atchison')).toMatchObject({
+      completions: [{ full_address: 'Level 3, 25 Atchison Street, ST LEONARDS NSW 2065' }],
+    });
+    expect(await complete('lot 12 victoria rd')).toMatchObject({
+      completions: [{ full_address: 'Lot 12 Victoria Road, RYDE NSW 2112' }],
+    });
+    expect(await complete('7a victoria')).toMatchObject({
+      completions: [{ full_address: '7A Victoria Road, RYDE NSW 2112' }],
+    });
+    const verified = await query(routes, '/api/au/address/v2/verification', {
+      q: '13 Neville St Ryde NSW 2112',
+      gps: '1',
+      extended: '1',
+    });
     expect(verified).toMatchObject({
       matched: true,
-      address: { canonical_address: '11-15 Neville Street, RYDE NSW 2112', gnaf_id: 'GANSW716000002', latitude: '-33.814620', longitude: '151.103801' },
+      address: {
+        canonical_address: '11-15 Neville Street, RYDE NSW 2112',
+        gnaf_id: 'GANSW716000002',
+        latitude: '-33.814620',
+        longitude: '151.103801',
+      },
     });
     const church = await query(routes, '/api/au/address/metadata', { gnaf_id: 'GANSW716000010' });
-    expect(church).toMatchObject({ full_address: '30 Church Street North, RYDE NSW 2112', street_suffix: 'North', site_name: 'Ryde Police Station' });
+    expect(church).toMatchObject({
+      full_address: '30 Church Street North, RYDE NSW 2112',
+      street_suffix: 'North',
+      site_name: 'Ryde Police Station',
+    });
     const collins = await query(routes, '/api/au/address/metadata', { gnaf_id: 'GAVIC411000003', gps: '1' });
-    expect(collins).toMatchObject({ full_address: '101 Collins Street, MELBOURNE VIC 3000', latitude: null, longitude: null });
-    expect(await query(routes, '/api/au/address/metadata', { gnaf_id: 'GANSW716000008' })).toMatchObject({ error_code: '1011' });
+    expect(collins).toMatchObject({
+      full_address: '101 Collins Street, MELBOURNE VIC 3000',
+      latitude: null,
+      longitude: null,
+    });
+    expect(await query(routes, '/api/au/address/metadata', { gnaf_id: 'GANSW716000008' })).toMatchObject({
+      error_code: '1011',
+    });
   });
 
   it('draws a progress bar on stderr and ends with a summary line', async () => {
     const stderr = new PassThrough();
     let output = '';
-    stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     await runAddressImport(FIXTURE, { dataDir, stderr });
     expect(output).toMatch(/\[#{30}\] 100% writing\s+11 addresses\n/);
-    expect(output).toMatch(/imported 11 addresses \(1 aliases, 1 without coordinates; skipped 1 retired, 1 invalid\) from 15 files/);
+    expect(output).toMatch(
+      /imported 11 addresses \(1 aliases, 1 without coordinates; skipped 1 retired, 1 invalid\) from 15 files/,
+    );
   });
 
   it('leaves the previous data set live and no temporary files when an import fails', async () => {
@@ -79,7 +119,9 @@ describe('G-NAF import', () => {
     }
     expect(await readdir(join(dataDir, 'address'))).toEqual(['CURRENT', 'gnaf-20260101T000000']);
     const routes = await createAddressRoutes({ dataDir, log: silentLog });
-    const body = (await query(routes, '/api/au/address/autocomplete', { q: '12 fitzroy st st kilda' })) as { completions: { full_address: string }[] };
+    const body = (await query(routes, '/api/au/address/autocomplete', { q: '12 fitzroy st st kilda' })) as {
+      completions: { full_address: string }[];
+    };
     expect(body.completions[0]!.full_address).toBe('12 Fitzroy Street, ST KILDA VIC 3182');
   });
 
@@ -97,7 +139,9 @@ describe('G-NAF import', () => {
 describe('address data set at start', () => {
   it('generates the deterministic sample in memory when nothing was imported', async () => {
     const routes = await createAddressRoutes({ dataDir, log: silentLog, sample: { count: 5_000, seed: 11 } });
-    const body = (await query(routes, '/api/au/address/autocomplete', { q: 'george st sydney' })) as { completions: unknown[] };
+    const body = (await query(routes, '/api/au/address/autocomplete', { q: 'george st sydney' })) as {
+      completions: unknown[];
+    };
     expect(body.completions.length).toBeGreaterThan(0);
     expect(await readdir(dataDir)).toEqual([]);
   });
@@ -107,7 +151,10 @@ describe('address data set at start', () => {
     await importGnaf(FIXTURE, dataDir);
     await routes.reload();
     expect(await query(routes, '/api/au/address/autocomplete', { q: 'kent rd dapto', max: '100' })).toMatchObject({
-      completions: [{ full_address: 'Unit 1, 21 Kent Road, DAPTO NSW 2530' }, { full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' }],
+      completions: [
+        { full_address: 'Unit 1, 21 Kent Road, DAPTO NSW 2530' },
+        { full_address: 'Unit 2, 21 Kent Road, DAPTO NSW 2530' },
+      ],
     });
   });
 });

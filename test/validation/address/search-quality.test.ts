@@ -11,7 +11,9 @@ describe('address search quality', () => {
   it('puts the exact number, street and locality first, before units and neighbours', async () => {
     const results = await top('14 Smith Street Ryde');
     expect(results[0]).toBe('14 Smith Street, RYDE NSW 2112');
-    expect(results.indexOf('14 Smith Street, NORTH RYDE NSW 2113')).toBeGreaterThan(results.indexOf('Unit 2, 14 Smith Street, RYDE NSW 2112'));
+    expect(results.indexOf('14 Smith Street, NORTH RYDE NSW 2113')).toBeGreaterThan(
+      results.indexOf('Unit 2, 14 Smith Street, RYDE NSW 2112'),
+    );
   });
 
   it('matches words in any order', async () => {
@@ -54,22 +56,27 @@ describe('address search quality', () => {
   it('expands street-type and state abbreviations both ways', async () => {
     expect((await top('14 smith rd ryde'))[0]).toBe('14 Smith Road, RYDE NSW 2112');
     expect((await top('14 smith road ryde'))[0]).toBe('14 Smith Road, RYDE NSW 2112');
-    expect((await top('8 george st new south wales'))).toEqual(['8 George Street, PARRAMATTA NSW 2150']);
+    expect(await top('8 george st new south wales')).toEqual(['8 George Street, PARRAMATTA NSW 2150']);
     expect((await top('5 victoria st victoria'))[0]).toBe('5 Victoria Street, ST KILDA VIC 3182');
     expect((await top('5 victoria street saint kilda'))[0]).toBe('5 Victoria Street, ST KILDA VIC 3182');
     expect((await top('3 mount st mt druitt'))[0]).toBe('3 Mount Street, MOUNT DRUITT NSW 2770');
   });
 
   it('reads unit and number in the slash, keyword and two-number forms', async () => {
-    for (const q of ['2/14 Smith St Ryde', 'Unit 2 14 Smith Street Ryde', 'u2 14 smith st ryde', '2 14 smith st ryde']) {
+    for (const q of [
+      '2/14 Smith St Ryde',
+      'Unit 2 14 Smith Street Ryde',
+      'u2 14 smith st ryde',
+      '2 14 smith st ryde',
+    ]) {
       expect((await top(q))[0]).toBe('Unit 2, 14 Smith Street, RYDE NSW 2112');
     }
     expect((await top('2/21 kent rd dapto'))[0]).toBe('Unit 2, 21 Kent Road, DAPTO NSW 2530');
   });
 
   it('reads levels and lots', async () => {
-    expect((await top('Level 3 25 Atchison St'))).toEqual(['Level 3, 25 Atchison Street, ST LEONARDS NSW 2065']);
-    expect((await top('Lot 12 Kent Rd Dapto'))).toEqual(['Lot 12 Kent Road, DAPTO NSW 2530']);
+    expect(await top('Level 3 25 Atchison St')).toEqual(['Level 3, 25 Atchison Street, ST LEONARDS NSW 2065']);
+    expect(await top('Lot 12 Kent Rd Dapto')).toEqual(['Lot 12 Kent Road, DAPTO NSW 2530']);
   });
 
   it('finds a number inside a ranged address and its alias', async () => {
@@ -79,7 +86,7 @@ describe('address search quality', () => {
   });
 
   it('treats a trailing four-digit number as the postcode', async () => {
-    expect((await top('14 smith st 2113'))).toEqual(['14 Smith Street, NORTH RYDE NSW 2113']);
+    expect(await top('14 smith st 2113')).toEqual(['14 Smith Street, NORTH RYDE NSW 2113']);
     expect((await top('2112'))[0]).toMatch(/NSW 2112$/);
   });
 
@@ -97,23 +104,41 @@ describe('address search quality', () => {
 
 describe('address search quality: levels without a number', () => {
   it('reads "Ground" (and "Ground Floor") as the level of a unit', async () => {
-    const ground = addressApi(datasetOf([
-      address('Pine Road', 'KEW', 'VIC', '3101', { numberFirst: '6', flatType: 'Unit', flat: '4', levelType: 'Ground' }),
-      address('Pine Road', 'KEW', 'VIC', '3101', { numberFirst: '6', flatType: 'Unit', flat: '4', levelType: 'Level', level: '1' }),
-    ]));
+    const ground = addressApi(
+      datasetOf([
+        address('Pine Road', 'KEW', 'VIC', '3101', {
+          numberFirst: '6',
+          flatType: 'Unit',
+          flat: '4',
+          levelType: 'Ground',
+        }),
+        address('Pine Road', 'KEW', 'VIC', '3101', {
+          numberFirst: '6',
+          flatType: 'Unit',
+          flat: '4',
+          levelType: 'Level',
+          level: '1',
+        }),
+      ]),
+    );
     for (const q of ['Unit 4, Ground, 6 Pine Road, KEW VIC 3101', 'unit 4 ground floor 6 pine rd kew']) {
-      expect(completionsOf(await ground.autocomplete({ q })).map((c) => c.full_address)).toEqual(['Unit 4, Ground, 6 Pine Road, KEW VIC 3101']);
+      expect(completionsOf(await ground.autocomplete({ q })).map((c) => c.full_address)).toEqual([
+        'Unit 4, Ground, 6 Pine Road, KEW VIC 3101',
+      ]);
     }
   });
 });
 
 describe('address search quality: exact, then prefix, then typo', () => {
-  const spelled = addressApi(datasetOf([
-    address('Smyth Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
-    address('Smith Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
-    address('Smithers Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
-  ]));
-  const order = async (q: string): Promise<string[]> => completionsOf(await spelled.autocomplete({ q })).map((c) => c.full_address);
+  const spelled = addressApi(
+    datasetOf([
+      address('Smyth Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+      address('Smith Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+      address('Smithers Street', 'RYDE', 'NSW', '2112', { numberFirst: '5' }),
+    ]),
+  );
+  const order = async (q: string): Promise<string[]> =>
+    completionsOf(await spelled.autocomplete({ q })).map((c) => c.full_address);
 
   it('orders the exact word, then the longer word it begins, then the one-typo neighbour', async () => {
     expect(await order('5 ryde st smith')).toEqual([
@@ -126,7 +151,12 @@ describe('address search quality: exact, then prefix, then typo', () => {
 
   it('looks for typo neighbours only when exact and prefix matches leave room', async () => {
     expect(await spelled.autocomplete({ q: '5 ryde st smith', max: '2' })).toMatchObject({
-      body: { completions: [{ full_address: '5 Smith Street, RYDE NSW 2112' }, { full_address: '5 Smithers Street, RYDE NSW 2112' }] },
+      body: {
+        completions: [
+          { full_address: '5 Smith Street, RYDE NSW 2112' },
+          { full_address: '5 Smithers Street, RYDE NSW 2112' },
+        ],
+      },
     });
   });
 });

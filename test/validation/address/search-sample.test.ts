@@ -7,7 +7,9 @@ import { addressApi, completionsOf } from './fixtures.ts';
 const dataset = sampleDataset({ count: 30_000, seed: 20_240_801 });
 const api = addressApi(dataset);
 const random = createRandom(99);
-const picks = Array.from({ length: 200 }, () => fullAddress(readParts(dataset.table, random.int(0, dataset.table.size - 1))));
+const picks = Array.from({ length: 200 }, () =>
+  fullAddress(readParts(dataset.table, random.int(0, dataset.table.size - 1))),
+);
 
 describe('search over the generated sample', () => {
   it('ranks any address first when its full address is typed (units, levels, Ground, lots, boxes, aliases)', async () => {
@@ -18,7 +20,10 @@ describe('search over the generated sample', () => {
 
   it('verifies any address written in full, and only that address', async () => {
     for (const full of picks) {
-      const body = (await api.verification({ q: full })).body as { matched: boolean; address?: { full_address: string } };
+      const body = (await api.verification({ q: full })).body as {
+        matched: boolean;
+        address?: { full_address: string };
+      };
       expect(body.address?.full_address, full).toBe(full);
     }
   });

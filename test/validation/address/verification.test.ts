@@ -16,11 +16,33 @@ async function verify(params: Record<string, string>): Promise<Verified> {
 }
 
 const DOCUMENTED_FIELDS = [
-  'id', 'full_address', 'canonical_address', 'canonical_address_id', 'address_line_1', 'address_line_2',
-  'address_line_combined', 'locality_name', 'state_territory', 'postcode', 'box_identifier', 'box_type',
-  'street_number_1', 'street_number_2', 'unit_identifier', 'unit_type', 'level_number', 'level_type',
-  'lot_identifier', 'site_name', 'street_name', 'street_type', 'street_suffix', 'street', 'supplementary',
-  'parcel_locker_type', 'parcel_locker_identifier',
+  'id',
+  'full_address',
+  'canonical_address',
+  'canonical_address_id',
+  'address_line_1',
+  'address_line_2',
+  'address_line_combined',
+  'locality_name',
+  'state_territory',
+  'postcode',
+  'box_identifier',
+  'box_type',
+  'street_number_1',
+  'street_number_2',
+  'unit_identifier',
+  'unit_type',
+  'level_number',
+  'level_type',
+  'lot_identifier',
+  'site_name',
+  'street_name',
+  'street_type',
+  'street_suffix',
+  'street',
+  'supplementary',
+  'parcel_locker_type',
+  'parcel_locker_identifier',
 ];
 
 describe('GET /api/au/address/v2/verification', () => {
@@ -50,12 +72,17 @@ describe('GET /api/au/address/v2/verification', () => {
   });
 
   it('tolerates a typo and abbreviations in a full address', async () => {
-    expect((await verify({ q: '14 Smtih St, Ryde NSW 2112' })).address?.full_address).toBe('14 Smith Street, RYDE NSW 2112');
+    expect((await verify({ q: '14 Smtih St, Ryde NSW 2112' })).address?.full_address).toBe(
+      '14 Smith Street, RYDE NSW 2112',
+    );
   });
 
   it('verifies an alias to itself and names its canonical address', async () => {
     const body = await verify({ q: '13 Neville St Ryde NSW 2112' });
-    expect(body.address).toMatchObject({ full_address: '13 Neville Street, RYDE NSW 2112', canonical_address: '11-15 Neville Street, RYDE NSW 2112' });
+    expect(body.address).toMatchObject({
+      full_address: '13 Neville Street, RYDE NSW 2112',
+      canonical_address: '11-15 Neville Street, RYDE NSW 2112',
+    });
     expect(body.address!.canonical_address_id).not.toBe(body.address!.id);
   });
 
@@ -80,10 +107,24 @@ describe('GET /api/au/address/v2/verification', () => {
   });
 
   it('verifies a unit on a level named by its unit alone', async () => {
-    const tower = addressApi(datasetOf([
-      address('Kent Street', 'SYDNEY', 'NSW', '2000', { numberFirst: '100', flatType: 'Unit', flat: '502', levelType: 'Level', level: '5' }),
-      address('Kent Street', 'SYDNEY', 'NSW', '2000', { numberFirst: '100', flatType: 'Unit', flat: '601', levelType: 'Level', level: '6' }),
-    ]));
+    const tower = addressApi(
+      datasetOf([
+        address('Kent Street', 'SYDNEY', 'NSW', '2000', {
+          numberFirst: '100',
+          flatType: 'Unit',
+          flat: '502',
+          levelType: 'Level',
+          level: '5',
+        }),
+        address('Kent Street', 'SYDNEY', 'NSW', '2000', {
+          numberFirst: '100',
+          flatType: 'Unit',
+          flat: '601',
+          levelType: 'Level',
+          level: '6',
+        }),
+      ]),
+    );
     const body = (await tower.verification({ q: '502/100 Kent St Sydney NSW 2000' })).body as Verified;
     expect(body.address).toMatchObject({ unit_identifier: '502', level_number: '5' });
   });
@@ -103,7 +144,12 @@ describe('GET /api/au/address/v2/verification', () => {
 
   it('adds gnaf_id and the other extended fields only with extended=1', async () => {
     const body = await verify({ q: '11-15 Neville St Ryde 2112', extended: '1' });
-    expect(body.address).toMatchObject({ gnaf_id: 'GANSW716000001', lga_name: null, lga_type_code: null, legal_parcel_id: null });
+    expect(body.address).toMatchObject({
+      gnaf_id: 'GANSW716000001',
+      lga_name: null,
+      lga_type_code: null,
+      legal_parcel_id: null,
+    });
   });
 
   // Regression: census was ignored, so census=2016 answered no meshblock, sa1_id or sa2_id at all.
@@ -122,7 +168,12 @@ describe('GET /api/au/address/v2/verification', () => {
       expect({ census, status: response.status, body: response.body }).toEqual({
         census,
         status: 400,
-        body: { completions: [], message: 'Census must be a census year, e.g. 2016', error_code: '1000', success: false },
+        body: {
+          completions: [],
+          message: 'Census must be a census year, e.g. 2016',
+          error_code: '1000',
+          success: false,
+        },
       });
     }
   });
@@ -130,7 +181,9 @@ describe('GET /api/au/address/v2/verification', () => {
   // Regression: street carried the suffix ("Kookaburra Street South"), where the API's street is the
   // name plus type; a client joining street and street_suffix got the suffix twice.
   it('answers street as the name plus type, the suffix only in street_suffix and the address lines', async () => {
-    const suffixed = addressApi(datasetOf([address('Kookaburra Street', 'ASHFIELD', 'NSW', '2131', { numberFirst: '5', streetSuffix: 'South' })]));
+    const suffixed = addressApi(
+      datasetOf([address('Kookaburra Street', 'ASHFIELD', 'NSW', '2131', { numberFirst: '5', streetSuffix: 'South' })]),
+    );
     const body = (await suffixed.verification({ q: '5 Kookaburra Street South, Ashfield NSW 2131' })).body as Verified;
     expect(body.address).toMatchObject({
       full_address: '5 Kookaburra Street South, ASHFIELD NSW 2131',
@@ -141,7 +194,10 @@ describe('GET /api/au/address/v2/verification', () => {
       street: 'Kookaburra Street',
     });
     const id = (await suffixed.autocomplete({ q: '5 kookaburra st south' })).body as { completions: { id: string }[] };
-    expect((await suffixed.metadata({ id: id.completions[0]!.id })).body).toMatchObject({ street: 'Kookaburra Street', street_suffix: 'South' });
+    expect((await suffixed.metadata({ id: id.completions[0]!.id })).body).toMatchObject({
+      street: 'Kookaburra Street',
+      street_suffix: 'South',
+    });
   });
 
   it('filters by state_codes', async () => {

@@ -7,7 +7,9 @@ describe('email route settings from the environment', () => {
   });
 
   it('reads a comma-separated server list and a timeout', () => {
-    expect(emailRouteOptionsFromEnv({ EMAIL_DNS_SERVERS: '127.0.0.1:5353, 192.0.2.53', EMAIL_DNS_TIMEOUT_MS: '800' })).toEqual({
+    expect(
+      emailRouteOptionsFromEnv({ EMAIL_DNS_SERVERS: '127.0.0.1:5353, 192.0.2.53', EMAIL_DNS_TIMEOUT_MS: '800' }),
+    ).toEqual({
       dnsServers: ['127.0.0.1:5353', '192.0.2.53'],
       dnsTimeoutMs: 800,
     });

@@ -17,7 +17,8 @@ function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
 describe('DNS answer cache', () => {
   let dns: TestDnsServer;
   let direct: MxLookup;
-  const asked = (name: string, type = 'MX') => dns.queries.filter((query) => query.name === name && query.type === type).length;
+  const asked = (name: string, type = 'MX') =>
+    dns.queries.filter((query) => query.name === name && query.type === type).length;
 
   beforeAll(async () => {
     dns = await startDnsServer({

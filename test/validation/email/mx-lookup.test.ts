@@ -8,9 +8,19 @@ describe('MX lookup against a real DNS server on loopback', () => {
 
   beforeAll(async () => {
     dns = await startDnsServer({
-      'example.com': { mx: [{ preference: 20, exchange: 'backup.example.com' }, { preference: 10, exchange: 'mx.example.com' }] },
+      'example.com': {
+        mx: [
+          { preference: 20, exchange: 'backup.example.com' },
+          { preference: 10, exchange: 'mx.example.com' },
+        ],
+      },
       'null-mx.test': { mx: [{ preference: 0, exchange: '.' }] },
-      'mixed-null.test': { mx: [{ preference: 0, exchange: '.' }, { preference: 10, exchange: 'mx.mixed-null.test' }] },
+      'mixed-null.test': {
+        mx: [
+          { preference: 0, exchange: '.' },
+          { preference: 10, exchange: 'mx.mixed-null.test' },
+        ],
+      },
       'a-only.test': { a: ['192.0.2.10'] },
       'aaaa-only.test': { aaaa: ['2001:db8::25'] },
       'no-records.test': {},

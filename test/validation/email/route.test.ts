@@ -60,16 +60,23 @@ describe('GET /api/email/v1/verification', () => {
   });
 
   it('flags a public provider address', async () => {
-    expect(await body({ email: 'jane.smith@gmail.com' })).toMatchObject({ is_verified: true, is_public: true, is_role: false });
+    expect(await body({ email: 'jane.smith@gmail.com' })).toMatchObject({
+      is_verified: true,
+      is_public: true,
+      is_role: false,
+    });
   });
 
   it('flags a disposable domain from the maintained list but still verifies that it receives mail', async () => {
     expect(await body({ email: 'temp@mailinator.com' })).toMatchObject({ is_verified: true, is_disposable: true });
   });
 
-  it.each(['info', 'Sales', 'support', 'noreply', 'no-reply', 'postmaster', 'admin+alerts'])('flags %s@ as a role account', async (account) => {
-    expect(await body({ email: `${account}@addressfinder.com` })).toMatchObject({ is_role: true });
-  });
+  it.each(['info', 'Sales', 'support', 'noreply', 'no-reply', 'postmaster', 'admin+alerts'])(
+    'flags %s@ as a role account',
+    async (account) => {
+      expect(await body({ email: `${account}@addressfinder.com` })).toMatchObject({ is_role: true });
+    },
+  );
 
   it('verifies a domain without MX through its address record (implicit MX)', async () => {
     expect(await body({ email: 'a@example.com.au' })).toMatchObject({ is_verified: true, not_verified_code: null });
@@ -77,7 +84,10 @@ describe('GET /api/email/v1/verification', () => {
 
   it('looks an internationalised domain up in its punycode form', async () => {
     expect(await body({ email: 'info@bücher.de' })).toMatchObject({ email_domain: 'bücher.de', is_verified: true });
-    expect(await body({ email: 'jörg@BÜCHER.de' })).toMatchObject({ verified_email: 'jörg@bücher.de', is_verified: true });
+    expect(await body({ email: 'jörg@BÜCHER.de' })).toMatchObject({
+      verified_email: 'jörg@bücher.de',
+      is_verified: true,
+    });
     expect(dns.queries).toContainEqual({ name: 'xn--bcher-kva.de', type: 'MX' });
   });
 
@@ -106,22 +116,38 @@ describe('GET /api/email/v1/verification', () => {
     'john@address\tfinder.com',
     'john@address\nfinder.com',
     'john@address\u00adfinder.com',
-  ])('answers FORMAT_INVALID without a DNS query for %j, whose domain the URL host parser would rewrite', async (email) => {
-    const before = dns.queries.length;
-    expect(await body({ email })).toMatchObject({ is_verified: false, not_verified_code: 'FORMAT_INVALID', verified_email: null });
-    expect(dns.queries.length).toBe(before);
-  });
+  ])(
+    'answers FORMAT_INVALID without a DNS query for %j, whose domain the URL host parser would rewrite',
+    async (email) => {
+      const before = dns.queries.length;
+      expect(await body({ email })).toMatchObject({
+        is_verified: false,
+        not_verified_code: 'FORMAT_INVALID',
+        verified_email: null,
+      });
+      expect(dns.queries.length).toBe(before);
+    },
+  );
 
   it('answers DOMAIN_NOT_FOUND for a domain that does not exist', async () => {
-    expect(await body({ email: 'a@does-not-exist.test' })).toMatchObject({ is_verified: false, not_verified_code: 'DOMAIN_NOT_FOUND' });
+    expect(await body({ email: 'a@does-not-exist.test' })).toMatchObject({
+      is_verified: false,
+      not_verified_code: 'DOMAIN_NOT_FOUND',
+    });
   });
 
   it('answers DOMAIN_REJECTS_MAIL for a null MX', async () => {
-    expect(await body({ email: 'a@no-mail.test' })).toMatchObject({ is_verified: false, not_verified_code: 'DOMAIN_REJECTS_MAIL' });
+    expect(await body({ email: 'a@no-mail.test' })).toMatchObject({
+      is_verified: false,
+      not_verified_code: 'DOMAIN_REJECTS_MAIL',
+    });
   });
 
   it('answers DOMAIN_NO_MAIL_SERVER when the domain has neither MX nor address records', async () => {
-    expect(await body({ email: 'a@empty.test' })).toMatchObject({ is_verified: false, not_verified_code: 'DOMAIN_NO_MAIL_SERVER' });
+    expect(await body({ email: 'a@empty.test' })).toMatchObject({
+      is_verified: false,
+      not_verified_code: 'DOMAIN_NO_MAIL_SERVER',
+    });
   });
 
   it('answers is_verified null with DOMAIN_UNVERIFIABLE when DNS fails (SERVFAIL)', async () => {
@@ -134,7 +160,10 @@ describe('GET /api/email/v1/verification', () => {
 
   it('answers is_verified null when DNS times out, and logs the domain but not the address', async () => {
     logLines.length = 0;
-    expect(await body({ email: 'secret.person@slow.test' })).toMatchObject({ is_verified: null, not_verified_code: 'DOMAIN_UNVERIFIABLE' });
+    expect(await body({ email: 'secret.person@slow.test' })).toMatchObject({
+      is_verified: null,
+      not_verified_code: 'DOMAIN_UNVERIFIABLE',
+    });
     const logged = logLines.join('');
     expect(logged).toContain('"dns":"timeout"');
     expect(logged).toContain('slow.test');
@@ -161,17 +190,27 @@ describe('GET /api/email/v1/verification', () => {
   });
 
   it('runs the normal verification when format is combined with another feature', async () => {
-    expect(await body({ email: 'a@does-not-exist.test', features: 'format,domain' })).toMatchObject({ not_verified_code: 'DOMAIN_NOT_FOUND' });
+    expect(await body({ email: 'a@does-not-exist.test', features: 'format,domain' })).toMatchObject({
+      not_verified_code: 'DOMAIN_NOT_FOUND',
+    });
   });
 
   it('reports the connection check as not performed only when it was requested', async () => {
-    expect(await body({ email: 'a@gmail.com', features: 'domain' })).toMatchObject({ checks: { connection: 'not_requested' } });
-    expect(await body({ email: 'a@gmail.com', features: 'domain,connection' })).toMatchObject({ checks: { connection: 'not_performed' } });
+    expect(await body({ email: 'a@gmail.com', features: 'domain' })).toMatchObject({
+      checks: { connection: 'not_requested' },
+    });
+    expect(await body({ email: 'a@gmail.com', features: 'domain,connection' })).toMatchObject({
+      checks: { connection: 'not_performed' },
+    });
   });
 
   it('returns the mail provider domain with the provider feature', async () => {
-    expect(await body({ email: 'john@addressfinder.com', features: 'domain,provider' })).toMatchObject({ email_provider_domain: 'google.com' });
-    expect(await body({ email: 'john@example.com.au', features: 'provider' })).toMatchObject({ email_provider_domain: 'example.com.au' });
+    expect(await body({ email: 'john@addressfinder.com', features: 'domain,provider' })).toMatchObject({
+      email_provider_domain: 'google.com',
+    });
+    expect(await body({ email: 'john@example.com.au', features: 'provider' })).toMatchObject({
+      email_provider_domain: 'example.com.au',
+    });
     expect(await body({ email: 'john@addressfinder.com' })).not.toHaveProperty('email_provider_domain');
   });
 
@@ -182,7 +221,10 @@ describe('GET /api/email/v1/verification', () => {
     [{ email: 'x'.repeat(1025) }, 'Email is too long'],
     [new URLSearchParams('email=a@gmail.com&email=b@gmail.com'), 'Email must be given once'],
     [{ email: 'a@gmail.com', features: ',' }, 'Features can not be blank'],
-    [{ email: 'a@gmail.com', features: 'domain,smtp' }, 'Features must be a comma-separated list of format, domain, connection, provider'],
+    [
+      { email: 'a@gmail.com', features: 'domain,smtp' },
+      'Features must be a comma-separated list of format, domain, connection, provider',
+    ],
     [{ email: 'a@gmail.com', format: 'xml' }, 'Format must be json'],
   ])('rejects %j with error 1000 "%s"', async (params, message) => {
     expect(await call(params)).toEqual({
@@ -211,11 +253,24 @@ describe('GET /api/email/v1/verification', () => {
   // where the public field list has them after is_catch_all, reason first.
   it('answers the documented fields in the documented order, then checks', async () => {
     const documented = [
-      'success', 'email_account', 'email_domain', 'email_provider_domain', 'verified_email', 'is_verified',
-      'is_disposable', 'is_role', 'is_public', 'is_catch_all', 'not_verified_reason', 'not_verified_code', 'checks',
+      'success',
+      'email_account',
+      'email_domain',
+      'email_provider_domain',
+      'verified_email',
+      'is_verified',
+      'is_disposable',
+      'is_role',
+      'is_public',
+      'is_catch_all',
+      'not_verified_reason',
+      'not_verified_code',
+      'checks',
     ];
     const withoutProvider = documented.filter((name) => name !== 'email_provider_domain');
-    expect(Object.keys(await body({ email: 'john.doe@addressfinder.com', features: 'domain,provider' }))).toEqual(documented);
+    expect(Object.keys(await body({ email: 'john.doe@addressfinder.com', features: 'domain,provider' }))).toEqual(
+      documented,
+    );
     expect(Object.keys(await body({ email: 'john.doe@addressfinder.com' }))).toEqual(withoutProvider);
     expect(Object.keys(await body({ email: 'a@broken.test' }))).toEqual(withoutProvider);
     expect(Object.keys(await body({ email: 'john..doe@addressfinder.com', features: 'provider' }))).toEqual(documented);

@@ -63,7 +63,12 @@ describe('email syntax (RFC 5321/5322 dot-atom, as mail systems accept it)', () 
   });
 
   it('converts an internationalised domain to punycode and keeps its Unicode form for display', () => {
-    expect(parseEmail('info@Bücher.de')).toEqual({ ok: true, account: 'info', domain: 'bücher.de', asciiDomain: 'xn--bcher-kva.de' });
+    expect(parseEmail('info@Bücher.de')).toEqual({
+      ok: true,
+      account: 'info',
+      domain: 'bücher.de',
+      asciiDomain: 'xn--bcher-kva.de',
+    });
   });
 
   it('accepts the ideographic and fullwidth full stops as label separators', () => {
@@ -76,10 +81,18 @@ describe('email syntax (RFC 5321/5322 dot-atom, as mail systems accept it)', () 
   });
 
   it('accepts a non-ASCII local part as SMTPUTF8 (RFC 6531) does', () => {
-    expect(parseEmail('用户@例子.广告')).toMatchObject({ ok: true, account: '用户', asciiDomain: 'xn--fsqu00a.xn--4rr70v' });
+    expect(parseEmail('用户@例子.广告')).toMatchObject({
+      ok: true,
+      account: '用户',
+      asciiDomain: 'xn--fsqu00a.xn--4rr70v',
+    });
   });
 
   it('trims surrounding whitespace, lower-cases the domain and keeps the local part case', () => {
-    expect(parseEmail('  John.Doe@EXAMPLE.com \n')).toMatchObject({ ok: true, account: 'John.Doe', domain: 'example.com' });
+    expect(parseEmail('  John.Doe@EXAMPLE.com \n')).toMatchObject({
+      ok: true,
+      account: 'John.Doe',
+      domain: 'example.com',
+    });
   });
 });

@@ -15,8 +15,18 @@ describe('closed value sets of the phone result', () => {
 
   it('keeps the phone line types', () => {
     expect(LINE_TYPES).toEqual([
-      'mobile', 'landline', 'landline_or_mobile', 'toll_free', 'premium_rate', 'shared_cost',
-      'voip', 'personal_number', 'pager', 'uan', 'voicemail', 'unknown',
+      'mobile',
+      'landline',
+      'landline_or_mobile',
+      'toll_free',
+      'premium_rate',
+      'shared_cost',
+      'voip',
+      'personal_number',
+      'pager',
+      'uan',
+      'voicemail',
+      'unknown',
     ]);
   });
 });

@@ -23,8 +23,14 @@ describe('GET /api/phone/v1/verification parameters', () => {
     [{ ...good, default_country_code: 'AUS' }, 'Default country code must be an ISO 3166-1 alpha-2 country code'],
     [{ ...good, default_country_code: 'ZZ' }, 'Default country code must be an ISO 3166-1 alpha-2 country code'],
     [{ ...good, mobile_only: 'yes' }, 'Mobile only must be true or false'],
-    [{ ...good, allowed_country_codes: 'AU,XX' }, 'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes'],
-    [{ ...good, allowed_country_codes: 'Australia' }, 'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes'],
+    [
+      { ...good, allowed_country_codes: 'AU,XX' },
+      'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes',
+    ],
+    [
+      { ...good, allowed_country_codes: 'Australia' },
+      'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes',
+    ],
     [{ ...good, allowed_country_codes: 'AU,'.repeat(400) }, 'Allowed country codes is too long'],
     [{ ...good, timeout: '0' }, 'Timeout must be a number of seconds above 0 and at most 60'],
     [{ ...good, timeout: 'soon' }, 'Timeout must be a number of seconds above 0 and at most 60'],
@@ -40,7 +46,10 @@ describe('GET /api/phone/v1/verification parameters', () => {
 
   it('accepts format=json and ignores the authentication and domain parameters', () => {
     const query = new URLSearchParams({ ...good, format: 'json', key: 'k', secret: 's', domain: 'crm.example' });
-    expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({ status: 200, body: { is_verified: true } });
+    expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({
+      status: 200,
+      body: { is_verified: true },
+    });
   });
 
   // Regression: these answered 1000 here while the address endpoints accept them.
@@ -50,6 +59,9 @@ describe('GET /api/phone/v1/verification parameters', () => {
     ['an empty timeout', { timeout: '' }],
   ])('accepts %s as the address endpoints do', (_what, params) => {
     const query = new URLSearchParams({ ...good, ...params });
-    expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({ status: 200, body: { is_verified: true } });
+    expect(route.handle({ query, projectId: 'proj_test', log })).toMatchObject({
+      status: 200,
+      body: { is_verified: true },
+    });
   });
 });

@@ -66,11 +66,16 @@ describe('phone verification results', () => {
   });
 
   it('uses the country calling code in the number over the default country', () => {
-    expect(verify({ phone_number: '+64 21 123 4567', default_country_code: 'AU' })).toMatchObject({ country_code: 'NZ', is_verified: true });
+    expect(verify({ phone_number: '+64 21 123 4567', default_country_code: 'AU' })).toMatchObject({
+      country_code: 'NZ',
+      is_verified: true,
+    });
   });
 
   it('understands the default country international dialling prefix (0011 from Australia)', () => {
-    expect(verify({ phone_number: '0011 64 21 123 4567', default_country_code: 'AU' })).toMatchObject({ raw_international: '+64211234567' });
+    expect(verify({ phone_number: '0011 64 21 123 4567', default_country_code: 'AU' })).toMatchObject({
+      raw_international: '+64211234567',
+    });
   });
 
   it('keeps an extension in the formatted forms and out of the raw ones', () => {
@@ -130,27 +135,40 @@ describe('phone verification results', () => {
   });
 
   it('answers NOT_MOBILE for a toll-free number when mobile_only is 1', () => {
-    expect(verify({ phone_number: '1800 152 363', default_country_code: 'AU', mobile_only: '1' })).toMatchObject({ not_verified_code: 'NOT_MOBILE' });
+    expect(verify({ phone_number: '1800 152 363', default_country_code: 'AU', mobile_only: '1' })).toMatchObject({
+      not_verified_code: 'NOT_MOBILE',
+    });
   });
 
   it('verifies a mobile when mobile_only is true', () => {
-    expect(verify({ phone_number: '0412 345 678', default_country_code: 'AU', mobile_only: 'true' })).toMatchObject({ is_verified: true });
+    expect(verify({ phone_number: '0412 345 678', default_country_code: 'AU', mobile_only: 'true' })).toMatchObject({
+      is_verified: true,
+    });
   });
 
   it('lets a US number that may be a mobile pass mobile_only (the plan cannot tell)', () => {
-    expect(verify({ phone_number: '(212) 555-0100', default_country_code: 'US', mobile_only: 'true' })).toMatchObject({ is_verified: true, line_type: 'landline_or_mobile' });
+    expect(verify({ phone_number: '(212) 555-0100', default_country_code: 'US', mobile_only: 'true' })).toMatchObject({
+      is_verified: true,
+      line_type: 'landline_or_mobile',
+    });
   });
 
   it('ignores mobile_only=false', () => {
-    expect(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU', mobile_only: 'false' })).toMatchObject({ is_verified: true });
+    expect(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU', mobile_only: 'false' })).toMatchObject({
+      is_verified: true,
+    });
   });
 
   it('verifies a number from one of the allowed countries', () => {
-    expect(verify({ phone_number: '021 123 4567', default_country_code: 'NZ', allowed_country_codes: 'AU,NZ' })).toMatchObject({ is_verified: true });
+    expect(
+      verify({ phone_number: '021 123 4567', default_country_code: 'NZ', allowed_country_codes: 'AU,NZ' }),
+    ).toMatchObject({ is_verified: true });
   });
 
   it('answers COUNTRY_NOT_ALLOWED for a number from another country', () => {
-    expect(verify({ phone_number: '+44 20 7946 0018', default_country_code: 'AU', allowed_country_codes: 'au, nz' })).toMatchObject({
+    expect(
+      verify({ phone_number: '+44 20 7946 0018', default_country_code: 'AU', allowed_country_codes: 'au, nz' }),
+    ).toMatchObject({
       is_verified: false,
       country_code: 'GB',
       not_verified_code: 'COUNTRY_NOT_ALLOWED',
@@ -159,24 +177,44 @@ describe('phone verification results', () => {
   });
 
   it('tells Jersey from Great Britain when checking allowed countries under the shared +44', () => {
-    expect(verify({ phone_number: '+44 1534 123456', default_country_code: 'GB', allowed_country_codes: 'GB' })).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
+    expect(
+      verify({ phone_number: '+44 1534 123456', default_country_code: 'GB', allowed_country_codes: 'GB' }),
+    ).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
   });
 
   it('refuses a non-geographic number (+800) when countries are restricted', () => {
-    expect(verify({ phone_number: '+800 1234 5678', default_country_code: 'AU' })).toMatchObject({ is_verified: true, country_code: null, line_type: 'toll_free' });
-    expect(verify({ phone_number: '+800 1234 5678', default_country_code: 'AU', allowed_country_codes: 'AU' })).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
+    expect(verify({ phone_number: '+800 1234 5678', default_country_code: 'AU' })).toMatchObject({
+      is_verified: true,
+      country_code: null,
+      line_type: 'toll_free',
+    });
+    expect(
+      verify({ phone_number: '+800 1234 5678', default_country_code: 'AU', allowed_country_codes: 'AU' }),
+    ).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
   });
 
   it('checks the allowed country before mobile_only', () => {
-    expect(verify({ phone_number: '+44 20 7946 0018', default_country_code: 'AU', allowed_country_codes: 'AU', mobile_only: 'true' })).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
+    expect(
+      verify({
+        phone_number: '+44 20 7946 0018',
+        default_country_code: 'AU',
+        allowed_country_codes: 'AU',
+        mobile_only: 'true',
+      }),
+    ).toMatchObject({ not_verified_code: 'COUNTRY_NOT_ALLOWED' });
   });
 
   it('treats an empty allowed_country_codes as no restriction', () => {
-    expect(verify({ phone_number: '+44 20 7946 0018', default_country_code: 'AU', allowed_country_codes: '' })).toMatchObject({ is_verified: true });
+    expect(
+      verify({ phone_number: '+44 20 7946 0018', default_country_code: 'AU', allowed_country_codes: '' }),
+    ).toMatchObject({ is_verified: true });
   });
 
   it('accepts the timeout parameter (no network check runs, so it changes nothing)', () => {
-    expect(verify({ phone_number: '0412 345 678', default_country_code: 'AU', timeout: '10' })).toMatchObject({ is_verified: true, line_status: 'unknown' });
+    expect(verify({ phone_number: '0412 345 678', default_country_code: 'AU', timeout: '10' })).toMatchObject({
+      is_verified: true,
+      line_status: 'unknown',
+    });
   });
 });
 
@@ -184,13 +222,28 @@ describe('phone verification results', () => {
 // public field list has them last; a client reading the body in the documented order saw them early.
 describe('phone verification field order', () => {
   const DOCUMENTED_ORDER = [
-    'success', 'is_verified', 'line_type', 'line_status', 'line_status_reason', 'country_code', 'calling_code',
-    'raw_national', 'formatted_national', 'raw_international', 'formatted_international', 'not_verified_code', 'not_verified_reason',
+    'success',
+    'is_verified',
+    'line_type',
+    'line_status',
+    'line_status_reason',
+    'country_code',
+    'calling_code',
+    'raw_national',
+    'formatted_national',
+    'raw_international',
+    'formatted_international',
+    'not_verified_code',
+    'not_verified_reason',
   ];
 
   it('answers the documented fields in the documented order, verified, not verified and unparsable alike', () => {
-    expect(Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU' }))).toEqual(DOCUMENTED_ORDER);
-    expect(Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU', mobile_only: 'true' }))).toEqual(DOCUMENTED_ORDER);
+    expect(Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU' }))).toEqual(
+      DOCUMENTED_ORDER,
+    );
+    expect(
+      Object.keys(verify({ phone_number: '(02) 8503 8000', default_country_code: 'AU', mobile_only: 'true' })),
+    ).toEqual(DOCUMENTED_ORDER);
     expect(Object.keys(verify({ phone_number: 'abc', default_country_code: 'AU' }))).toEqual(DOCUMENTED_ORDER);
   });
 });

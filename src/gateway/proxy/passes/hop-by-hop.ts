@@ -6,7 +6,16 @@ import type { StripPass } from './context.ts';
  * and neither may any header the `Connection` header names (`Connection: close, x-secret`).
  * `transfer-encoding` stays: Node re-frames the body itself and needs it to stream chunked bodies.
  */
-export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade']);
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 /**
  * Request side only, `expect` too: not hop-by-hop by RFC, but this hop has already answered it
@@ -17,10 +26,12 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-aliv
  */
 const NOT_FORWARDED: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'expect']);
 
-export const isHopByHop: StripPass = (name, inbound) => NOT_FORWARDED.has(name) || namedByConnection(name, inbound.connection);
+export const isHopByHop: StripPass = (name, inbound) =>
+  NOT_FORWARDED.has(name) || namedByConnection(name, inbound.connection);
 
 function namedByConnection(name: string, connection: IncomingHttpHeaders['connection']): boolean {
   // The usual values name no header: answer without splitting.
-  if (connection === undefined || connection === 'keep-alive' || connection === 'close' || name === 'transfer-encoding') return false;
+  if (connection === undefined || connection === 'keep-alive' || connection === 'close' || name === 'transfer-encoding')
+    return false;
   return connection.split(',').some((token) => token.trim().toLowerCase() === name);
 }

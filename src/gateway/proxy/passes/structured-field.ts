@@ -16,7 +16,10 @@ export function sfValue(value: string): string {
   if (PRINTABLE_ASCII.test(value)) return `"${value.replace(/["\\]/g, '\\$&')}"`;
   let out = '%"';
   for (const byte of Buffer.from(value, 'utf8')) {
-    out += byte === 0x25 || byte === 0x22 || byte < 0x20 || byte > 0x7e ? `%${byte.toString(16).padStart(2, '0')}` : String.fromCharCode(byte);
+    out +=
+      byte === 0x25 || byte === 0x22 || byte < 0x20 || byte > 0x7e
+        ? `%${byte.toString(16).padStart(2, '0')}`
+        : String.fromCharCode(byte);
   }
   return `${out}"`;
 }

@@ -18,9 +18,14 @@ export const DEFAULT_SAMPLE: SampleOptions = { count: 200_000, seed: 20_240_801 
 
 /** GPO box delivery points of the capitals (locality and postcode as Australia Post uses them). */
 const GPO: Readonly<Record<string, readonly [string, string]>> = {
-  SYDNEY: ['SYDNEY', '2001'], MELBOURNE: ['MELBOURNE', '3001'], 'BRISBANE CITY': ['BRISBANE', '4001'],
-  ADELAIDE: ['ADELAIDE', '5001'], PERTH: ['PERTH', '6848'], HOBART: ['HOBART', '7001'],
-  'DARWIN CITY': ['DARWIN', '0801'], CITY: ['CANBERRA', '2601'],
+  SYDNEY: ['SYDNEY', '2001'],
+  MELBOURNE: ['MELBOURNE', '3001'],
+  'BRISBANE CITY': ['BRISBANE', '4001'],
+  ADELAIDE: ['ADELAIDE', '5001'],
+  PERTH: ['PERTH', '6848'],
+  HOBART: ['HOBART', '7001'],
+  'DARWIN CITY': ['DARWIN', '0801'],
+  CITY: ['CANBERRA', '2601'],
 };
 
 interface Emitter {
@@ -49,7 +54,12 @@ export function* generateSample(options: SampleOptions = DEFAULT_SAMPLE): Genera
   }
 }
 
-function* localityAddresses(e: Emitter, buffer: AddressInput[], locality: Locality, target: number): Generator<AddressInput> {
+function* localityAddresses(
+  e: Emitter,
+  buffer: AddressInput[],
+  locality: Locality,
+  target: number,
+): Generator<AddressInput> {
   let made = 0;
   const boxes = Math.floor(target * 0.02);
   const used = new Set<string>();
@@ -138,7 +148,10 @@ function property(e: Emitter, base: AddressInput, n: number, rural: boolean, bud
     add({ numberFirst: String(n + 2), aliasOfPid: principal });
     return [2, 4];
   }
-  const site = roll > 0.995 ? `${base.locality.charAt(0)}${base.locality.slice(1).toLowerCase()} ${random.pick(SITE_NAMES)}` : null;
+  const site =
+    roll > 0.995
+      ? `${base.locality.charAt(0)}${base.locality.slice(1).toLowerCase()} ${random.pick(SITE_NAMES)}`
+      : null;
   add({ numberFirst: number, siteName: site ? titleCase(site) : null });
   return [1, 0];
 }
@@ -149,7 +162,9 @@ function units(e: Emitter, add: (patch: Partial<AddressInput>) => void, number: 
   const flatType = e.random.pick(['Unit', 'Unit', 'Unit', 'Apartment', 'Flat']);
   for (let u = 1; u <= count; u++) {
     const level = Math.ceil(u / perLevel) - 1;
-    const levelFields = levels ? { levelType: level === 0 ? 'Ground' : 'Level', level: level === 0 ? null : String(level) } : {};
+    const levelFields = levels
+      ? { levelType: level === 0 ? 'Ground' : 'Level', level: level === 0 ? null : String(level) }
+      : {};
     add({ numberFirst: number, flatType, flat: String(u), ...levelFields });
   }
   return count;

@@ -3,7 +3,8 @@
  * landmarks, surnames) and the street-type mix of a typical suburb. The generator draws
  * street-locality pairs from these; search quality tests rely on the spellings here.
  */
-export const STREET_NAMES: readonly string[] = `George Pitt Elizabeth King Queen William Victoria Albert Church High Park Railway Station
+export const STREET_NAMES: readonly string[] =
+  `George Pitt Elizabeth King Queen William Victoria Albert Church High Park Railway Station
 Bridge Main Short Smith Market Castlereagh Macquarie Oxford Crown Bourke Collins Flinders Swanston Lonsdale Exhibition
 Spencer Russell Adelaide Ann Edward Margaret Mary Charlotte Alice Wickham Hay Murray Wellington Barrack Grenfell Rundle
 Hindley Gouger Franklin Waymouth Currie Sturt Angas Pulteney Liverpool Bathurst Goulburn Campbell Kent Sussex Clarence
@@ -23,8 +24,8 @@ Koala Wombat Kookaburra Lorikeet Rosella Currawong Magpie Pelican Heron Brolga J
 Mulga Coolabah Yarra Tamar Derwent Hawkesbury Nepean Shoalhaven Clyde Snowy Murrumbidgee Lachlan Barwon Avoca Loddon
 Carrington Dalley Ferguson Forbes Gladstone Halifax Jersey Kitchener Lang Mort Napier Nicholson Onslow Percy Raglan
 Salisbury Stanley Tennyson Union Verona Wharf Windsor Yeo Dowling Ebley Glenayr Lennox Moncur Norfolk Rawson Stephen`
-  .split(/\s+/)
-  .filter((name, index, all) => all.indexOf(name) === index);
+    .split(/\s+/)
+    .filter((name, index, all) => all.indexOf(name) === index);
 
 /** Street type codes (G-NAF full form) with their share of a suburb's streets, in percent. */
 export const STREET_TYPE_MIX: readonly (readonly [string, number])[] = [
@@ -47,8 +48,16 @@ export const STREET_TYPE_MIX: readonly (readonly [string, number])[] = [
 
 /** Site (building) names given to a few large properties. */
 export const SITE_NAMES: readonly string[] = [
-  'Police Station', 'Public School', 'Community Hall', 'Medical Centre', 'Shopping Centre',
-  'Railway Station', 'Post Office', 'Bowling Club', 'Council Chambers', 'Public Library',
+  'Police Station',
+  'Public School',
+  'Community Hall',
+  'Medical Centre',
+  'Shopping Centre',
+  'Railway Station',
+  'Post Office',
+  'Bowling Club',
+  'Council Chambers',
+  'Public Library',
 ];
 
 /**
@@ -57,19 +66,85 @@ export const SITE_NAMES: readonly string[] = [
  * Level 3, 25 Atchison Street ST LEONARDS). The generator lays these out before random ones.
  */
 export const LANDMARK_STREETS: Readonly<Record<string, readonly string[]>> = {
-  'SYDNEY NSW': ['George Street', 'Pitt Street', 'Elizabeth Street', 'Castlereagh Street', 'Kent Street', 'Sussex Street',
-    'Clarence Street', 'York Street', 'Market Street', 'King Street', 'Hunter Street', 'Bridge Street', 'Macquarie Street',
-    'Phillip Street', 'Liverpool Street', 'Bathurst Street', 'Park Street'],
-  'MELBOURNE VIC': ['Collins Street', 'Bourke Street', 'Flinders Street', 'Swanston Street', 'Elizabeth Street',
-    'Lonsdale Street', 'Exhibition Street', 'Spencer Street', 'Russell Street', 'Queen Street', 'William Street', 'King Street'],
-  'BRISBANE CITY QLD': ['Queen Street', 'Adelaide Street', 'Ann Street', 'Edward Street', 'Albert Street', 'George Street',
-    'Elizabeth Street', 'Charlotte Street', 'Mary Street', 'Margaret Street', 'Alice Street', 'Wickham Terrace'],
-  'ADELAIDE SA': ['King William Street', 'Hindley Street', 'Grenfell Street', 'Currie Street', 'Waymouth Street',
-    'Flinders Street', 'Gouger Street', 'Franklin Street', 'Angas Street', 'Pulteney Street', 'North Terrace'],
-  'PERTH WA': ['Hay Street', 'Murray Street', 'St Georges Terrace', 'Wellington Street', 'Barrack Street', 'William Street',
-    'Adelaide Terrace'],
-  'HOBART TAS': ['Elizabeth Street', 'Collins Street', 'Liverpool Street', 'Macquarie Street', 'Davey Street',
-    'Murray Street', 'Argyle Street', 'Harrington Street'],
+  'SYDNEY NSW': [
+    'George Street',
+    'Pitt Street',
+    'Elizabeth Street',
+    'Castlereagh Street',
+    'Kent Street',
+    'Sussex Street',
+    'Clarence Street',
+    'York Street',
+    'Market Street',
+    'King Street',
+    'Hunter Street',
+    'Bridge Street',
+    'Macquarie Street',
+    'Phillip Street',
+    'Liverpool Street',
+    'Bathurst Street',
+    'Park Street',
+  ],
+  'MELBOURNE VIC': [
+    'Collins Street',
+    'Bourke Street',
+    'Flinders Street',
+    'Swanston Street',
+    'Elizabeth Street',
+    'Lonsdale Street',
+    'Exhibition Street',
+    'Spencer Street',
+    'Russell Street',
+    'Queen Street',
+    'William Street',
+    'King Street',
+  ],
+  'BRISBANE CITY QLD': [
+    'Queen Street',
+    'Adelaide Street',
+    'Ann Street',
+    'Edward Street',
+    'Albert Street',
+    'George Street',
+    'Elizabeth Street',
+    'Charlotte Street',
+    'Mary Street',
+    'Margaret Street',
+    'Alice Street',
+    'Wickham Terrace',
+  ],
+  'ADELAIDE SA': [
+    'King William Street',
+    'Hindley Street',
+    'Grenfell Street',
+    'Currie Street',
+    'Waymouth Street',
+    'Flinders Street',
+    'Gouger Street',
+    'Franklin Street',
+    'Angas Street',
+    'Pulteney Street',
+    'North Terrace',
+  ],
+  'PERTH WA': [
+    'Hay Street',
+    'Murray Street',
+    'St Georges Terrace',
+    'Wellington Street',
+    'Barrack Street',
+    'William Street',
+    'Adelaide Terrace',
+  ],
+  'HOBART TAS': [
+    'Elizabeth Street',
+    'Collins Street',
+    'Liverpool Street',
+    'Macquarie Street',
+    'Davey Street',
+    'Murray Street',
+    'Argyle Street',
+    'Harrington Street',
+  ],
   'DARWIN CITY NT': ['Smith Street', 'Mitchell Street', 'Cavenagh Street', 'Knuckey Street', 'The Esplanade'],
   'CITY ACT': ['Northbourne Avenue', 'London Circuit', 'Bunda Street', 'Akuna Street', 'Marcus Clarke Street'],
   'DAPTO NSW': ['Kent Road', 'Princes Highway'],

@@ -106,7 +106,18 @@ export const BOX_TYPES = ['PO Box', 'GPO Box', 'Locked Bag', 'Private Bag', 'CMB
 
 /** Words in a query that announce a unit, level or lot identifier. */
 export const UNIT_WORDS: ReadonlySet<string> = new Set([
-  'unit', 'u', 'flat', 'f', 'apt', 'apartment', 'shop', 'suite', 'se', 'villa', 'townhouse', 'office',
+  'unit',
+  'u',
+  'flat',
+  'f',
+  'apt',
+  'apartment',
+  'shop',
+  'suite',
+  'se',
+  'villa',
+  'townhouse',
+  'office',
 ]);
 export const LEVEL_WORDS: ReadonlySet<string> = new Set(['level', 'lvl', 'l', 'floor', 'fl']);
 export const LOT_WORDS: ReadonlySet<string> = new Set(['lot']);

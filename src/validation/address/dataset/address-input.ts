@@ -58,6 +58,8 @@ export function emptyInput(locality: string, state: StateCode, postcode: string)
 
 /** "STREET" → "Street", "ST GEORGES" → "St Georges", "O'CONNELL" → "O'Connell". */
 export function titleCase(value: string): string {
-  return value.toLowerCase().replace(/(^|[\s\-'])([a-z])/g, (_m, sep: string, ch: string) => sep + ch.toUpperCase())
+  return value
+    .toLowerCase()
+    .replace(/(^|[\s\-'])([a-z])/g, (_m, sep: string, ch: string) => sep + ch.toUpperCase())
     .replace(/\bMc([a-z])/g, (_m, ch: string) => 'Mc' + ch.toUpperCase());
 }

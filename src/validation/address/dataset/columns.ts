@@ -5,7 +5,16 @@
  */
 export const NO_COORDINATE = -2147483648;
 
-export const ROW_STRING_COLUMNS = ['numberFirst', 'numberLast', 'flat', 'level', 'lot', 'site', 'legalParcel', 'boxNumber'] as const;
+export const ROW_STRING_COLUMNS = [
+  'numberFirst',
+  'numberLast',
+  'flat',
+  'level',
+  'lot',
+  'site',
+  'legalParcel',
+  'boxNumber',
+] as const;
 export type RowStringColumn = (typeof ROW_STRING_COLUMNS)[number];
 
 export interface RowColumns {

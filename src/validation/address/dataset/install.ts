@@ -21,7 +21,11 @@ export async function currentDataset(dataDir: string): Promise<string | null> {
   }
 }
 
-export async function installDataset(dataDir: string, name: string, write: (dir: string) => Promise<void>): Promise<string> {
+export async function installDataset(
+  dataDir: string,
+  name: string,
+  write: (dir: string) => Promise<void>,
+): Promise<string> {
   const root = addressDir(dataDir);
   await mkdir(root, { recursive: true, mode: 0o700 }); // like the rest of DATA_DIR, which this creates when the import comes before the first start
   const temporary = await mkdtemp(join(root, '.tmp-'));

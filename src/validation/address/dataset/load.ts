@@ -28,7 +28,11 @@ export interface Manifest {
   readonly createdAt: string;
 }
 
-export function datasetFromTable(table: AddressTable, version: string, source: AddressDataset['source']): AddressDataset {
+export function datasetFromTable(
+  table: AddressTable,
+  version: string,
+  source: AddressDataset['source'],
+): AddressDataset {
   return { table, search: new AddressSearch(table, buildTermIndex(table)), salt: saltOf(version), version, source };
 }
 
@@ -42,12 +46,21 @@ export function sampleDataset(options: SampleOptions = DEFAULT_SAMPLE): AddressD
  * The imported data set named by `$DATA_DIR/address/CURRENT`, or, when none was imported,
  * the deterministic sample generated in memory (about 2 s for 200,000 addresses).
  */
-export async function loadAddressDataset(options: { dataDir: string; log: Logger; sample?: SampleOptions }): Promise<AddressDataset> {
+export async function loadAddressDataset(options: {
+  dataDir: string;
+  log: Logger;
+  sample?: SampleOptions;
+}): Promise<AddressDataset> {
   const started = performance.now();
   const dir = await currentDataset(options.dataDir);
   const dataset = dir ? await readDataset(dir) : sampleDataset(options.sample);
   options.log.info(
-    { source: dataset.source, version: dataset.version, addresses: dataset.table.size, ms: Math.round(performance.now() - started) },
+    {
+      source: dataset.source,
+      version: dataset.version,
+      addresses: dataset.table.size,
+      ms: Math.round(performance.now() - started),
+    },
     'address data set loaded',
   );
   return dataset;

@@ -1,6 +1,12 @@
 import { isStateCode, STATE_CODES } from '../data/vocabulary.ts';
 import type { AddressInput } from './address-input.ts';
-import { type GroupColumns, NO_COORDINATE, ROW_STRING_COLUMNS, type RowColumns, type RowStringColumn } from './columns.ts';
+import {
+  type GroupColumns,
+  NO_COORDINATE,
+  ROW_STRING_COLUMNS,
+  type RowColumns,
+  type RowStringColumn,
+} from './columns.ts';
 import { GrowableUint32, StringPool } from './string-pool.ts';
 import { AddressTable } from './table.ts';
 import { sortRows } from './row-order.ts';
@@ -19,7 +25,10 @@ export class TableBuilder {
   readonly #groupKeys = new Map<string, number>();
   readonly #groupFields: GrowableUint32[] = Array.from({ length: 7 }, () => new GrowableUint32());
   readonly #rowGroup = new GrowableUint32();
-  readonly #strings = Object.fromEntries(ROW_STRING_COLUMNS.map((c) => [c, new GrowableUint32()])) as Record<RowStringColumn, GrowableUint32>;
+  readonly #strings = Object.fromEntries(ROW_STRING_COLUMNS.map((c) => [c, new GrowableUint32()])) as Record<
+    RowStringColumn,
+    GrowableUint32
+  >;
   readonly #small = Array.from({ length: 3 }, () => new GrowableUint32());
   readonly #coords = [new GrowableUint32(), new GrowableUint32()];
   readonly #pidNumber = new GrowableUint32();
@@ -59,14 +68,28 @@ export class TableBuilder {
   }
 
   #group(input: AddressInput): number {
-    const parts = [input.streetName, input.streetType, input.streetSuffix, input.boxType, input.locality, input.state, input.postcode];
+    const parts = [
+      input.streetName,
+      input.streetType,
+      input.streetSuffix,
+      input.boxType,
+      input.locality,
+      input.state,
+      input.postcode,
+    ];
     const key = parts.join('\u0001');
     let id = this.#groupKeys.get(key);
     if (id === undefined) {
       id = this.#groupKeys.size;
       this.#groupKeys.set(key, id);
       const f = this.#groupFields;
-      for (const [i, value] of [input.streetName, input.streetType, input.streetSuffix, input.boxType, input.locality].entries()) {
+      for (const [i, value] of [
+        input.streetName,
+        input.streetType,
+        input.streetSuffix,
+        input.boxType,
+        input.locality,
+      ].entries()) {
         f[i]!.push(this.#pool.intern(value));
       }
       f[5]!.push(STATE_CODES.indexOf(input.state));
@@ -76,13 +99,24 @@ export class TableBuilder {
   }
 
   build(): AddressTable {
-    if (this.#types.size > 255 || this.#prefixes.size > 255) throw new TypeError('too many unit/level types or pid prefixes');
+    if (this.#types.size > 255 || this.#prefixes.size > 255)
+      throw new TypeError('too many unit/level types or pid prefixes');
     const order = sortRows(this.#rowGroup.toArray(), this.#groupKeys.size, this.#rowCompare());
     const rows = this.#permuteRows(order.rows);
     const groups = this.#groups(order.rowStart);
-    const table = new AddressTable({ rows, groups, pool: this.#pool, texts: this.#texts, types: this.#types, prefixes: this.#prefixes, oddPids: this.#remapOdd(order.rows) });
+    const table = new AddressTable({
+      rows,
+      groups,
+      pool: this.#pool,
+      texts: this.#texts,
+      types: this.#types,
+      prefixes: this.#prefixes,
+      oddPids: this.#remapOdd(order.rows),
+    });
     const inverse = new Uint32Array(order.rows.length);
-    order.rows.forEach((oldRow, newRow) => { inverse[oldRow] = newRow; });
+    order.rows.forEach((oldRow, newRow) => {
+      inverse[oldRow] = newRow;
+    });
     for (const [oldRow, pid] of this.#aliases) {
       const principal = table.rowByPid(pid);
       if (principal >= 0) rows.canonical[inverse[oldRow]!] = principal;
@@ -104,7 +138,8 @@ export class TableBuilder {
       const y = text(column, b);
       return (Number.parseInt(x, 10) || 0) - (Number.parseInt(y, 10) || 0) || (x < y ? -1 : x > y ? 1 : 0);
     };
-    return (a, b) => byNumber(box, a, b) || byNumber(first, a, b) || byNumber(level, a, b) || byNumber(flat, a, b) || a - b;
+    return (a, b) =>
+      byNumber(box, a, b) || byNumber(first, a, b) || byNumber(level, a, b) || byNumber(flat, a, b) || a - b;
   }
 
   #permuteRows(order: Uint32Array): RowColumns {
@@ -113,7 +148,9 @@ export class TableBuilder {
       for (let i = 0; i < order.length; i++) out[i] = source[order[i]!]!;
       return out;
     };
-    const strings = Object.fromEntries(ROW_STRING_COLUMNS.map((c) => [c, take(this.#strings[c].toArray(), (n) => new Uint32Array(n))]));
+    const strings = Object.fromEntries(
+      ROW_STRING_COLUMNS.map((c) => [c, take(this.#strings[c].toArray(), (n) => new Uint32Array(n))]),
+    );
     const latitude = take(this.#coords[0]!.toArray(), (n) => new Int32Array(n));
     const longitude = take(this.#coords[1]!.toArray(), (n) => new Int32Array(n));
     return {

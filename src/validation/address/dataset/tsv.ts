@@ -7,9 +7,27 @@ import { isStateCode } from '../data/vocabulary.ts';
  * inspect; the loader rebuilds the index from it at start.
  */
 export const TSV_COLUMNS = [
-  'gnafPid', 'aliasOfPid', 'siteName', 'lot', 'flatType', 'flat', 'levelType', 'level', 'numberFirst', 'numberLast',
-  'streetName', 'streetType', 'streetSuffix', 'boxType', 'boxNumber', 'locality', 'state', 'postcode', 'latitude',
-  'longitude', 'legalParcelId',
+  'gnafPid',
+  'aliasOfPid',
+  'siteName',
+  'lot',
+  'flatType',
+  'flat',
+  'levelType',
+  'level',
+  'numberFirst',
+  'numberLast',
+  'streetName',
+  'streetType',
+  'streetSuffix',
+  'boxType',
+  'boxNumber',
+  'locality',
+  'state',
+  'postcode',
+  'latitude',
+  'longitude',
+  'legalParcelId',
 ] as const satisfies readonly (keyof AddressInput)[];
 
 export function toTsvLine(input: AddressInput): string {
@@ -21,15 +39,33 @@ export function toTsvLine(input: AddressInput): string {
 
 export function fromTsvLine(line: string): AddressInput {
   const cells = line.split('\t');
-  if (cells.length !== TSV_COLUMNS.length) throw new TypeError(`expected ${TSV_COLUMNS.length} columns, got ${cells.length}`);
+  if (cells.length !== TSV_COLUMNS.length)
+    throw new TypeError(`expected ${TSV_COLUMNS.length} columns, got ${cells.length}`);
   const get = (i: number): string | null => (cells[i] === '' ? null : cells[i]!);
   const state = get(16) ?? '';
   if (!isStateCode(state)) throw new TypeError(`unknown state "${state}"`);
   const number = (i: number): number | null => (cells[i] === '' ? null : Number(cells[i]));
   return {
-    gnafPid: get(0), aliasOfPid: get(1), siteName: get(2), lot: get(3), flatType: get(4), flat: get(5), levelType: get(6),
-    level: get(7), numberFirst: get(8), numberLast: get(9), streetName: get(10), streetType: get(11), streetSuffix: get(12),
-    boxType: get(13), boxNumber: get(14), locality: get(15) ?? '', state, postcode: get(17) ?? '', latitude: number(18),
-    longitude: number(19), legalParcelId: get(20),
+    gnafPid: get(0),
+    aliasOfPid: get(1),
+    siteName: get(2),
+    lot: get(3),
+    flatType: get(4),
+    flat: get(5),
+    levelType: get(6),
+    level: get(7),
+    numberFirst: get(8),
+    numberLast: get(9),
+    streetName: get(10),
+    streetType: get(11),
+    streetSuffix: get(12),
+    boxType: get(13),
+    boxNumber: get(14),
+    locality: get(15) ?? '',
+    state,
+    postcode: get(17) ?? '',
+    latitude: number(18),
+    longitude: number(19),
+    legalParcelId: get(20),
   };
 }

@@ -32,7 +32,9 @@ export function encodeAddressId(salt: number, row: number): string {
 
 /** The row an id names, or -1 when it is malformed, from another data set, or out of range. */
 export function decodeAddressId(salt: number, id: string, rowCount: number): number {
-  const m = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})([0-9a-f]{8})$/.exec(id.toLowerCase());
+  const m = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})([0-9a-f]{8})$/.exec(
+    id.toLowerCase(),
+  );
   if (!m) return -1;
   const w1 = Number.parseInt(m[2]! + m[3]!, 16);
   const row = (Number.parseInt(m[1]!, 16) ^ mix(salt, w1)) >>> 0;

@@ -17,7 +17,11 @@ export interface AddressObjectOptions {
  * census ids (`meshblock`, `sa1_id`, `sa2_id`) only for a census year, G-NAF extras only with
  * `extended=1`. Census and parcel-locker data are not held: null.
  */
-export function addressObject(table: AddressTable, row: number, options: AddressObjectOptions): Record<string, string | null> {
+export function addressObject(
+  table: AddressTable,
+  row: number,
+  options: AddressObjectOptions,
+): Record<string, string | null> {
   const p = readParts(table, row);
   const canonical = table.rows.canonical[row]!;
   const sub = subPremises(p);
@@ -40,7 +44,13 @@ export function addressObject(table: AddressTable, row: number, options: Address
   };
   if (options.gps) Object.assign(object, coordinates(table, row));
   if (options.census) Object.assign(object, { meshblock: null, sa1_id: null, sa2_id: null });
-  if (options.extended) Object.assign(object, { lga_name: null, lga_type_code: null, gnaf_id: table.pidOf(row), legal_parcel_id: p.legalParcel });
+  if (options.extended)
+    Object.assign(object, {
+      lga_name: null,
+      lga_type_code: null,
+      gnaf_id: table.pidOf(row),
+      legal_parcel_id: p.legalParcel,
+    });
   return object;
 }
 

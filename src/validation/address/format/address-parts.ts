@@ -56,7 +56,8 @@ export function streetOf(p: AddressParts): string | null {
 export function subPremises(p: AddressParts): string[] {
   const out: string[] = [];
   if (p.flat !== null) out.push(`${p.flatType ?? 'Unit'} ${p.flat}`);
-  if (p.levelType !== null || p.level !== null) out.push([p.levelType ?? 'Level', p.level].filter((x) => x !== null).join(' '));
+  if (p.levelType !== null || p.level !== null)
+    out.push([p.levelType ?? 'Level', p.level].filter((x) => x !== null).join(' '));
   return out;
 }
 

@@ -23,7 +23,8 @@ export function highlight(fullAddress: string, query: ParsedQuery): string {
     for (const w of query.words) {
       if (word === w.text || w.alternatives.includes(word)) return wrap(part, part.length);
       if (w.prefix && word.startsWith(w.text)) return wrap(part, w.text.length);
-      if (w.text.length >= 4 && w.text[0] === word[0] && withinOneEdit(w.text, word, w.prefix)) return wrap(part, part.length);
+      if (w.text.length >= 4 && w.text[0] === word[0] && withinOneEdit(w.text, word, w.prefix))
+        return wrap(part, part.length);
     }
     return escapeHtml(part);
   });

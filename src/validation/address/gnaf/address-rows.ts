@@ -56,4 +56,10 @@ export function addressFromRow(
   };
 }
 
-export const ADDRESS_COLUMNS = ['ADDRESS_DETAIL_PID', 'STREET_LOCALITY_PID', 'LOCALITY_PID', 'NUMBER_FIRST', 'POSTCODE'] as const;
+export const ADDRESS_COLUMNS = [
+  'ADDRESS_DETAIL_PID',
+  'STREET_LOCALITY_PID',
+  'LOCALITY_PID',
+  'NUMBER_FIRST',
+  'POSTCODE',
+] as const;

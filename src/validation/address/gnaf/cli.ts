@@ -8,7 +8,10 @@ const BAR_WIDTH = 30;
  * stderr (redrawn in place at most ten times a second) and ending with a one-line summary.
  * Throws on failure; the previous data set stays live (see importGnaf).
  */
-export async function runAddressImport(dir: string, options: { dataDir: string; stderr: Writable; now?: () => Date }): Promise<ImportSummary> {
+export async function runAddressImport(
+  dir: string,
+  options: { dataDir: string; stderr: Writable; now?: () => Date },
+): Promise<ImportSummary> {
   let lastDraw = 0;
   const onProgress = (p: ImportProgress): void => {
     const now = performance.now();
@@ -17,7 +20,9 @@ export async function runAddressImport(dir: string, options: { dataDir: string; 
     options.stderr.write(`\r${progressLine(p)}`);
   };
   const summary = await importGnaf(dir, options.dataDir, { onProgress, ...(options.now ? { now: options.now } : {}) });
-  options.stderr.write(`\r${progressLine({ phase: 'writing', bytesDone: 1, bytesTotal: 1, addresses: summary.addresses })}\n`);
+  options.stderr.write(
+    `\r${progressLine({ phase: 'writing', bytesDone: 1, bytesTotal: 1, addresses: summary.addresses })}\n`,
+  );
   options.stderr.write(`${summaryLine(summary)}\n`);
   return summary;
 }

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { GnafFormatError } from './psv.ts';
 
 /** The G-NAF tables the import reads, by their release file names. */
-export const STATE_TABLES = ['ADDRESS_DETAIL', 'ADDRESS_DEFAULT_GEOCODE', 'ADDRESS_ALIAS', 'STREET_LOCALITY', 'LOCALITY', 'STATE'] as const;
+export const STATE_TABLES = [
+  'ADDRESS_DETAIL',
+  'ADDRESS_DEFAULT_GEOCODE',
+  'ADDRESS_ALIAS',
+  'STREET_LOCALITY',
+  'LOCALITY',
+  'STATE',
+] as const;
 export const AUTHORITY_TABLES = ['STREET_TYPE_AUT', 'STREET_SUFFIX_AUT', 'FLAT_TYPE_AUT', 'LEVEL_TYPE_AUT'] as const;
 export type StateTable = (typeof STATE_TABLES)[number];
 export type AuthorityTable = (typeof AUTHORITY_TABLES)[number];
@@ -45,7 +52,8 @@ export async function findGnafFiles(dir: string): Promise<GnafFiles> {
     } else authority.set(authMatch![1]!.toUpperCase() as AuthorityTable, file);
   }
   for (const table of ['ADDRESS_DETAIL', 'STREET_LOCALITY', 'LOCALITY', 'STATE'] as const) {
-    if (!tables.has(table)) throw new GnafFormatError(`no *_${table}_psv.psv file under ${dir}: is this a G-NAF release directory?`);
+    if (!tables.has(table))
+      throw new GnafFormatError(`no *_${table}_psv.psv file under ${dir}: is this a G-NAF release directory?`);
   }
   return { tables, authority, totalBytes };
 }

@@ -52,10 +52,12 @@ export async function importGnaf(dir: string, dataDir: string, options: ImportOp
   let bytesDone = 0;
   const report = (phase: ImportProgress['phase']): void =>
     options.onProgress?.({ phase, bytesDone, bytesTotal: files.totalBytes, addresses: counts.addresses });
-  const onBytes = (phase: ImportProgress['phase']) => (n: number): void => {
-    bytesDone += n;
-    report(phase);
-  };
+  const onBytes =
+    (phase: ImportProgress['phase']) =>
+    (n: number): void => {
+      bytesDone += n;
+      report(phase);
+    };
   const lookups = await loadLookups(files, onBytes('lookups'));
   const builder = new TableBuilder();
   for (const detail of files.tables.get('ADDRESS_DETAIL') ?? []) {
@@ -79,35 +81,63 @@ async function importState(
   tables: Awaited<ReturnType<typeof findGnafFiles>>['tables'],
   lookups: GnafLookups,
   builder: TableBuilder,
-  counts: { addresses: number; aliases: number; withoutCoordinates: number; skippedRetired: number; skippedInvalid: number },
+  counts: {
+    addresses: number;
+    aliases: number;
+    withoutCoordinates: number;
+    skippedRetired: number;
+    skippedInvalid: number;
+  },
   onBytes: (n: number) => void,
 ): Promise<void> {
-  const sameState = (table: 'ADDRESS_DEFAULT_GEOCODE' | 'ADDRESS_ALIAS'): GnafFile[] => (tables.get(table) ?? []).filter((f) => f.state === detail.state);
+  const sameState = (table: 'ADDRESS_DEFAULT_GEOCODE' | 'ADDRESS_ALIAS'): GnafFile[] =>
+    (tables.get(table) ?? []).filter((f) => f.state === detail.state);
   const geocodes = new Map<string, readonly [number, number]>();
   for (const file of sameState('ADDRESS_DEFAULT_GEOCODE')) {
-    await readPsv(file.path, ['ADDRESS_DETAIL_PID', 'LATITUDE', 'LONGITUDE'], (row) => {
-      const lat = Number(row.get('LATITUDE'));
-      const lon = Number(row.get('LONGITUDE'));
-      if (!row.get('DATE_RETIRED') && Number.isFinite(lat) && Number.isFinite(lon)) geocodes.set(row.get('ADDRESS_DETAIL_PID')!, [lat, lon]);
-    }, onBytes);
+    await readPsv(
+      file.path,
+      ['ADDRESS_DETAIL_PID', 'LATITUDE', 'LONGITUDE'],
+      (row) => {
+        const lat = Number(row.get('LATITUDE'));
+        const lon = Number(row.get('LONGITUDE'));
+        if (!row.get('DATE_RETIRED') && Number.isFinite(lat) && Number.isFinite(lon))
+          geocodes.set(row.get('ADDRESS_DETAIL_PID')!, [lat, lon]);
+      },
+      onBytes,
+    );
   }
   const principals = new Map<string, string>();
   for (const file of sameState('ADDRESS_ALIAS')) {
-    await readPsv(file.path, ['PRINCIPAL_PID', 'ALIAS_PID'], (row) => {
-      if (!row.get('DATE_RETIRED')) principals.set(row.get('ALIAS_PID')!, row.get('PRINCIPAL_PID')!);
-    }, onBytes);
+    await readPsv(
+      file.path,
+      ['PRINCIPAL_PID', 'ALIAS_PID'],
+      (row) => {
+        if (!row.get('DATE_RETIRED')) principals.set(row.get('ALIAS_PID')!, row.get('PRINCIPAL_PID')!);
+      },
+      onBytes,
+    );
   }
-  await readPsv(detail.path, ADDRESS_COLUMNS, (row) => {
-    const result = addressFromRow(row, lookups, (pid) => geocodes.get(pid), (pid) => principals.get(pid));
-    if (result === 'retired') counts.skippedRetired++;
-    else if (result === 'invalid') counts.skippedInvalid++;
-    else {
-      builder.add(result);
-      counts.addresses++;
-      if (result.aliasOfPid) counts.aliases++;
-      if (result.latitude === null) counts.withoutCoordinates++;
-    }
-  }, onBytes);
+  await readPsv(
+    detail.path,
+    ADDRESS_COLUMNS,
+    (row) => {
+      const result = addressFromRow(
+        row,
+        lookups,
+        (pid) => geocodes.get(pid),
+        (pid) => principals.get(pid),
+      );
+      if (result === 'retired') counts.skippedRetired++;
+      else if (result === 'invalid') counts.skippedInvalid++;
+      else {
+        builder.add(result);
+        counts.addresses++;
+        if (result.aliasOfPid) counts.aliases++;
+        if (result.latitude === null) counts.withoutCoordinates++;
+      }
+    },
+    onBytes,
+  );
 }
 
 /** Writes rows in table order (street by street), so loading needs no re-sort. */
@@ -126,11 +156,26 @@ function inputOf(table: AddressTable, row: number): AddressInput {
   const lon = table.rows.longitude[row]!;
   const canonical = table.rows.canonical[row]!;
   return {
-    gnafPid: table.pidOf(row), aliasOfPid: canonical !== row ? table.pidOf(canonical) : null, siteName: p.site, lot: p.lot,
-    flatType: p.flatType, flat: p.flat, levelType: p.levelType, level: p.level, numberFirst: p.numberFirst,
-    numberLast: p.numberLast, streetName: p.streetName, streetType: p.streetType, streetSuffix: p.streetSuffix,
-    boxType: p.boxType, boxNumber: p.boxNumber, locality: p.locality, state: p.state as AddressInput['state'],
-    postcode: p.postcode, latitude: lat === NO_COORDINATE ? null : lat / 1e6, longitude: lon === NO_COORDINATE ? null : lon / 1e6,
+    gnafPid: table.pidOf(row),
+    aliasOfPid: canonical !== row ? table.pidOf(canonical) : null,
+    siteName: p.site,
+    lot: p.lot,
+    flatType: p.flatType,
+    flat: p.flat,
+    levelType: p.levelType,
+    level: p.level,
+    numberFirst: p.numberFirst,
+    numberLast: p.numberLast,
+    streetName: p.streetName,
+    streetType: p.streetType,
+    streetSuffix: p.streetSuffix,
+    boxType: p.boxType,
+    boxNumber: p.boxNumber,
+    locality: p.locality,
+    state: p.state as AddressInput['state'],
+    postcode: p.postcode,
+    latitude: lat === NO_COORDINATE ? null : lat / 1e6,
+    longitude: lon === NO_COORDINATE ? null : lon / 1e6,
     legalParcelId: p.legalParcel,
   };
 }

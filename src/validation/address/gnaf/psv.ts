@@ -37,7 +37,12 @@ export async function readPsv(
   let count = 0;
   for await (const line of lines) {
     if (!columns) {
-      columns = new Map(line.replace(/^\uFEFF/, '').split('|').map((name, i) => [name.trim().toUpperCase(), i]));
+      columns = new Map(
+        line
+          .replace(/^\uFEFF/, '')
+          .split('|')
+          .map((name, i) => [name.trim().toUpperCase(), i]),
+      );
       const missing = required.filter((c) => !columns!.has(c));
       if (missing.length > 0) throw new GnafFormatError(`${file}: missing column ${missing.join(', ')}`);
       continue;

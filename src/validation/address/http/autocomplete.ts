@@ -16,7 +16,12 @@ export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
     requiredText(query, 'q');
     const max = maxResults(query);
     const withHighlight = flag(query, 'highlight', false);
-    const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: flag(query, 'canonical', false), ...source(query) };
+    const filters = {
+      states: stateCodes(query),
+      postBox: postBox(query),
+      canonicalOnly: flag(query, 'canonical', false),
+      ...source(query),
+    };
     const dataset = data();
     // Untrimmed: a trailing space ends the last word as a comma does ("hill " is not "hillcrest").
     const parsed = parseQuery(query.get('q')!, { prefix: true });

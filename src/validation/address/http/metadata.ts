@@ -27,12 +27,24 @@ export function metadataRoute(data: () => AddressDataset): ValidationRoute {
     if (given.length !== 1) throw new ParamError('Exactly one of id, gnaf_id or dpid must be supplied');
     const name = given[0]!;
     const value = query.get(name)!.trim();
-    if (value.length > MAX_QUERY_LENGTH) throw new ParamError(`${name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
+    if (value.length > MAX_QUERY_LENGTH)
+      throw new ParamError(`${name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
     const gps = flag(query, 'gps', false);
     const census = censusYear(query, true);
     const dataset = data();
-    const row = name === 'id' ? decodeAddressId(dataset.salt, value, dataset.table.size) : name === 'gnaf_id' ? dataset.table.rowByPid(value.toUpperCase()) : -1;
+    const row =
+      name === 'id'
+        ? decodeAddressId(dataset.salt, value, dataset.table.size)
+        : name === 'gnaf_id'
+          ? dataset.table.rowByPid(value.toUpperCase())
+          : -1;
     if (row < 0) return apiError('record_not_found', { extra: ERROR_EXTRA });
-    return { status: 200, body: { ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true, census }), success: true } };
+    return {
+      status: 200,
+      body: {
+        ...addressObject(dataset.table, row, { salt: dataset.salt, gps, extended: true, census }),
+        success: true,
+      },
+    };
   });
 }

@@ -17,7 +17,8 @@ function label(name: string): string {
 export function requiredText(query: URLSearchParams, name: string): string {
   const value = query.get(name)?.trim() ?? '';
   if (value === '') throw new ParamError(`${label(name)} can not be blank`);
-  if (value.length > MAX_QUERY_LENGTH) throw new ParamError(`${label(name)} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
+  if (value.length > MAX_QUERY_LENGTH)
+    throw new ParamError(`${label(name)} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
   return value;
 }
 
@@ -76,7 +77,11 @@ export function format(query: URLSearchParams): void {
 export function source(query: URLSearchParams): { physical: boolean; postal: boolean } {
   const value = query.get('source');
   if (value === null || value.trim() === '') return { physical: true, postal: true };
-  const parts = value.toUpperCase().split(',').map((p) => p.trim());
-  if (parts.length === 0 || parts.some((p) => p !== 'GNAF' && p !== 'PAF')) throw new ParamError('Source must be GNAF, PAF or GNAF,PAF');
+  const parts = value
+    .toUpperCase()
+    .split(',')
+    .map((p) => p.trim());
+  if (parts.length === 0 || parts.some((p) => p !== 'GNAF' && p !== 'PAF'))
+    throw new ParamError('Source must be GNAF, PAF or GNAF,PAF');
   return { physical: parts.includes('GNAF'), postal: parts.includes('PAF') };
 }

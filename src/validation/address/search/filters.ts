@@ -13,7 +13,13 @@ export interface SearchFilters {
   readonly postal: boolean;
 }
 
-export const NO_FILTERS: SearchFilters = { states: null, postBox: 'include', canonicalOnly: false, physical: true, postal: true };
+export const NO_FILTERS: SearchFilters = {
+  states: null,
+  postBox: 'include',
+  canonicalOnly: false,
+  physical: true,
+  postal: true,
+};
 
 /** State filter as a bit mask over STATE_CODES indexes (0 = every state). */
 export function stateMask(filters: SearchFilters): number {

@@ -31,7 +31,13 @@ const FIELD_BIT: Readonly<Record<number, number>> = {
  * and streets above PO boxes unless the query says "box").
  * Returns null when some word matches nothing in the group.
  */
-export function scoreGroup(index: TermIndex, matcher: WordMatcher, wordCount: number, group: number, out: GroupScore): boolean {
+export function scoreGroup(
+  index: TermIndex,
+  matcher: WordMatcher,
+  wordCount: number,
+  group: number,
+  out: GroupScore,
+): boolean {
   let score = 0;
   let fields = 0;
   let unmatched = 0;
@@ -41,7 +47,9 @@ export function scoreGroup(index: TermIndex, matcher: WordMatcher, wordCount: nu
     let best = 0;
     for (let i = start; i < end; i++) {
       const q = matcher.quality(w, index.fwdTerms[i]!);
-      if (q > best) { best = q; }
+      if (q > best) {
+        best = q;
+      }
       if (q > 0) fields |= FIELD_BIT[index.fwdField[i]!] ?? 0;
     }
     if (best === 0) return false;

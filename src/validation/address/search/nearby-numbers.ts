@@ -43,7 +43,10 @@ export class NearbyNumbers {
   collect(start: number, end: number, query: RowQuery, admit: (row: number) => boolean, limit: number): NearbyRow[] {
     const want = query.number!;
     const relaxed: RowQuery = { ...query, number: null, numberLast: null };
-    const typed = { digits: want.value > 0 && String(want.value) === want.text ? want.value : -1, near: Math.min(Number.parseInt(want.text, 10), 2 ** 31) };
+    const typed = {
+      digits: want.value > 0 && String(want.value) === want.text ? want.value : -1,
+      near: Math.min(Number.parseInt(want.text, 10), 2 ** 31),
+    };
     const out: NearbyRow[] = [];
     const numberFirst = this.#table.rows.strings.numberFirst;
     const stop = Math.min(end, start + this.#budget);

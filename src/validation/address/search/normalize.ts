@@ -15,5 +15,8 @@ export function normalizeText(text: string): string {
 /** Words of an indexed value (no slashes in stored names). */
 export function indexWords(text: string | null): string[] {
   if (!text) return [];
-  return normalizeText(text).replace(/\//g, ' ').split(' ').filter((w) => w.length > 0);
+  return normalizeText(text)
+    .replace(/\//g, ' ')
+    .split(' ')
+    .filter((w) => w.length > 0);
 }

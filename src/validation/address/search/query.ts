@@ -31,30 +31,62 @@ export interface ParsedQuery {
 }
 
 /** Level types that stand alone without a number. */
-const LEVEL_NAMES: Readonly<Record<string, string>> = { ground: 'Ground', basement: 'Basement', mezzanine: 'Mezzanine', rooftop: 'Rooftop' };
+const LEVEL_NAMES: Readonly<Record<string, string>> = {
+  ground: 'Ground',
+  basement: 'Basement',
+  mezzanine: 'Mezzanine',
+  rooftop: 'Rooftop',
+};
 
 const MAX_TOKENS = 16;
 
-type Token = { kind: 'word' | 'id'; text: string } | { kind: 'range'; first: string; last: string } | { kind: 'slash'; unit: string; rest: string };
+type Token =
+  | { kind: 'word' | 'id'; text: string }
+  | { kind: 'range'; first: string; last: string }
+  | { kind: 'slash'; unit: string; rest: string };
 
 export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery {
-  const text = q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/['’`]/g, '');
+  const text = q
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '');
   const typing = options.prefix && !/[\s,]$/.test(q);
   const tokens = replaceStatePhrases(tokenize(text)).slice(0, MAX_TOKENS);
-  const parsed: ParsedQuery = { words: [], number: null, numberLast: null, unit: null, level: null, lot: null, levelName: null, flex: [] };
+  const parsed: ParsedQuery = {
+    words: [],
+    number: null,
+    numberLast: null,
+    unit: null,
+    level: null,
+    lot: null,
+    levelName: null,
+    flex: [],
+  };
   const leading: QueryNumber[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1];
     const prefix = typing && i === tokens.length - 1;
     const nextPrefix = typing && i + 1 === tokens.length - 1;
-    if (token.kind === 'range') { parsed.number = { text: token.first, prefix: false }; parsed.numberLast = token.last; continue; }
+    if (token.kind === 'range') {
+      parsed.number = { text: token.first, prefix: false };
+      parsed.numberLast = token.last;
+      continue;
+    }
     if (token.kind === 'slash') {
       parsed.unit = { text: token.unit, prefix: false };
       if (token.rest) parsed.number = { text: token.rest, prefix };
       continue;
     }
-    if (token.kind === 'word' && next?.kind === 'id' && keywordSlot(parsed, token.text, { text: next.text, prefix: nextPrefix })) { i++; continue; }
+    if (
+      token.kind === 'word' &&
+      next?.kind === 'id' &&
+      keywordSlot(parsed, token.text, { text: next.text, prefix: nextPrefix })
+    ) {
+      i++;
+      continue;
+    }
     if (token.kind === 'word' && !next && isKeyword(token.text) && tokens.length > 1) continue;
     if (token.kind === 'word' && LEVEL_NAMES[token.text] && !parsed.levelName && parsed.words.length === 0) {
       parsed.levelName = LEVEL_NAMES[token.text]!;
@@ -94,9 +126,16 @@ function tokenize(text: string): Token[] {
 function replaceStatePhrases(tokens: Token[]): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const phrase = STATE_PHRASES.find(([words]) => words.every((w, k) => { const t = tokens[i + k]; return t?.kind === 'word' && t.text === w; }));
-    if (phrase) { out.push({ kind: 'word', text: phrase[1] }); i += phrase[0].length - 1; }
-    else out.push(tokens[i]!);
+    const phrase = STATE_PHRASES.find(([words]) =>
+      words.every((w, k) => {
+        const t = tokens[i + k];
+        return t?.kind === 'word' && t.text === w;
+      }),
+    );
+    if (phrase) {
+      out.push({ kind: 'word', text: phrase[1] });
+      i += phrase[0].length - 1;
+    } else out.push(tokens[i]!);
   }
   return out;
 }

@@ -31,4 +31,3 @@ export function insert(top: SearchHit[], hit: SearchHit, max: number): void {
   top.splice(i, 0, hit);
   if (top.length > max) top.pop();
 }
-

@@ -31,11 +31,27 @@ export interface RowQuery {
 
 export type NumberMatch = 'exact' | 'range' | 'prefix' | 'lot' | 'none';
 
-const BONUS = { exact: 20, range: 14, prefix: 12, lot: 10, unit: 10, unitPrefix: 6, level: 6, levelPrefix: 4, lotExact: 15, lotPrefix: 8 } as const;
+const BONUS = {
+  exact: 20,
+  range: 14,
+  prefix: 12,
+  lot: 10,
+  unit: 10,
+  unitPrefix: 6,
+  level: 6,
+  levelPrefix: 4,
+  lotExact: 15,
+  lotPrefix: 8,
+} as const;
 
 /** The best bonus any row can earn for this query: the bound that stops the row scan early. */
 export function maxRowBonus(q: RowQuery): number {
-  return (q.number ? BONUS.exact + (q.numberLast ? 2 : 0) : 0) + (q.unit ? BONUS.unit : 0) + (q.level || q.levelType ? BONUS.level : 0) + (q.lot ? BONUS.lotExact : 0);
+  return (
+    (q.number ? BONUS.exact + (q.numberLast ? 2 : 0) : 0) +
+    (q.unit ? BONUS.unit : 0) +
+    (q.level || q.levelType ? BONUS.level : 0) +
+    (q.lot ? BONUS.lotExact : 0)
+  );
 }
 
 export interface RowScore {
@@ -64,7 +80,11 @@ export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: Row
   const unit = matchPart(table, s.flat[row]!, q.unit, BONUS.unit, BONUS.unitPrefix, 2);
   if (unit === null) return false;
   const levelPresent = s.level[row] !== 0 || table.rows.levelType[row] !== 0;
-  const level = q.level ? matchPart(table, s.level[row]!, q.level, BONUS.level, BONUS.levelPrefix, 0) : levelPresent ? -1 : 0;
+  const level = q.level
+    ? matchPart(table, s.level[row]!, q.level, BONUS.level, BONUS.levelPrefix, 0)
+    : levelPresent
+      ? -1
+      : 0;
   if (level === null) return false;
   if (q.levelType !== 0) {
     if (table.rows.levelType[row] !== q.levelType) return false;
@@ -83,14 +103,22 @@ function matchNumber(table: AddressTable, row: number, want: NumberWant, isBox: 
   const value = isBox ? s.boxNumber[row]! : s.numberFirst[row]!;
   if (want.id !== 0 && value === want.id) return 'exact';
   const last = isBox ? 0 : s.numberLast[row]!;
-  if (last !== 0 && want.value >= 0 && table.numeric[value]! <= want.value && want.value <= table.numeric[last]!) return 'range';
+  if (last !== 0 && want.value >= 0 && table.numeric[value]! <= want.value && want.value <= table.numeric[last]!)
+    return 'range';
   if (want.prefix && value !== 0 && startsWith(table, value, want.text)) return 'prefix';
   if (value === 0 && want.id !== 0 && s.lot[row] === want.id) return 'lot';
   return 'none';
 }
 
 /** Bonus for a unit/level/lot part; null when the query names one the row does not have. */
-function matchPart(table: AddressTable, value: number, want: NumberWant | null, exact: number, prefix: number, unasked: number): number | null {
+function matchPart(
+  table: AddressTable,
+  value: number,
+  want: NumberWant | null,
+  exact: number,
+  prefix: number,
+  unasked: number,
+): number | null {
   if (!want) return value !== 0 ? -unasked : 0;
   if (want.id !== 0 && value === want.id) return exact;
   if (want.prefix && value !== 0 && startsWith(table, value, want.text)) return prefix;

@@ -2,7 +2,15 @@ import type { AddressTable } from '../dataset/table.ts';
 import { type SearchFilters, stateMask } from './filters.ts';
 import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-scorer.ts';
 import type { ParsedQuery, QueryWord } from './query.ts';
-import { maxRowBonus, type NumberMatch, type NumberWant, resolveNumber, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
+import {
+  maxRowBonus,
+  type NumberMatch,
+  type NumberWant,
+  resolveNumber,
+  type RowQuery,
+  type RowScore,
+  scoreRow,
+} from './row-scorer.ts';
 import { NearbyNumbers } from './nearby-numbers.ts';
 import { numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
@@ -90,7 +98,13 @@ export class AddressSearch {
     return this.#rows(candidates, options);
   }
 
-  #candidates(query: ParsedQuery, wants: Wants, words: QueryWord[], driverTerms: readonly number[], filters: SearchFilters): Candidate[] {
+  #candidates(
+    query: ParsedQuery,
+    wants: Wants,
+    words: QueryWord[],
+    driverTerms: readonly number[],
+    filters: SearchFilters,
+  ): Candidate[] {
     const { groups } = this.#table;
     const mask = stateMask(filters);
     const stamp = ++this.#epoch;
@@ -162,13 +176,21 @@ export class AddressSearch {
         this.#scan(c, Math.max(from, lotEnd), to, options, top);
       } else this.#scan(c, start, end, options, top);
       const room = options.max - top.length - nearby.length;
-      if (options.nearbyNumbers && want && !this.#found && room > 0 && namedStreet(c)) this.#addNearby(c, start, end, options, room, nearby);
+      if (options.nearbyNumbers && want && !this.#found && room > 0 && namedStreet(c))
+        this.#addNearby(c, start, end, options, room, nearby);
     }
     return nearby.length === 0 ? top : top.concat(nearby).slice(0, options.max);
   }
 
   /** Streets come in rank order, so a later street's rows only follow an earlier one's. */
-  #addNearby(c: Candidate, start: number, end: number, options: SearchOptions, room: number, nearby: SearchHit[]): void {
+  #addNearby(
+    c: Candidate,
+    start: number,
+    end: number,
+    options: SearchOptions,
+    room: number,
+    nearby: SearchHit[],
+  ): void {
     const admit = (row: number): boolean => this.#admits(row, c, options);
     for (const { row, bonus } of this.#nearby.collect(start, end, c.rowQuery, admit, room)) {
       nearby.push({ row, group: c.group, score: c.score + bonus, fields: c.fields, number: 'nearby' });
@@ -185,7 +207,13 @@ export class AddressSearch {
     for (let row = from; row < to; row++) {
       if (!this.#admits(row, c, options) || !scoreRow(this.#table, row, c.rowQuery, this.#rowScore)) continue;
       this.#found = true;
-      const hit = { row, group: c.group, score: c.score + this.#rowScore.bonus, fields: c.fields, number: this.#rowScore.number };
+      const hit = {
+        row,
+        group: c.group,
+        score: c.score + this.#rowScore.bonus,
+        fields: c.fields,
+        number: this.#rowScore.number,
+      };
       insert(top, hit, options.max);
     }
   }

@@ -51,10 +51,17 @@ export function buildTermIndex(table: AddressTable): TermIndex {
   return invert(words, Uint32Array.from(entries), Uint8Array.from(fields), fwdStart);
 }
 
-function invert(words: Map<string, number>, entries: Uint32Array, fwdField: Uint8Array, fwdStart: Uint32Array): TermIndex {
+function invert(
+  words: Map<string, number>,
+  entries: Uint32Array,
+  fwdField: Uint8Array,
+  fwdStart: Uint32Array,
+): TermIndex {
   const terms = [...words.keys()].sort();
   const remap = new Uint32Array(terms.length);
-  terms.forEach((term, sorted) => { remap[words.get(term)!] = sorted; });
+  terms.forEach((term, sorted) => {
+    remap[words.get(term)!] = sorted;
+  });
   const fwdTerms = entries.map((id) => remap[id]!);
   const groupCount = fwdStart.length - 1;
   const postStart = new Uint32Array(terms.length + 1);
@@ -64,15 +71,22 @@ function invert(words: Map<string, number>, entries: Uint32Array, fwdField: Uint
     for (let group = 0; group < groupCount; group++) {
       for (let i = fwdStart[group]!; i < fwdStart[group + 1]!; i++) {
         const term = fwdTerms[i]!;
-        if (seen[term] !== group) { seen[term] = group; visit(term, group); }
+        if (seen[term] !== group) {
+          seen[term] = group;
+          visit(term, group);
+        }
       }
     }
   };
-  forEachPosting((term) => { postStart[term + 1]!++; });
+  forEachPosting((term) => {
+    postStart[term + 1]!++;
+  });
   for (let t = 0; t < terms.length; t++) postStart[t + 1]! += postStart[t]!;
   const cursor = postStart.slice(0, terms.length);
   const postGroups = new Uint32Array(postStart[terms.length]!);
-  forEachPosting((term, group) => { postGroups[cursor[term]!++] = group; });
+  forEachPosting((term, group) => {
+    postGroups[cursor[term]!++] = group;
+  });
   return { terms, postStart, postGroups, fwdStart, fwdTerms, fwdField };
 }
 

@@ -43,15 +43,19 @@ export class WordMatcher {
     const mark = (term: number, quality: number): void => {
       const stamp = this.#stamp[slot]!;
       const q = this.#quality[slot]!;
-      if (stamp[term] !== this.#epoch) { stamp[term] = this.#epoch; q[term] = quality; matched.push(term); }
-      else if (q[term]! < quality) q[term] = quality;
+      if (stamp[term] !== this.#epoch) {
+        stamp[term] = this.#epoch;
+        q[term] = quality;
+        matched.push(term);
+      } else if (q[term]! < quality) q[term] = quality;
     };
     for (const text of [word.text, ...word.alternatives]) {
       const at = lowerBound(terms, text);
       if (terms[at] === text) mark(at, QUALITY.exact);
     }
     if (word.prefix) {
-      for (let t = lowerBound(terms, word.text); t < terms.length && terms[t]!.startsWith(word.text); t++) mark(t, QUALITY.prefix);
+      for (let t = lowerBound(terms, word.text); t < terms.length && terms[t]!.startsWith(word.text); t++)
+        mark(t, QUALITY.prefix);
     }
     if (typos && word.text.length >= MIN_TYPO_LENGTH) this.#typos(word, mark);
     return matched;
