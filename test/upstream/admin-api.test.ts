@@ -175,6 +175,13 @@ describe('admin API over HTTP', () => {
     }
   });
 
+  it('answers 400 for a scope that is an object whose toString is not a function', async () => {
+    const project = await createProject('business');
+    const res = await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: [{ toString: 0 }] });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: expect.stringContaining('scopes: unknown scope (an object)') });
+  });
+
   it('disables and re-enables a client; a disabled client gets no token', async () => {
     const project = await createProject('business');
     const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] }))

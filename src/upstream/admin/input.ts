@@ -61,9 +61,17 @@ export function scopesField(body: JsonObject): Scope[] {
   if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > 16) throw badRequest(message);
   for (const scope of scopes) {
     if (typeof scope !== 'string' || !isScope(scope))
-      throw badRequest(`scopes: unknown scope ${JSON.stringify(String(scope).slice(0, 32))}; ${message}`);
+      throw badRequest(`scopes: unknown scope ${describeValue(scope)}; ${message}`);
   }
   return SCOPES.filter((scope) => scopes.includes(scope));
+}
+
+/** Names an untrusted JSON value without coercing it: `String({toString: 0})` throws. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 32));
+  if (value === null) return '(null)';
+  if (Array.isArray(value)) return '(an array)';
+  return typeof value === 'object' ? '(an object)' : `(a ${typeof value})`;
 }
 
 export function tokenField(body: JsonObject): string {
