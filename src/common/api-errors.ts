@@ -1,6 +1,6 @@
 /**
  * The one table of API-level errors: code, HTTP status and public message. The gateway and
- * the upstream both answer from it, and a test keeps it in sync with the README's table.
+ * the upstream both answer from it, and a test keeps it in sync with the table in docs/errors.md.
  * Messages are public: they never carry a token, a secret or a key id (those go to the log).
  */
 export const API_ERRORS = {

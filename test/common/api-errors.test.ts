@@ -26,10 +26,10 @@ describe('the API error table', () => {
     expect(body).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
   });
 
-  it('is the table the README documents, row for row', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('is the table docs/errors.md documents, row for row', () => {
+    const page = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
     const rows = new Set(
-      readme
+      page
         .split('\n')
         .filter((line) => /^\| `\d{4}` \|/.test(line))
         .map((line) => {
