@@ -5,7 +5,7 @@
 export { loadGatewayConfig, DEFAULT_CONFIG_FILE } from './config/load.ts';
 export { ConfigError } from './config/errors.ts';
 export { checkConfig, type CheckResult } from './config/check.ts';
-export type { GatewayConfig, RouteConfig } from './config/schema.ts';
+export { gatewaySchema, type GatewayConfig, type RouteConfig } from './config/schema.ts';
 export { startGateway, type RunningGateway, type StartOptions } from './start.ts';
 export { runGatewayProcess } from './process/run.ts';
 export { bufferedStdout } from './process/log-destination.ts';

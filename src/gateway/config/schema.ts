@@ -5,8 +5,10 @@ import { routeConflicts } from '../routing/conflicts.ts';
 /**
  * The one schema of `gateway.yaml`: it validates the file and is the TypeScript type of the
  * configuration (`GatewayConfig = z.infer`). Every object is strict (an unknown key is an
- * error, so a typo never silently falls back to a default). Defaults are documented here and
- * in the README; the ones that depend on the environment (ports, URLs) come from `env`.
+ * error, so a typo never silently falls back to a default). The ones that depend on the
+ * environment (ports, URLs) come from `env`. Every key carries its documentation (`.describe()`,
+ * or `.meta()` with a `defaultText` when the default is not a constant): docs/configuration.md is
+ * generated from it by `npm run docs:config`, and a test fails when that page is stale.
  */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,6 +27,11 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 /** The gateway answers these itself; a route may not shadow them. */
 const RESERVED = ['/healthz', '/readyz'];
 
+/** Documentation of a key whose default is not a constant: `defaultText` says where it comes from. */
+function documented(description: string, defaultText: string) {
+  return { description, defaultText };
+}
+
 const scope = z.enum(SCOPES, { error: (issue) => `unknown scope ${JSON.stringify(issue.input)}` });
 const routePath = z
   .string()
@@ -34,15 +41,42 @@ const routePath = z
 
 const route = z
   .strictObject({
-    path: routePath,
-    methods: z.array(z.enum(METHODS)).min(1).default(['GET']),
-    auth: z.enum(['bearer', 'none']),
-    scopes: z.array(scope).default([]),
-    match: z.enum(['any', 'all']).default('any'),
-    /** Requests with a `key` parameter and no bearer token pass to the upstream untouched. */
-    allowKeySecret: z.boolean().default(false),
-    /** Extra fields merged into this route's error bodies (autocomplete: `completions: []`). */
-    errorFields: z.record(z.string(), z.unknown()).default({}),
+    path: routePath.describe(
+      '`/exact`, `/prefix/*` or `/x/:param` (find-my-way syntax); each also matches with a trailing slash ' +
+        '(`/exact/`). Refused: any path starting with `/internal`, `/healthz` and `/readyz` (the gateway answers ' +
+        'these), a method declared twice on one path, and paths that differ only in parameter names (`/x/:id`, ' +
+        '`/x/:itemId`).',
+    ),
+    methods: z
+      .array(z.enum(METHODS))
+      .min(1)
+      .default(['GET'])
+      .describe('Methods served on the path. Other methods get 405 `1042` with `Allow` naming these.'),
+    auth: z
+      .enum(['bearer', 'none'])
+      .describe("`bearer`: a verified token is needed. `none`: forwarded without one (the issuer's own endpoints)."),
+    scopes: z
+      .array(scope)
+      .default([])
+      .describe('Scopes the token needs; `[]` accepts any valid token. Only with `auth: bearer`.'),
+    match: z
+      .enum(['any', 'all'])
+      .default('any')
+      .describe('`any`: one of `scopes` is enough. `all`: every one is needed.'),
+    allowKeySecret: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Requests with a `key` parameter and no bearer token pass to the upstream untouched: the upstream checks ' +
+          'the key and secret.',
+      ),
+    errorFields: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe(
+        "Extra fields of this route's error bodies, e.g. `completions: []` on the validation API routes. They " +
+          'never replace `message`, `error_code` or `success`.',
+      ),
   })
   .refine((r) => r.auth === 'bearer' || r.scopes.length === 0, {
     message: 'scopes need auth: bearer',
@@ -81,87 +115,275 @@ export function gatewaySchema(env: Env) {
   const tokenAudience = setting(env, 'TOKEN_AUDIENCE');
   return z
     .strictObject({
-      listen: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.default(gatewayPort) }).prefault({}),
-      /** PEM files; when present the listener is HTTPS. */
-      tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
+      listen: z
+        .strictObject({
+          host: z
+            .string()
+            .default('127.0.0.1')
+            .describe('Address to listen on: `127.0.0.1` keeps the gateway local, `0.0.0.0` listens on all.'),
+          port: port
+            .default(gatewayPort)
+            .meta(documented('Port to listen on (0: any free port).', '`GATEWAY_PORT`, else `8080`')),
+        })
+        .prefault({})
+        .describe('The public listener: the whole public API is served here. Changing it takes a restart.'),
+      tls: z
+        .strictObject({
+          cert: z.string().min(1).describe('Path of the PEM certificate file.'),
+          key: z.string().min(1).describe('Path of the PEM private key file.'),
+        })
+        .optional()
+        .describe(
+          'When present, the listener is HTTPS with these files; without it, plain HTTP. Both files are read ' +
+            'again at every reload; turning TLS on or off takes a restart.',
+        ),
       upstream: z
         .strictObject({
-          url: requestUrl.default(upstreamUrl),
-          connectTimeoutMs: int(1, 60_000).default(2_000),
-          responseTimeoutMs: int(1, 600_000).default(30_000),
-          /** Keep-alive sockets kept open to the upstream. */
-          keepAliveSockets: int(1, 10_000).default(256),
-          maxSockets: int(1, 100_000).default(1_024),
+          url: requestUrl
+            .default(upstreamUrl)
+            .meta(
+              documented(
+                'Base URL of the upstream, http or https, without credentials (`user:password@` would never be ' +
+                  'sent). The key set and revocation feed URLs default to paths under it.',
+                '`UPSTREAM_URL`, else `http://127.0.0.1:$UPSTREAM_PORT` (`UPSTREAM_PORT` defaults to 3000)',
+              ),
+            ),
+          connectTimeoutMs: int(1, 60_000)
+            .default(2_000)
+            .describe(
+              "Longest wait, in ms, for an upstream connection: a new one's connect, or a free socket when all " +
+                '`maxSockets` are busy. Past it the request gets 502 `1050`.',
+            ),
+          responseTimeoutMs: int(1, 600_000)
+            .default(30_000)
+            .describe(
+              'Longest silence, in ms, from the upstream once the request is on a socket, new or pooled. Past it ' +
+                'the request gets 504 `1051`.',
+            ),
+          keepAliveSockets: int(1, 10_000)
+            .default(256)
+            .describe('Idle keep-alive sockets kept open to the upstream (the most recently used is reused first).'),
+          maxSockets: int(1, 100_000)
+            .default(1_024)
+            .describe('Most sockets open to the upstream at once; further requests wait for a free one.'),
         })
-        .prefault({}),
+        .prefault({})
+        .describe('Where verified requests are forwarded, and how.'),
       issuer: z
         .strictObject({
           /** Default PUBLIC_URL, checked in the transform below so that an error names the variable. */
-          issuer: url.optional(),
-          audience: z.string().min(1).optional(),
-          jwksUrl: requestUrl.optional(),
+          issuer: url
+            .optional()
+            .meta(
+              documented(
+                'The `iss` every token must carry: the issuer identifier the upstream signs with.',
+                '`PUBLIC_URL` without trailing slashes, else `http://127.0.0.1:$GATEWAY_PORT`',
+              ),
+            ),
+          audience: z
+            .string()
+            .min(1)
+            .optional()
+            .meta(documented('The `aud` every token must carry.', '`TOKEN_AUDIENCE`, else `issuer.issuer`')),
+          jwksUrl: requestUrl
+            .optional()
+            .meta(
+              documented(
+                "The issuer's key set (JWKS), without credentials in the URL.",
+                '`<upstream.url>/.well-known/jwks.json`',
+              ),
+            ),
           algorithms: z
             .array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA']))
             .min(1)
-            .default(['RS256']),
+            .default(['RS256'])
+            .describe(
+              'Signature algorithms accepted: pinned here, never taken from the token. While the issuer switches ' +
+                'algorithms, list both.',
+            ),
           // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
           // longer leeway would accept a revoked token again once its entry is forgotten.
-          clockToleranceSec: int(0, 60).default(5),
+          clockToleranceSec: int(0, 60)
+            .default(5)
+            .describe(
+              'Leeway, in seconds, on `exp`, `iat` and `nbf`. At most the 60 s the issuer keeps a revocation past ' +
+                '`exp`, so a revoked token is never accepted again.',
+            ),
           keySet: z
             .strictObject({
-              minRefreshSec: int(1, 86_400).default(30),
-              maxRefreshSec: int(1, 86_400).default(3_600),
-              maxStaleSec: int(0, 604_800).default(3_600),
-              cooldownSec: int(0, 3_600).default(30),
-              fetchTimeoutMs: int(100, 60_000).default(5_000),
+              minRefreshSec: int(1, 86_400)
+                .default(30)
+                .describe("Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`."),
+              maxRefreshSec: int(1, 86_400)
+                .default(3_600)
+                .describe("Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`."),
+              maxStaleSec: int(0, 604_800)
+                .default(3_600)
+                .describe(
+                  'How long, in seconds, the last good keys are still used past their refresh time while the ' +
+                    'issuer is unreachable. Past it bearer requests get 503 `1052` and `/readyz` fails.',
+                ),
+              cooldownSec: int(0, 3_600)
+                .default(30)
+                .describe(
+                  'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
+                    'kids are remembered meanwhile.',
+                ),
+              fetchTimeoutMs: int(100, 60_000).default(5_000).describe('Timeout, in ms, of one key-set fetch.'),
             })
-            .prefault({}),
+            .prefault({})
+            .describe("The cached key set: refresh, unknown key ids, and the issuer's outages."),
           revocationFeed: z
             .strictObject({
-              url: requestUrl.optional(),
-              token: z.string().min(1).optional(),
-              tokenFile: z.string().min(1).optional(),
+              url: requestUrl
+                .optional()
+                .meta(
+                  documented(
+                    'The revocation feed, which the gateway long-polls; no credentials in the URL.',
+                    '`<upstream.url>/internal/revocations`',
+                  ),
+                ),
+              token: z
+                .string()
+                .min(1)
+                .optional()
+                .meta(
+                  documented(
+                    'The feed credential, sent as `Authorization: Bearer`. It wins over `tokenFile`.',
+                    '`REVOCATION_FEED_TOKEN`, when neither `token` nor `tokenFile` is set',
+                  ),
+                ),
+              tokenFile: z
+                .string()
+                .min(1)
+                .optional()
+                .meta(
+                  documented(
+                    'A file holding the feed credential. The gateway polls for it until it exists (the local ' +
+                      'upstream writes `$DATA_DIR/feed-token` on its first start).',
+                    '`$DATA_DIR/feed-token` (`DATA_DIR` defaults to `./data`), when neither `token`, `tokenFile` ' +
+                      'nor `REVOCATION_FEED_TOKEN` is set',
+                  ),
+                ),
             })
-            .prefault({}),
+            .prefault({})
+            .describe("The issuer's revocation feed."),
         })
-        .prefault({}),
+        .prefault({})
+        .describe('The token issuer the gateway trusts: what every token must carry, and where keys come from.'),
       caches: z
         .strictObject({
           tokens: z
             .strictObject({
-              maxEntries: int(0, 10_000_000).default(100_000),
-              maxBytes: int(0, 2 ** 32).default(64 * 2 ** 20),
+              maxEntries: int(0, 10_000_000).default(100_000).describe('Most tokens cached; 0 disables the cache.'),
+              maxBytes: int(0, 2 ** 32)
+                .default(64 * 2 ** 20)
+                .describe('Most bytes the cache holds (the default is 64 MiB).'),
             })
-            .prefault({}),
+            .prefault({})
+            .describe(
+              'Verified tokens, kept until their expiry. A hit still checks expiry, revocation and scope; a token ' +
+                'is cached from its second sighting, so a flood of single-use tokens cannot churn the cache.',
+            ),
           negative: z
-            .strictObject({ maxEntries: int(0, 10_000_000).default(10_000), ttlSec: int(0, 3_600).default(30) })
-            .prefault({}),
+            .strictObject({
+              maxEntries: int(0, 10_000_000)
+                .default(10_000)
+                .describe('Most refused tokens remembered; 0 disables the cache.'),
+              ttlSec: int(0, 3_600).default(30).describe('How long, in seconds, a refused token is remembered.'),
+            })
+            .prefault({})
+            .describe(
+              'Tokens refused for good (format, signature, claims, expiry), remembered so that a replay costs no ' +
+                'cryptography.',
+            ),
         })
-        .prefault({}),
+        .prefault({})
+        .describe("The verifier's caches."),
       revocation: z
         // At least 5 s: the feed's long poll is held for half the bound (runtime.ts), so a quiet
         // but healthy feed answers well inside it.
-        .strictObject({ maxStalenessSec: int(5, 86_400).default(30), failOpen: z.boolean().default(false) })
-        .prefault({}),
+        .strictObject({
+          maxStalenessSec: int(5, 86_400)
+            .default(30)
+            .describe(
+              'How stale, in seconds, the revocation list may get before `failOpen` decides. The issuer is asked ' +
+                'to hold a quiet long poll for half of it, at most 20 s.',
+            ),
+          failOpen: z
+            .boolean()
+            .default(false)
+            .describe(
+              'Past `maxStalenessSec`: `false` answers bearer requests 503 `1053`; `true` keeps accepting tokens ' +
+                'against the last list.',
+            ),
+        })
+        .prefault({})
+        .describe("The gateway's copy of the revocation list."),
       limits: z
         .strictObject({
-          maxHeaderSize: int(1_024, 1_048_576).default(16_384),
-          maxUrlLength: int(64, 1_048_576).default(8_192),
-          maxBodyBytes: int(0, 2 ** 32).default(1_048_576),
-          headersTimeoutMs: int(100, 600_000).default(10_000),
-          requestTimeoutMs: int(100, 3_600_000).default(60_000),
-          keepAliveTimeoutMs: int(100, 600_000).default(5_000),
+          maxHeaderSize: int(1_024, 1_048_576)
+            .default(16_384)
+            .describe('Largest request head, in bytes; larger gets 431 with the `1043` body. Takes a restart.'),
+          maxUrlLength: int(64, 1_048_576)
+            .default(8_192)
+            .describe('Longest request URL, in characters; longer gets 414 with the `1043` body.'),
+          maxBodyBytes: int(0, 2 ** 32)
+            .default(1_048_576)
+            .describe('Largest request body, in bytes (the default is 1 MiB); larger gets 413 `1043`.'),
+          headersTimeoutMs: int(100, 600_000)
+            .default(10_000)
+            .describe(
+              'Time, in ms, a client has to send the request head; at most `requestTimeoutMs`. A slower client ' +
+                'gets 408. Takes a restart.',
+            ),
+          requestTimeoutMs: int(100, 3_600_000)
+            .default(60_000)
+            .describe('Time, in ms, a client has to send the whole request (else 408). Takes a restart.'),
+          keepAliveTimeoutMs: int(100, 600_000)
+            .default(5_000)
+            .describe('How long, in ms, an idle keep-alive connection stays open. Takes a restart.'),
         })
         // Node's server refuses to start with a headers timeout longer than the request timeout.
         .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, {
           message: 'must not exceed limits.requestTimeoutMs',
           path: ['headersTimeoutMs'],
         })
-        .prefault({}),
-      metrics: z.strictObject({ host: z.string().default('127.0.0.1'), port: port.optional() }).prefault({}),
-      workers: z.union([int(1, 256), z.literal('auto')]).default(1),
-      drainTimeoutMs: int(0, 600_000).default(10_000),
-      routes: z.array(route).min(1).superRefine(rejectConflictingRoutes),
+        .prefault({})
+        .describe('Bounds on what a client may send, and how slowly.'),
+      metrics: z
+        .strictObject({
+          host: z.string().default('127.0.0.1').describe('Address of the metrics listener.'),
+          port: port
+            .optional()
+            .meta(
+              documented(
+                'Port of the metrics listener. When neither this key nor `METRICS_PORT` sets it and 9464 is ' +
+                  'taken, a free port is used and a warning names it.',
+                '`METRICS_PORT`, else `9464`',
+              ),
+            ),
+        })
+        .prefault({})
+        .describe('The Prometheus `/metrics` listener, on its own port. Changing it takes a restart.'),
+      workers: z
+        .union([int(1, 256), z.literal('auto')])
+        .default(1)
+        .describe(
+          'Worker processes of `npm run gateway` (Node cluster): a number, or `auto` for one per core. ' +
+            '`npm start` runs one gateway inside its own process. Takes a restart.',
+        ),
+      drainTimeoutMs: int(0, 600_000)
+        .default(10_000)
+        .describe('On SIGTERM or SIGINT, how long, in ms, requests under way may take to finish.'),
+      routes: z
+        .array(route)
+        .min(1)
+        .superRefine(rejectConflictingRoutes)
+        .describe(
+          'The route map: the paths served, their methods, and what each needs. Paths no route matches get ' +
+            '404 `1041`.',
+        ),
     })
     .transform((c, ctx) => {
       const envPort = metricsPort === undefined ? undefined : port.safeParse(Number(metricsPort));

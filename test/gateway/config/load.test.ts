@@ -80,7 +80,7 @@ describe('loading a valid gateway configuration', () => {
     ).toHaveLength(3);
   });
 
-  it('applies every default the README documents to a file that sets only its routes', () => {
+  it('applies every default docs/configuration.md documents to a file that sets only its routes', () => {
     expect(loadGatewayConfig(fixture('minimal.yaml'), {})).toEqual({
       listen: { host: '127.0.0.1', port: 8080 },
       upstream: {
