@@ -21,7 +21,7 @@ export class TokenEndpointError extends Error {
   /**
    * How long a 429 or 503 answer's `Retry-After` asked to wait, in ms from the answer (an
    * HTTP-date is read against the client's clock); undefined without one. The client honours it
-   * up to 60 s (README: client library).
+   * up to 60 s (docs/api.md: client library).
    */
   readonly retryAfterMs: number | undefined;
 

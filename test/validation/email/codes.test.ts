@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMAIL_NOT_VERIFIED } from '../../../src/validation/email/index.ts';
 
-// A closed set that is part of the public API (README table): changing it is a breaking change.
+// A closed set that is part of the public API (docs/api.md): changing it is a breaking change.
 describe('closed value sets of the email result', () => {
   it('keeps the email not_verified codes and reasons', () => {
     expect(EMAIL_NOT_VERIFIED).toEqual({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LINE_TYPES, PHONE_NOT_VERIFIED } from '../../../src/validation/phone/index.ts';
 
-// These closed sets are part of the public API (README tables): changing one is a breaking change.
+// These closed sets are part of the public API (docs/api.md): changing one is a breaking change.
 describe('closed value sets of the phone result', () => {
   it('keeps the phone not_verified codes and reasons', () => {
     expect(PHONE_NOT_VERIFIED).toEqual({
