@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxyServer } from 'http-proxy-3';
@@ -13,7 +14,7 @@ import {
   type TokenKit,
 } from '#test/tokens.ts';
 
-// The README's embedding example, verbatim from here down to the end of `protect`.
+// The embedding example of src/auth/README.md, verbatim from here down to the end of `protect`.
 function protect(verifier: Verifier, upstream: string): Server {
   const proxy = createProxyServer({ target: upstream });
   return createServer(async (req, res) => {
@@ -76,5 +77,13 @@ describe('embedding the plugin in a plain node:http + http-proxy-3 server', () =
     const res = await fetch(url, { headers: { authorization: `Bearer ${await kit.tokenWithScopes(['phone'])}` } });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error_code: '1026' });
+  });
+
+  it('is the example src/auth/README.md shows, verbatim', () => {
+    const source = readFileSync(new URL(import.meta.url), 'utf8');
+    const example = /\n(function protect\([\s\S]*?\n\})\n/.exec(source)?.[1];
+    const guide = readFileSync(new URL('../../src/auth/README.md', import.meta.url), 'utf8');
+    expect(example).toBeDefined();
+    expect(guide).toContain(example);
   });
 });
