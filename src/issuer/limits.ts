@@ -1,4 +1,4 @@
-/** The issuer's fixed numbers, in one place so tests and the README name the same values. */
+/** The issuer's fixed numbers, in one place so tests and docs/api.md name the same values. */
 
 /** Spec: default token lifetime (seconds). */
 export const DEFAULT_LIFETIME_SEC = 900;
