@@ -1,0 +1,138 @@
+import { expect, it } from 'vitest';
+import { arrivals, describeScaleOut, type Endpoint, everyOne, PHONE_PATH, report, verdicts } from './fixture.ts';
+
+/**
+ * What an operator does on one replica reaches every gateway and every replica: revocation,
+ * disable, project deletion. Times are measured from the admin API's answer (the change is
+ * committed) to each endpoint's first refusal, and printed.
+ */
+const REVOKED = { status: 401, error_code: '1024', inTime: true };
+
+describeScaleOut('changes made on one replica, seen at two gateways and two replicas on PostgreSQL', (stack) => {
+  /** Every endpoint answers the token 200, twice (a gateway caches a token from its second sighting). */
+  const expectAcceptedEverywhere = async (token: string) => {
+    const s = stack();
+    for (const at of s.everywhere) {
+      const statuses = [(await s.call(PHONE_PATH, token, at)).status, (await s.call(PHONE_PATH, token, at)).status];
+      expect({ at: at.name, statuses }).toEqual({ at: at.name, statuses: [200, 200] });
+    }
+  };
+  /** When each endpoint first refuses `token` (any answer but 200), from `since`. */
+  const refusals = (token: string, since: number, endpoints: readonly Endpoint[] = stack().everywhere) =>
+    arrivals(
+      endpoints,
+      (at) => stack().call(PHONE_PATH, token, at),
+      (a) => a.status !== 200,
+      { since },
+    );
+
+  it('sends the token requests and API calls of both gateways to both replicas', async () => {
+    const s = stack();
+    const { client } = await s.newClient();
+    const before = s.balancer.hits();
+    for (const gateway of s.gateways) {
+      for (let i = 0; i < 4; i++) {
+        const token = await s.token(client, gateway);
+        expect((await s.call(PHONE_PATH, token, gateway)).status).toBe(200);
+      }
+    }
+    const after = s.balancer.hits();
+    expect(after.map((n, i) => n - (before[i] ?? 0) > 0)).toEqual([true, true]);
+  });
+
+  it('refuses a token revoked through replica 1’s admin API at both gateways and at replica 2 within 1 s', async () => {
+    const s = stack();
+    const [r1] = s.replicas;
+    const { client } = await s.newClient();
+    const [victim, sibling] = [await s.token(client, s.gateways[0]), await s.token(client, s.gateways[1])];
+    await expectAcceptedEverywhere(victim);
+
+    const sent = performance.now();
+    expect(await s.adminApi('POST', '/tokens/revoke', { token: victim }, r1)).toEqual({
+      status: 200,
+      body: { revoked: true },
+    });
+    const answered = performance.now();
+    const seen = await refusals(victim, answered);
+    report('token revoked on replica 1, refused', seen, `admin API answered in ${Math.round(answered - sent)} ms`);
+
+    expect(verdicts(seen, 1000)).toEqual(everyOne(s.everywhere, REVOKED));
+    expect(seen[0]?.answer.body.message).toBe('OAuth key has been revoked');
+    // Revocation by jti: the client's other token is untouched.
+    for (const at of s.everywhere) expect((await s.call(PHONE_PATH, sibling, at)).status).toBe(200);
+  });
+
+  it('refuses the tokens of a client disabled on replica 1 at both gateways and both replicas within 1 s', async () => {
+    const s = stack();
+    const [r1, r2] = s.replicas;
+    const { client } = await s.newClient();
+    const fromR1 = await s.token(client, r1);
+    const fromR2 = await s.token(client, r2);
+    await expectAcceptedEverywhere(fromR1);
+    await expectAcceptedEverywhere(fromR2);
+
+    const sent = performance.now();
+    expect(await s.adminApi('POST', `/clients/${client.client_id}/disable`, undefined, r1)).toEqual({
+      status: 200,
+      body: expect.objectContaining({ client_id: client.client_id, enabled: false }),
+    });
+    const answered = performance.now();
+    const [seenR1, seenR2] = await Promise.all([refusals(fromR1, answered), refusals(fromR2, answered)]);
+    const extra = `admin API answered in ${Math.round(answered - sent)} ms`;
+    report('client disabled on replica 1, its token from replica 1 refused', seenR1, extra);
+    report('client disabled on replica 1, its token from replica 2 refused', seenR2, extra);
+
+    expect(verdicts(seenR1, 1000)).toEqual(everyOne(s.everywhere, REVOKED));
+    expect(verdicts(seenR2, 1000)).toEqual(everyOne(s.everywhere, REVOKED));
+  });
+
+  it('gives a client disabled on replica 1 no new token from either replica or gateway within 1 s', async () => {
+    const s = stack();
+    const [r1, r2] = s.replicas;
+    const { client } = await s.newClient();
+    // Replica 2 has looked the client up, so its client cache holds it as enabled.
+    await s.token(client, r2);
+
+    expect((await s.adminApi('POST', `/clients/${client.client_id}/disable`, undefined, r1)).status).toBe(200);
+    const answered = performance.now();
+    const seen = await arrivals(
+      s.everywhere,
+      (at) => s.tokenRequest(client, at),
+      (a) => a.status !== 200,
+      {
+        since: answered,
+      },
+    );
+    report('client disabled on replica 1, token requests refused', seen);
+
+    expect(verdicts(seen, 1000)).toEqual(everyOne(s.everywhere, { status: 401, error_code: undefined, inTime: true }));
+    for (const a of seen) expect(a.answer.body.error).toBe('invalid_client');
+  });
+
+  it('answers 1025 at both gateways and both replicas for the tokens of a project deleted through replica 2', async () => {
+    const s = stack();
+    const [, r2] = s.replicas;
+    const { project, client } = await s.newClient();
+    const tokens = [await s.token(client, s.gateways[0]), await s.token(client, s.gateways[1])];
+    for (const token of tokens) await expectAcceptedEverywhere(token);
+
+    expect(await s.adminApi('DELETE', `/projects/${project.id}`, undefined, r2)).toEqual({
+      status: 200,
+      body: { id: project.id, deleted: true },
+    });
+    const answered = performance.now();
+    const seen = (await Promise.all(tokens.map((token) => refusals(token, answered)))).flat();
+    report('project deleted on replica 2, its tokens answered 1025', seen);
+
+    // The upstream caches project lookups for 1 s (api-auth): that is the documented bound, plus
+    // a margin for a loaded machine. The gateway forwards (the token is valid); the replica decides.
+    for (const a of seen) {
+      expect({ at: a.endpoint.name, ...a.answer, inTime: a.ms !== null && a.ms < 2000 }).toEqual({
+        at: a.endpoint.name,
+        status: 400,
+        body: expect.objectContaining({ error_code: '1025', message: 'Project not found for bearer token' }),
+        inTime: true,
+      });
+    }
+  });
+});
