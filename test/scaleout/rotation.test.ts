@@ -1,0 +1,78 @@
+import { expect, it } from 'vitest';
+import { arrivals, type CreatedClient, describeScaleOut, jwtHeader, PHONE_PATH, report } from './fixture.ts';
+
+interface KeyRow {
+  kid: string;
+  status: string;
+}
+
+/**
+ * A normal `keys rotate` on one replica: the next key (published since the first start, so in
+ * both gateways' key sets before they served anything) starts signing, the old one stays
+ * published. The tests run in order.
+ */
+describeScaleOut('a signing-key rotation on one replica behind two gateways on PostgreSQL', (stack) => {
+  let client: CreatedClient;
+  let promoted: string;
+  let rotatedAt: number;
+
+  it('keeps tokens signed before and after a keys rotate on replica 1 verifying at both gateways and both replicas', async () => {
+    const s = stack();
+    const [r1, r2] = s.replicas;
+    ({ client } = await s.newClient());
+    const keys = await s.admin<KeyRow[]>(['keys', 'list'], r2);
+    const active = keys.find((k) => k.status === 'active')?.kid;
+    const next = keys.find((k) => k.status === 'next')?.kid;
+    const [beforeR1, beforeR2] = [await s.token(client, r1), await s.token(client, r2)];
+    expect([jwtHeader(beforeR1).kid, jwtHeader(beforeR2).kid]).toEqual([active, active]);
+
+    ({ kid: promoted } = await s.admin<{ kid: string }>(['keys', 'rotate'], r1));
+    rotatedAt = performance.now();
+    expect(promoted).toBe(next);
+    const after = await s.token(client, r1);
+    expect(jwtHeader(after).kid).toBe(promoted);
+
+    for (const at of s.everywhere) {
+      for (const [label, token] of [
+        ['before, from replica 1', beforeR1],
+        ['before, from replica 2', beforeR2],
+        ['after, from replica 1', after],
+      ] as const) {
+        const { status } = await s.call(PHONE_PATH, token, at);
+        expect({ at: at.name, token: label, status }).toEqual({ at: at.name, token: label, status: 200 });
+      }
+    }
+    // One store: replica 2 lists the rotation at once (it signs with it after its next key reload).
+    const listed = await s.admin<KeyRow[]>(['keys', 'list'], r2);
+    expect(listed.find((k) => k.kid === promoted)?.status).toBe('active');
+    expect(listed.find((k) => k.kid === active)?.status).toBe('retired');
+  });
+
+  it('has replica 2 sign with the promoted key within its 10 s key reload, and those tokens pass both gateways', {
+    timeout: 30_000,
+  }, async () => {
+    const s = stack();
+    const [, r2] = s.replicas;
+    const [seen] = await arrivals(
+      [r2],
+      (at) => s.tokenRequest(client, at),
+      (a) => typeof a.body.access_token === 'string' && jwtHeader(a.body.access_token).kid === promoted,
+      { since: rotatedAt, windowMs: 15_000, intervalMs: 100 },
+    );
+    report(
+      'keys rotated on replica 1, replica 2 signing with the new key',
+      seen ? [seen] : [],
+      'its keys reload every 10 s: the time depends on where in that period the rotation fell',
+    );
+    expect(seen?.ms).not.toBeNull();
+    expect(seen?.ms).toBeLessThan(11_000);
+    const token = seen?.answer.body.access_token;
+    expect(typeof token).toBe('string');
+    for (const at of s.everywhere) {
+      expect({ at: at.name, status: (await s.call(PHONE_PATH, String(token), at)).status }).toEqual({
+        at: at.name,
+        status: 200,
+      });
+    }
+  });
+});
