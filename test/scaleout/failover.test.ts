@@ -91,7 +91,10 @@ describeScaleOut('an upstream replica killed and restarted behind two gateways o
     expect(verdicts(seen, 1000)).toEqual(everyOne([...s.gateways, r1], REVOKED));
   });
 
-  it('takes the restarted replica back: it refuses what was revoked meanwhile, its tokens pass both gateways, and gateway traffic reaches it again', async () => {
+  it('takes the restarted replica back: it refuses what was revoked meanwhile, its tokens pass both gateways, and gateway traffic reaches it again', {
+    // A process start on a loaded machine (the stack's four took 10 s at a load of 14 on two cores).
+    timeout: 60_000,
+  }, async () => {
     const s = stack();
     const [, r2] = s.replicas;
     const restarting = performance.now();
