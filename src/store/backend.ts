@@ -15,17 +15,11 @@ export interface Backend {
 /** PostgreSQL when a URL is given, else embedded PGlite under dataDir. */
 export function openBackend(options: StoreOptions, log: Logger | undefined): Promise<Backend> {
   const { databaseUrl, schema, timeoutMs } = options;
-  return databaseUrl
-    ? openPostgres({ databaseUrl, schema, timeoutMs }, log)
-    : openEmbedded(options.dataDir, log, options.signal);
+  return databaseUrl ? openPostgres({ databaseUrl, schema, timeoutMs }, log) : openEmbedded(options.dataDir, log);
 }
 
-async function openEmbedded(
-  dataDir: string,
-  log: Logger | undefined,
-  abort: AbortSignal | undefined,
-): Promise<Backend> {
-  const runner = await openPgliteRunner(dataDir, log, abort);
+async function openEmbedded(dataDir: string, log: Logger | undefined): Promise<Backend> {
+  const runner = await openPgliteRunner(dataDir, log);
   const signal = inProcessSignal((error) => log?.error({ err: error }, 'revocation listener failed'));
   return { kind: 'embedded', runner, signal };
 }

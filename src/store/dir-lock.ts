@@ -1,115 +1,79 @@
-import { rm } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from '#common';
-import { createExclusive, type LockState, readLock, removeIfHeld, removeIfHeldSync } from './dir-lock-file.ts';
-import { formatHolder, thisProcess } from './dir-lock-holder.ts';
-import { DEFAULT_LEASE, isLive, type LeaseTimings, whatHolds } from './dir-lock-lease.ts';
-import { lockHeldError } from './dir-lock-message.ts';
-import { renewLease } from './dir-lock-renewal.ts';
-import { leaseWaiter, type WaitOptions } from './dir-lock-wait.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { removeEarlierLock } from './dir-lock-earlier.ts';
+import { lockHeldError, readHolder, recordHolder } from './dir-lock-holder.ts';
 
 /**
  * PGlite is single-user: two processes (or two stores in one process) on one directory would
- * corrupt it. A lock file beside it (`<dir>.lock`) names its holder (host, pid, PID namespace,
- * since when) and is renewed while held; dir-lock-lease.ts says when a holder that is gone
- * without releasing it (crash, container restart) has left it free to take over, and
- * dir-lock-wait.ts how a start waits for the lease of a holder it cannot look up.
+ * corrupt it. `<dir>.lock` is an empty SQLite file whose write lock (BEGIN IMMEDIATE) the holder
+ * keeps while the store is open. SQLite takes it as a POSIX record lock, which the kernel keeps:
+ * granted to exactly one of processes racing for it, seen by every process on the host whatever
+ * its PID namespace (containers sharing the volume), kept by a paused holder (SIGSTOP), and
+ * dropped the moment its process ends, however it ends (SIGKILL, out of memory). No lease, nothing
+ * to renew, never stale. `<dir>.holder` names the holder for the refusal (dir-lock-holder.ts).
+ *
+ * Both files stay: were one removed, a start could lock the old file while another locks the new.
+ * A POSIX lock is also dropped when its process closes any descriptor of the file: nothing in the
+ * holding process may open `<dir>.lock` but SQLite, which keeps its own descriptors open meanwhile.
  */
-export interface LockOptions {
-  log?: Logger | undefined;
-  /** Tests shorten it; the default suits every deployment. */
-  lease?: LeaseTimings | undefined;
-  /** Ends a wait for another host's or namespace's lease (a stop signal during start-up): rejects with its AbortError. */
-  signal?: AbortSignal | undefined;
-}
 
-/** Locks this process holds, by directory: refused a second time, released at exit. */
-const held = new Map<string, { file: string; text: string }>();
-const ATTEMPTS = 50;
-const RETRY_MS = 20;
+/** A start holds `<dir>.holder` for the milliseconds of its check; one holding it longer is stuck. */
+const START_WAIT_MS = 5_000;
+const SQLITE_BUSY = 5;
 
-export async function lockDirectory(dir: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+/** Locks this process holds, by directory: refused a second time, and kept from garbage collection (which would close them). */
+const held = new Map<string, DatabaseSync>();
+
+export async function lockDirectory(dir: string): Promise<() => Promise<void>> {
   if (held.has(dir)) throw new Error(`embedded store already open in this process: ${dir}`);
-  const file = `${dir}.lock`;
-  const text = formatHolder(thisProcess(Date.now()));
-  const lease = options.lease ?? DEFAULT_LEASE;
-  held.set(dir, { file, text });
-  try {
-    await takeLock(file, text, { ...options, lease });
-  } catch (error) {
-    held.delete(dir);
-    throw error;
-  }
-  releaseAtExit();
-  const { log } = options;
-  const stopRenewal = renewLease(file, text, lease.renewMs, {
-    lost: (now) =>
-      log?.error(
-        { lock: file, heldBy: now.holder },
-        'another process took over the embedded store lock this process holds (it went unrenewed past its lease: the process was paused, or the hosts disagree on the time): stop this process, two processes writing one DATA_DIR corrupt it',
-      ),
-    failed: (error) =>
-      log?.warn(
-        { err: error, lock: file },
-        'could not renew the embedded store lock: other hosts take it over once its lease runs out',
-      ),
-  });
+  const lock = takeLock(dir);
+  held.set(dir, lock);
   return async () => {
-    await stopRenewal();
-    await removeIfHeld(file, text);
+    if (held.get(dir) !== lock) return;
     held.delete(dir);
+    lock.close();
   };
 }
 
-async function takeLock(file: string, text: string, options: WaitOptions): Promise<void> {
-  const { lease } = options;
-  const waitForLease = leaseWaiter(file, options);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (await createExclusive(file, text)) return;
-    const lock = await readLock(file);
-    if (lock === null) continue;
-    const now = Date.now();
-    const heldBy = whatHolds(lock, now, lease);
-    if (heldBy === null) await takeOver(file, lock, text, lease);
-    else if (heldBy === 'lease' && lock.holder !== null) await waitForLease(lock, now);
-    else if (lock.holder !== null || attempt === ATTEMPTS) throw lockHeldError(file, lock, now, lease, heldBy);
-    // Created but not yet written: read again to say who holds it.
-    else await delay(RETRY_MS);
-  }
-  throw new Error(
-    `could not take over the stale lock ${file}: ${file}.takeover says another process is taking it over. If none is (it was killed doing so), delete ${file}.takeover.`,
-  );
-}
-
 /**
- * Removes a stale lock unless it changed since it was judged stale. Processes racing for it all
- * judge it stale; the takeover file lets one at a time check and remove, so none removes the
- * lock another has just created. Then all race to create it again, and one wins.
+ * Under the write lock of `<dir>.holder`, so that the holder it names is the one holding
+ * `<dir>.lock`: takes `<dir>.lock` and records this process, or reads who holds it.
  */
-async function takeOver(file: string, stale: LockState, text: string, lease: LeaseTimings): Promise<void> {
-  const guard = `${file}.takeover`;
-  if (!(await createExclusive(guard, text))) {
-    const other = await readLock(guard);
-    // Left by a process that died taking over, which takes it milliseconds.
-    if (other !== null && !isLive(other, Date.now(), lease)) await removeIfHeld(guard, other.text);
-    else await delay(RETRY_MS);
-    return;
-  }
+function takeLock(dir: string): DatabaseSync {
+  const holders = new DatabaseSync(`${dir}.holder`, { timeout: START_WAIT_MS });
   try {
-    const now = await readLock(file);
-    if (now?.text === stale.text && now.renewedAt === stale.renewedAt) await rm(file, { force: true });
+    if (!takeWriteLock(holders, `${dir}.holder`)) {
+      throw new Error(
+        `another process has been starting on ${dir} for over ${START_WAIT_MS / 1000} s (it holds ${dir}.holder): start again once it has started or ended`,
+      );
+    }
+    const file = `${dir}.lock`;
+    removeEarlierLock(file);
+    const lock = new DatabaseSync(file);
+    try {
+      // The write lock on an empty file starts its first page, never committed: journal it in memory, not beside it.
+      lock.exec('PRAGMA journal_mode = MEMORY');
+      if (!takeWriteLock(lock, file)) throw lockHeldError(file, readHolder(holders));
+      recordHolder(holders);
+      holders.exec('COMMIT');
+      return lock;
+    } catch (error) {
+      lock.close();
+      throw error;
+    }
   } finally {
-    await removeIfHeld(guard, text);
+    if (holders.isTransaction) holders.exec('ROLLBACK');
+    holders.close();
   }
 }
 
-let exitHooked = false;
-
-/** A process that ends without closing its store (process.exit, an uncaught error) leaves no lock: PGlite ends with it. */
-function releaseAtExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.on('exit', () => {
-    for (const { file, text } of held.values()) removeIfHeldSync(file, text);
-  });
+/** BEGIN IMMEDIATE: the file's write lock, or false when another connection holds it (SQLITE_BUSY). */
+function takeWriteLock(db: DatabaseSync, file: string): boolean {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch (error) {
+    if ((error as { errcode?: unknown }).errcode === SQLITE_BUSY) return false;
+    // SQLite's message ("file is not a database") does not say which.
+    throw new Error(`cannot lock ${file}: ${(error as Error).message}`, { cause: error });
+  }
 }

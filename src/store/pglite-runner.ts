@@ -8,11 +8,11 @@ import type { SqlRunner } from './sql-runner.ts';
  * PGlite keeps its files under `<dataDir>/db`, locked against a second user (dir-lock.ts). Both
  * directories are kept 0700: PGlite's own files are world-readable and writable.
  */
-export async function openPgliteRunner(dataDir: string, log?: Logger, signal?: AbortSignal): Promise<SqlRunner> {
+export async function openPgliteRunner(dataDir: string, log?: Logger): Promise<SqlRunner> {
   const dir = resolve(dataDir, 'db');
   await ensurePrivateDirectory(dataDir, 'DATA_DIR', log);
   await ensurePrivateDirectory(dir, 'DATA_DIR/db', log);
-  const unlock = await lockDirectory(dir, { log, signal });
+  const unlock = await lockDirectory(dir);
   try {
     const db = await PGlite.create(dir);
     return pgliteRunner(db, unlock);

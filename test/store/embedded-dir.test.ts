@@ -1,8 +1,10 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '#store';
+import { recordedHolder, run, spawnHolder } from './dir-lock/lock-files.ts';
 import { captureLogger, fakeClock } from './harness.ts';
 
 describe('embedded store data directory', () => {
@@ -24,11 +26,8 @@ describe('embedded store data directory', () => {
 
   it('creates a missing DATA_DIR and keeps the database under DATA_DIR/db, locked while open', async () => {
     expect(store.kind).toBe('embedded');
-    expect((await readdir(dataDir)).sort()).toEqual(['db', 'db.lock']);
-    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({
-      host: hostname(),
-      pid: process.pid,
-    });
+    expect((await readdir(dataDir)).sort()).toEqual(['db', 'db.holder', 'db.lock']);
+    expect(recordedHolder(join(dataDir, 'db'))).toMatchObject({ host: hostname(), pid: process.pid });
     expect((await readdir(join(dataDir, 'db'))).length).toBeGreaterThan(0);
   });
 
@@ -43,10 +42,9 @@ describe('embedded store data directory', () => {
     expect(await store.listProjects()).toEqual([]);
   });
 
-  it('opens the same directory again after close, releasing the lock file', async () => {
+  it('opens the same directory again after close, which releases its lock', async () => {
     const project = await store.createProject({ name: 'again', plan: 'free' });
     await store.close();
-    expect(await readdir(dataDir)).toEqual(['db']);
     store = await openStore({ dataDir: join(dataDir, '.'), clock });
     expect(await store.getProject(project.id)).toEqual(project);
   });
@@ -54,15 +52,19 @@ describe('embedded store data directory', () => {
   it('refuses a directory locked by another live process', async () => {
     const other = join(root, 'other');
     await mkdir(other);
-    // The parent of this test process is alive and is not us.
-    await writeFile(join(other, 'db.lock'), String(process.ppid));
-    await expect(openStore({ dataDir: other, clock })).rejects.toThrow(`in use by process ${process.ppid}`);
+    const holder = await spawnHolder([join(other, 'db')]);
+    try {
+      await expect(openStore({ dataDir: other, clock })).rejects.toThrow(`in use by process ${holder.pid}`);
+    } finally {
+      holder.stdin.end();
+      await once(holder, 'exit');
+    }
   });
 
-  it('takes over a lock left by a process that is gone', async () => {
+  it('opens a directory whose holder was killed with SIGKILL', async () => {
     await store.close();
-    await writeFile(join(dataDir, 'db.lock'), '2147483646');
+    expect(await run('exit-holding.ts', ['SIGKILL', join(dataDir, 'db')])).toMatchObject({ signal: 'SIGKILL' });
     store = await openStore({ dataDir, clock });
-    expect(JSON.parse(await readFile(join(dataDir, 'db.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(recordedHolder(join(dataDir, 'db'))).toMatchObject({ pid: process.pid });
   });
 });

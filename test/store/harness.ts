@@ -45,10 +45,15 @@ export async function postgresHarness(databaseUrl: string): Promise<StoreHarness
   };
 }
 
-/** Every file below `dir`, concatenated (latin1, so any byte sequence survives). */
+/**
+ * Every file below `dir`, concatenated (latin1, so any byte sequence survives). Not `db.lock`, which
+ * is empty: closing a descriptor of it would drop the lock this process holds (dir-lock.ts).
+ */
 async function readTree(dir: string): Promise<string> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name !== 'db.lock')
+    .map((entry) => join(entry.parentPath, entry.name));
   return (await Promise.all(files.map((file) => readFile(file, 'latin1')))).join('\n');
 }
 

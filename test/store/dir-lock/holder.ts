@@ -1,13 +1,10 @@
-/**
- * A process holding a directory lock: locks the directory given with renewals every `renewMs`
- * (default 20), prints `locked`, and releases it when stdin ends.
- */
+/** A process holding directory locks: locks each directory given, prints `locked`, and releases them when stdin ends. */
 import { once } from 'node:events';
 import { lockDirectory } from '../../../src/store/dir-lock.ts';
 
-const [dir = '', renewMs = '20'] = process.argv.slice(2);
-const release = await lockDirectory(dir, { lease: { renewMs: Number(renewMs), leaseMs: 60_000 } });
+const releases: Array<() => Promise<void>> = [];
+for (const dir of process.argv.slice(2)) releases.push(await lockDirectory(dir));
 process.stdout.write('locked\n');
 process.stdin.resume();
 await once(process.stdin, 'end');
-await release();
+for (const release of releases) await release();

@@ -1,17 +1,22 @@
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DatabaseSync } from 'node:sqlite';
+import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { formatHolder, type LockHolder, thisProcess } from '../../../src/store/dir-lock-holder.ts';
-import type { LeaseTimings } from '../../../src/store/dir-lock-lease.ts';
+import type { LockHolder } from '../../../src/store/dir-lock-holder.ts';
 
-export const HOUR_MS = 3_600_000;
-/** Fast renewals, for tests that watch them; the lease is long enough not to run out by accident. */
-export const FAST_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 5_000 };
-/** A lease short enough for a test to wait it out. */
-export const WAIT_LEASE: LeaseTimings = { renewMs: 20, leaseMs: 600 };
-export const DEAD_PID = 2_147_483_646;
+export const fixture = (name: string) => join(import.meta.dirname, name);
+
+/**
+ * Runs what follows in a PID namespace of its own, as a container does (its first process is pid
+ * 1 there), in a user namespace too so that no privilege is needed. The namespace's process is
+ * unshare's one child; killing unshare with SIGKILL kills it too.
+ */
+export const NEW_PID_NAMESPACE = ['unshare', '--user', '--map-root-user', '--pid', '--fork', '--kill-child'];
 
 /**
  * A temporary root for the calling describe block (removed after it) and `fresh()`: a store
@@ -34,69 +39,51 @@ export function lockDirs(prefix: string): { fresh(): { dir: string; file: string
   };
 }
 
-/** A holder in this host and PID namespace, with another pid and, where /proc tells it, that pid's start time. */
-export function thisHostHolder(pid: number): LockHolder {
-  const { startTime: _ours, ...holder } = thisProcess(Date.now() - HOUR_MS);
-  const startTime = startTimeOf(pid);
-  return { ...holder, pid, ...(startTime === undefined ? {} : { startTime }) };
-}
-
-/** As a lock written before start times were recorded names a holder in this host and PID namespace. */
-export function holderWithoutStartTime(pid: number): LockHolder {
-  const { startTime: _unused, ...holder } = thisHostHolder(pid);
-  return holder;
-}
-
-/** Field 22 of /proc/<pid>/stat (read here apart from the code under test); undefined without /proc or the process. */
-export function startTimeOf(pid: number): number | undefined {
+/** The holder `<dir>.holder` names, read as an operator would (never open `<dir>.lock` in a holding process). */
+export function recordedHolder(dir: string): LockHolder | undefined {
+  const db = new DatabaseSync(`${dir}.holder`, { readOnly: true, timeout: 5_000 });
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return undefined;
+    const row = db.prepare('SELECT host, pid, since FROM holder').get() as LockHolder | undefined;
+    return row && { ...row };
+  } finally {
+    db.close();
   }
 }
 
-export const HAS_PROC = startTimeOf(process.pid) !== undefined;
+export type Holder = ChildProcessByStdio<Writable, Readable, null>;
 
-/** A holder on another host. Its pid is ours, which means nothing there. */
-export function otherHostHolder(host = 'other-host'): LockHolder {
-  return { host, pid: process.pid, since: new Date(Date.now() - HOUR_MS).toISOString() };
+/**
+ * A process holding the locks of `dirs` (holder.ts), once it says so: it releases them and ends
+ * when its stdin is closed. `prefix` runs it through another command (NEW_PID_NAMESPACE).
+ */
+export async function spawnHolder(dirs: string[], prefix: string[] = []): Promise<Holder> {
+  const [command = '', ...args] = [...prefix, process.execPath, fixture('holder.ts'), ...dirs];
+  // unshare's own complaint once its child is killed (`sigprocmask unblock failed`) is left out.
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', prefix.length > 0 ? 'ignore' : 'inherit'] });
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  if (line !== 'locked') throw new Error(`holder said ${line}`);
+  return child;
 }
 
-/** A holder in another container on this host (our host name, another PID namespace), such as this one before a restart. */
-export function otherNamespaceHolder(pid = 1): LockHolder {
-  return {
-    host: hostname(),
-    pid,
-    since: new Date(Date.now() - HOUR_MS).toISOString(),
-    pidNamespace: 'another boot pid:[4026531836]',
-  };
+/** Runs a fixture to its end: how it ended and its stderr. */
+export async function run(
+  name: string,
+  args: string[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const child = spawn(process.execPath, [fixture(name), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(killer);
+  return { code, signal, stderr };
 }
 
-/** Renews a lock file every `everyMs` as its holder would, until the returned stop. */
-export function keepRenewing(file: string, everyMs: number): () => void {
-  const timer = setInterval(() => void setRenewedAgo(file, 0).catch(() => {}), everyMs);
-  return () => clearInterval(timer);
-}
-
-/** Writes a lock file as renewed `ageMs` ago (its mtime). */
-export async function writeLock(file: string, content: LockHolder | string, ageMs = 0): Promise<void> {
-  await writeFile(file, typeof content === 'string' ? content : formatHolder(content));
-  await setRenewedAgo(file, ageMs);
-}
-
-export async function setRenewedAgo(file: string, ageMs: number): Promise<void> {
-  const at = new Date(Date.now() - ageMs);
-  await utimes(file, at, at);
-}
-
-export async function renewedAgo(file: string): Promise<number> {
-  return Date.now() - (await stat(file)).mtimeMs;
-}
-
-export async function readHolder(file: string): Promise<LockHolder> {
-  return JSON.parse(await readFile(file, 'utf8')) as LockHolder;
+/** The pid, as seen here, of the one process unshare (NEW_PID_NAMESPACE) runs in the new namespace. */
+export async function childOf(pid: number): Promise<number> {
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(' ');
+  if (children.length !== 1) throw new Error(`process ${pid} has children ${children.join(', ')}`);
+  return Number(children[0]);
 }
 
 export async function waitFor(
