@@ -5,7 +5,7 @@ import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 import { printBanner } from './print-output.ts';
 import { waitUntilReady } from './ready.ts';
-import { abortOnStop, unlessAborted, unlessStopped } from './signals.ts';
+import { unlessStopped } from './signals.ts';
 import { describeUpstream } from './upstream.ts';
 
 const UPSTREAM_READY_MS = 60_000;
@@ -23,12 +23,7 @@ export async function runStart(args: readonly string[]): Promise<void> {
   // Its gateway reloads on SIGHUP once it is up; a SIGHUP while the stack starts must not end it.
   ignoreHangUps();
   const config = await withConfigErrors(async () => loadUpstreamConfig());
-  const signal = abortOnStop(stopping);
-  const upstream = await unlessAborted(
-    withConfigErrors(() => startUpstream(config, { signal })),
-    signal,
-  );
-  if (upstream === undefined) return;
+  const upstream = await withConfigErrors(() => startUpstream(config));
   try {
     if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
     await runGatewayUntilStopped(upstream, config.dataDir, config.logLevel, stopping);

@@ -3,7 +3,6 @@ import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 import { printBanner } from './print-output.ts';
-import { abortOnStop, unlessAborted } from './signals.ts';
 
 /** `tokengate upstream`: the upstream alone, until SIGINT/SIGTERM. */
 export async function runUpstream(args: readonly string[]): Promise<void> {
@@ -13,12 +12,7 @@ export async function runUpstream(args: readonly string[]): Promise<void> {
   // its own command): a SIGHUP (`systemctl reload`, a closed terminal, a renewal hook meant for
   // the gateway) must not end it.
   ignoreHangUps();
-  const signal = abortOnStop(stopping);
-  const upstream = await unlessAborted(
-    withConfigErrors(() => startUpstream(loadUpstreamConfig(), { signal })),
-    signal,
-  );
-  if (upstream === undefined) return;
+  const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig()));
   printBanner(describeUpstream(upstream));
   await stopping;
   await upstream.close();

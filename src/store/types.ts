@@ -157,10 +157,4 @@ export interface StoreOptions {
   timeoutMs?: number | undefined;
   /** Source of `createdAt` times; default: the system clock. */
   clock?: Clock | undefined;
-  /**
-   * Embedded only: ends the wait for a lock another host or container renews (dir-lock-wait.ts),
-   * so that a stop signal during start-up is not held up for its lease; openStore then rejects
-   * with the signal's AbortError.
-   */
-  signal?: AbortSignal | undefined;
 }

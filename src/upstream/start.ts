@@ -28,8 +28,6 @@ export interface UpstreamOptions {
   readonly clock?: Clock;
   /** The validation handlers to host; default: every route of `#validation`. */
   readonly routes?: readonly ValidationRoute[];
-  /** A stop signal during start-up: ends the wait for the embedded store's lock (startUpstream rejects with its AbortError). */
-  readonly signal?: AbortSignal;
 }
 
 export interface Upstream {
@@ -65,7 +63,6 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     databaseUrl: config.databaseUrl,
     timeoutMs: config.databaseTimeoutMs,
     clock,
-    signal: options.signal,
   };
   const store = await openStore(storeOptions, log).catch((error: unknown) => {
     throw storeOpenError(error, config.databaseUrl, config.databaseTimeoutMs);
