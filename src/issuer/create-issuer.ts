@@ -116,9 +116,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),
     async listKeys() {
       await keyring.load();
-      return keyring.keys.map(keyInfo);
+      const keys = keyring.keys;
+      return keys.map((key) => keyInfo(key, keys));
     },
-    rotateKeys: () => keyring.rotate(),
+    rotateKeys: (options) => keyring.rotate(options),
     keyResolver: localKeyResolver(keyring, clock),
     revocationChecker: live,
     async close() {

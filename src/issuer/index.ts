@@ -1,5 +1,5 @@
 export type { Issuer, IssuerConfig, IssuerDeps, SigningKeyInfo, CreatedClient } from './types.ts';
 export { createIssuer } from './create-issuer.ts';
-export { ClientRevocationError, IssuerInputError } from './issuer-errors.ts';
+export { ClientRevocationError, IssuerInputError, RotationTooEarlyError } from './issuer-errors.ts';
 export { KeyEncryptionError } from './keys/key-errors.ts';
 export { invalidTrustedProxy } from './oauth/trusted-proxies.ts';

@@ -12,6 +12,14 @@ export const RETIRED_KEY_PUBLISHED_SEC = MAX_LIFETIME_SEC + SKEW_SEC;
 export const MAX_FORM_BYTES = 8 * 1024;
 /** `Cache-Control: max-age` of the key set and metadata (far shorter than the retired-key overlap). */
 export const PUBLIC_MAX_AGE_SEC = 300;
+/**
+ * Beyond the key set's max-age, how long a next key stays published before a rotation may make it
+ * sign: every replica's periodic reload (KEY_RELOAD_INTERVAL_MS) and a gateway's refresh that
+ * failed once and is retried fit in it.
+ */
+export const KEY_PUBLISH_MARGIN_SEC = 60;
+/** A next key signs only after it has been published this long (except in an emergency rotation). */
+export const NEXT_KEY_MIN_PUBLISHED_SEC = PUBLIC_MAX_AGE_SEC + KEY_PUBLISH_MARGIN_SEC;
 /** Client records are cached this long (ms); disabling evicts at once (see clients/client-cache.ts). */
 export const CLIENT_CACHE_TTL_MS = 10_000;
 /** Every replica re-reads the key set this often (ms) to notice a rotation done elsewhere. */

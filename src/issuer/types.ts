@@ -33,6 +33,8 @@ export interface SigningKeyInfo {
   retiredAt: string | null;
   /** When a retired key leaves the key set (every token it signed has expired). */
   removeAfter: string | null;
+  /** For the next key: from when a rotation may make it sign (it has been published long enough). */
+  promotableAt: string | null;
 }
 
 export interface CreatedClient {
@@ -54,7 +56,11 @@ export interface Issuer {
   revokeToken(jwtOrJti: string): Promise<void>;
 
   listKeys(): Promise<SigningKeyInfo[]>;
-  rotateKeys(): Promise<{ kid: string }>;
+  /**
+   * Promotes the next key. Refused with RotationTooEarlyError until the next key has been published
+   * for the key set's max-age plus a margin, unless `now` (an emergency rotation).
+   */
+  rotateKeys(options?: { now?: boolean }): Promise<{ kid: string }>;
 
   /** Local verification sources for the plugin in the upstream (defence in depth). */
   readonly keyResolver: KeyResolver;

@@ -3,6 +3,8 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '#store';
+import { RotationTooEarlyError } from '#issuer';
+import { NEXT_KEY_MIN_PUBLISHED_SEC } from '../../src/issuer/limits.ts';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { decodeJwt, type Harness, postForm, startHarness, startHarnessWithClient } from './harness.ts';
 
@@ -176,6 +178,7 @@ describe('rotation', () => {
   it('runs two rotations requested at once on two replicas as one: one key promoted, one next key left', async () => {
     const replica = await startHarness({ store: h.store, clock });
     try {
+      clock.advanceSec(NEXT_KEY_MIN_PUBLISHED_SEC);
       const next = (await h.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
       expect(await Promise.all([h.issuer.rotateKeys(), replica.issuer.rotateKeys()])).toEqual([
         { kid: next },
@@ -195,8 +198,10 @@ describe('rotation', () => {
     try {
       const release = holdNextList();
       // It reads the keys, then stalls while two rotations (another admin, another replica) run to the end.
+      clock.advanceSec(NEXT_KEY_MIN_PUBLISHED_SEC);
       const late = replica.issuer.rotateKeys();
       await h.issuer.rotateKeys();
+      clock.advanceSec(NEXT_KEY_MIN_PUBLISHED_SEC);
       const { kid } = await h.issuer.rotateKeys();
       release();
       expect(await late).toEqual({ kid });
@@ -214,6 +219,7 @@ describe('rotation', () => {
     const replica = await startHarness({ store, clock });
     let release = () => {};
     try {
+      clock.advanceSec(NEXT_KEY_MIN_PUBLISHED_SEC);
       const next = (await replica.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
       release = holdNextList();
       // A reload (the periodic one, or `keys list`) reads the keys as they are before the rotation, then stalls.
@@ -232,6 +238,46 @@ describe('rotation', () => {
     } finally {
       release();
       await replica.close();
+    }
+  });
+});
+
+describe('rotation timeline', () => {
+  it('refuses a second rotation right after the first, says from when it can run, and runs it then', async () => {
+    const own = createFakeClock(Date.now());
+    const fresh = await startHarness({ clock: own });
+    try {
+      // The next key of the first start was in every key set ever served: it may sign at once.
+      const first = await fresh.issuer.rotateKeys();
+      const next = (await fresh.issuer.listKeys()).find((k) => k.status === 'next');
+      const notBefore = Date.parse(next?.createdAt ?? '') + NEXT_KEY_MIN_PUBLISHED_SEC * 1000;
+      expect(next?.promotableAt).toBe(new Date(notBefore).toISOString());
+      own.advanceSec(NEXT_KEY_MIN_PUBLISHED_SEC - 1);
+      const refused = await fresh.issuer.rotateKeys().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(RotationTooEarlyError);
+      expect(refused).toMatchObject({ notBefore, retryAfterSec: 1 });
+      expect((refused as Error).message).toContain(`rotate at or after ${new Date(notBefore).toISOString()} (in 1 s)`);
+      await expect(fresh.issuer.rotateKeys({ now: false })).rejects.toBeInstanceOf(RotationTooEarlyError);
+      const active = (await fresh.issuer.listKeys()).filter((k) => k.status === 'active').map((k) => k.kid);
+      expect(active).toEqual([first.kid]);
+      own.advanceSec(1);
+      expect(await fresh.issuer.rotateKeys()).toEqual({ kid: next?.kid });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('promotes a next key published moments ago in an emergency rotation, and says so in the log', async () => {
+    const own = createFakeClock(Date.now());
+    const fresh = await startHarness({ clock: own });
+    try {
+      await fresh.issuer.rotateKeys();
+      const next = (await fresh.issuer.listKeys()).find((k) => k.status === 'next')?.kid;
+      own.advanceSec(2);
+      expect(await fresh.issuer.rotateKeys({ now: true })).toEqual({ kid: next });
+      expect(fresh.logs()).toContain('emergency rotation: promoting a next key published for less than');
+    } finally {
+      await fresh.close();
     }
   });
 });

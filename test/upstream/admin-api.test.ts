@@ -230,11 +230,32 @@ describe('admin API over HTTP', () => {
         'activated_at',
         'retired_at',
         'remove_after',
+        'promotable_at',
       ]);
     const rotated = await t.admin('POST', '/keys/rotate');
     expect(rotated).toMatchObject({ status: 200, body: { kid: expect.any(String) } });
     const after = (await t.admin('GET', '/keys')).body as Json[];
     expect(after.find((key) => key['kid'] === (rotated.body as Json)['kid'])).toMatchObject({ status: 'active' });
+  });
+
+  it('refuses a rotation right after another with 409 and when it can run; {"now": true} rotates at once', async () => {
+    await t.admin('POST', '/keys/rotate', { now: true });
+    const next = ((await t.admin('GET', '/keys')).body as Json[]).find((key) => key['status'] === 'next');
+    const refused = await t.admin('POST', '/keys/rotate');
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        error_code: '1000',
+        success: false,
+        message: expect.stringContaining('rotate at or after'),
+        not_before: next?.['promotable_at'],
+        retry_after_sec: expect.any(Number),
+      },
+    });
+    expect((refused.body as Json)['retry_after_sec']).toBeGreaterThan(300);
+    expect((await t.admin('POST', '/keys/rotate', { now: 'yes' })).status).toBe(400);
+    const emergency = await t.admin('POST', '/keys/rotate', { now: true });
+    expect(emergency).toMatchObject({ status: 200, body: { kid: next?.['kid'] } });
   });
 
   it('creates an API key for a project and returns its secret once', async () => {

@@ -5,9 +5,10 @@ import { createJwtSigner, type JwtSigner } from '../tokens/jwt-signer.ts';
 import type { SigningAlg } from './algorithms.ts';
 import { type KeyWrapper, parseEnvelope } from './envelope.ts';
 import { KeyEncryptionError } from './key-errors.ts';
-import { activeKey, isExpired, nextKey, publishedOrder, rotationChanges } from './lifecycle.ts';
+import { RotationTooEarlyError } from '../issuer-errors.ts';
+import { activeKey, isExpired, nextKey, promotableAt, publishedOrder, rotationChanges } from './lifecycle.ts';
 import { newSigningKey } from './new-key.ts';
-import { PUBLIC_MAX_AGE_SEC } from '../limits.ts';
+import { NEXT_KEY_MIN_PUBLISHED_SEC } from '../limits.ts';
 
 export interface PublishedKeySet {
   readonly body: string;
@@ -74,14 +75,17 @@ export class Keyring {
   }
 
   /**
-   * next → active, active → retired, and a new next; then reload. Rotations requested at once
-   * (here or on another replica) run as one: the store refuses every one whose keys changed since
-   * it read them, since the rotation that changed them already retired the key they would retire;
-   * those answer with the key that rotation promoted.
+   * next → active, active → retired, and a new next; then reload. Refused (RotationTooEarlyError)
+   * while the next key has been published for less than the key set's max-age plus a margin, since
+   * a gateway may not hold it yet; `now` (an emergency rotation: the active key is compromised)
+   * promotes it anyway. Rotations requested at once (here or on another replica) run as one: the
+   * store refuses every one whose keys changed since it read them, since the rotation that changed
+   * them already retired the key they would retire; those answer with the key that rotation promoted.
    */
-  async rotate(): Promise<{ kid: string }> {
+  async rotate(options: { now?: boolean } = {}): Promise<{ kid: string }> {
     const now = this.#clock.now();
     const keys = await this.#ensureKeys(await this.#store.listSigningKeys(), now);
+    this.#checkPublishedLongEnough(keys, now, options.now === true);
     const changes = rotationChanges(keys, now);
     // Promote first: the store holds one next key at a time. Whoever inserts the new one first
     // (this rotation, a concurrent one, or another replica's load) provides it; if we stop in
@@ -97,15 +101,33 @@ export class Keyring {
       );
       return { kid: this.signer.kid };
     }
-    this.#warnIfUnannounced(keys, now);
     await this.#create('next', keys, now);
     await this.#loadAfterWrite();
     const kid = this.signer.kid;
     this.#log.info(
-      { kid, retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid) },
+      {
+        kid,
+        retired: changes.filter((c) => c.status === 'retired').map((c) => c.kid),
+        emergency: options.now === true,
+      },
       'signing keys rotated',
     );
     return { kid };
+  }
+
+  /** Throws unless the next key may sign now; an emergency rotation only logs that it may not. */
+  #checkPublishedLongEnough(keys: readonly SigningKey[], now: number, emergency: boolean): void {
+    const next = nextKey(keys);
+    if (!next) return;
+    const notBefore = promotableAt(next, keys);
+    if (now >= notBefore) return;
+    const publishedForSec = Math.floor((now - next.createdAt) / 1000);
+    if (!emergency)
+      throw new RotationTooEarlyError({ notBefore, now, publishedForSec, requiredSec: NEXT_KEY_MIN_PUBLISHED_SEC });
+    this.#log.warn(
+      { kid: next.kid, publishedForSec },
+      'emergency rotation: promoting a next key published for less than the key-set max-age plus margin',
+    );
   }
 
   /**
@@ -116,20 +138,6 @@ export class Keyring {
   async #loadAfterWrite(): Promise<void> {
     await this.#loading?.catch(() => undefined);
     await this.load();
-  }
-
-  /**
-   * A next key younger than the key set's max-age may not be in every gateway's cache yet: not a
-   * gap (gateways refetch once on an unknown kid) but worth a line in the log.
-   */
-  #warnIfUnannounced(keys: readonly SigningKey[], now: number): void {
-    const next = nextKey(keys);
-    if (next && now - next.createdAt < PUBLIC_MAX_AGE_SEC * 1000) {
-      this.#log.warn(
-        { kid: next.kid, publishedForSec: Math.floor((now - next.createdAt) / 1000) },
-        'promoting a next key published for less than the key-set max-age',
-      );
-    }
   }
 
   async #load(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { SigningKey, SigningKeyChange } from '#store';
-import { RETIRED_KEY_PUBLISHED_SEC } from '../limits.ts';
+import { NEXT_KEY_MIN_PUBLISHED_SEC, RETIRED_KEY_PUBLISHED_SEC } from '../limits.ts';
 
 /**
  * The key lifecycle as pure functions over the stored keys: next (published, not signing) →
@@ -29,6 +29,20 @@ export function nextKey(keys: readonly SigningKey[]): SigningKey | undefined {
     keys.filter((k) => k.status === 'next'),
     (k) => k.createdAt,
   );
+}
+
+/**
+ * Epoch ms from which a rotation may make this next key sign: once it has been published for the
+ * key set's max-age plus a margin, so that every gateway (and any cache that honours max-age) has
+ * fetched it. The next key of the first start may sign at once: it was created with the active key
+ * before any key set was served, so no key set was ever served without it (once a rotation has
+ * run, a retired key stays in the store for longer than the wait).
+ */
+export function promotableAt(next: SigningKey, keys: readonly SigningKey[]): number {
+  const active = activeKey(keys);
+  const firstPair =
+    active !== undefined && next.createdAt <= active.createdAt && !keys.some((k) => k.status === 'retired');
+  return firstPair ? next.createdAt : next.createdAt + NEXT_KEY_MIN_PUBLISHED_SEC * 1000;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ApiErrorKind, apiError } from '#common';
-import { IssuerInputError } from '#issuer';
+import { IssuerInputError, RotationTooEarlyError } from '#issuer';
 import { StoreError } from '#store';
 
 /**
@@ -10,14 +10,17 @@ export class AdminError extends Error {
   override readonly name = 'AdminError';
   readonly kind: ApiErrorKind;
   readonly status: number;
-  constructor(kind: ApiErrorKind, message: string, status?: number) {
+  /** Fields the body carries beside the documented ones (a refused rotation's `not_before`). */
+  readonly extra: Readonly<Record<string, unknown>>;
+  constructor(kind: ApiErrorKind, message: string, status?: number, extra: Readonly<Record<string, unknown>> = {}) {
     super(message);
     this.kind = kind;
     this.status = status ?? apiError(kind).status;
+    this.extra = extra;
   }
 
   toResponse(): { status: number; body: unknown } {
-    return { status: this.status, body: apiError(this.kind, { message: this.message }).body };
+    return { status: this.status, body: apiError(this.kind, { message: this.message, extra: this.extra }).body };
   }
 }
 
@@ -30,8 +33,8 @@ export function notFound(what: string, id: string): AdminError {
 }
 
 /** 409: the request is well-formed but the target's state forbids it (a free plan's client). */
-export function conflict(message: string): AdminError {
-  return new AdminError('validation_failed', message, 409);
+export function conflict(message: string, extra: Readonly<Record<string, unknown>> = {}): AdminError {
+  return new AdminError('validation_failed', message, 409, extra);
 }
 
 /**
@@ -44,5 +47,10 @@ export function asAdminError(error: unknown): AdminError | undefined {
   if (error instanceof StoreError && error.code === 'project_not_found')
     return new AdminError('record_not_found', error.message);
   if (error instanceof StoreError && error.code === 'plan_forbids_oauth') return conflict(error.message);
+  if (error instanceof RotationTooEarlyError)
+    return conflict(error.message, {
+      not_before: new Date(error.notBefore).toISOString(),
+      retry_after_sec: error.retryAfterSec,
+    });
   return undefined;
 }

@@ -80,3 +80,11 @@ export function tokenField(body: JsonObject): string {
   if (token.length > 8192) throw badRequest('token: at most 8192 characters');
   return token.trim();
 }
+
+/** An optional boolean flag: absent is false; anything but true or false is refused. */
+export function flagField(body: JsonObject, name: string): boolean {
+  const value = body[name];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw badRequest(`${name}: must be true or false`);
+  return value;
+}

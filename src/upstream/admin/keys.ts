@@ -1,3 +1,4 @@
+import { flagField, readJsonObject } from './input.ts';
 import { type AdminRoute, ok } from './route.ts';
 import { keyView } from './views.ts';
 
@@ -12,9 +13,15 @@ export const keyRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/keys/rotate',
-    async handle(ctx) {
-      const { kid } = await ctx.issuer.rotateKeys();
-      ctx.log.info({ kid }, 'admin: signing keys rotated');
+    /**
+     * Body (optional): `{"now": true}` for an emergency rotation (the active key is compromised):
+     * the next key signs at once even if gateways may not hold it yet (the feed tells them). Without
+     * it a rotation is refused (409) until the next key has been published long enough.
+     */
+    async handle(ctx, req) {
+      const now = flagField(await readJsonObject(req), 'now');
+      const { kid } = await ctx.issuer.rotateKeys({ now });
+      ctx.log.info({ kid, emergency: now }, 'admin: signing keys rotated');
       return ok({ kid });
     },
   },

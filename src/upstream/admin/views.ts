@@ -26,5 +26,6 @@ export function keyView(key: SigningKeyInfo) {
     activated_at: key.activatedAt,
     retired_at: key.retiredAt,
     remove_after: key.removeAfter,
+    promotable_at: key.promotableAt,
   };
 }
