@@ -166,6 +166,20 @@ describe('tokengate admin (operator contract)', () => {
     expect(result.stderr).toContain('(HTTP 409)');
   });
 
+  it('refuses `keys rotate` right after a rotation with the time it can run; `keys rotate --now` rotates at once', async () => {
+    const emergency = (await json(['keys', 'rotate', '--now'])) as Json;
+    expect(emergency).toEqual({ kid: expect.any(String) });
+    const next = ((await json(['keys', 'list'])) as Json[]).find((key) => key['status'] === 'next');
+    const refused = await fails(['keys', 'rotate', '--json']);
+    expect(refused.stderr).toContain(`rotate at or after ${String(next?.['promotable_at'])}`);
+    expect(refused.stderr).toContain('keys rotate --now');
+    expect(refused.stderr).toContain('(HTTP 409)');
+    const text = await runCli(['admin', 'keys', 'rotate', '--now'], env);
+    expect(text.stdout).toBe(
+      `rotated (emergency): ${String(next?.['kid'])} now signs; gateways are told through the revocation feed (the previous key stays published until its tokens expire)\n`,
+    );
+  });
+
   it('fails with a clear message for unknown ids (404) and a wrong admin token (401)', async () => {
     const missing = await fails(['project', 'delete', 'prj_missing', '--json']);
     expect(missing.stderr).toContain('project "prj_missing" does not exist (HTTP 404)');

@@ -115,4 +115,18 @@ describe('portal plans, projects and client states', () => {
     expect(rotated.text).toContain(`Signing keys rotated. Active key: ${active?.kid}.`);
     expect(active?.kid).not.toBe(before.find((key) => key.status === 'active')?.kid);
   });
+
+  it('refuses a rotation while the next key is young, saying from when, and rotates at once in an emergency', async () => {
+    await c.follow(await c.post('/portal/signing-keys/rotate', { now: 'yes' }));
+    const keys = (await t.admin('GET', '/keys')).body as Array<{ kid: string; status: string; promotable_at: string }>;
+    const next = keys.find((key) => key.status === 'next');
+    const page = await c.get('/portal/signing-keys');
+    expect(page.text).toContain('Rotate now (emergency)');
+    expect(page.text).toContain('May sign from');
+    const refused = await c.follow(await c.post('/portal/signing-keys/rotate'));
+    expect(refused.text).toContain(`Rotation failed: the next signing key has been published for`);
+    expect(refused.text).toContain(`rotate at or after ${next?.promotable_at}`);
+    const emergency = await c.follow(await c.post('/portal/signing-keys/rotate', { now: 'yes' }));
+    expect(emergency.text).toContain(`Signing keys rotated (emergency). Active key: ${next?.kid}.`);
+  });
 });

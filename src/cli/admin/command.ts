@@ -8,6 +8,8 @@ export interface AdminValues {
   readonly project?: string | undefined;
   readonly scopes?: string | undefined;
   readonly gnaf?: string | undefined;
+  /** `keys rotate --now`: the emergency rotation. */
+  readonly now?: boolean | undefined;
 }
 
 export interface CommandInput {

@@ -53,6 +53,7 @@ const OPTIONS = {
   project: { type: 'string' },
   scopes: { type: 'string' },
   gnaf: { type: 'string' },
+  now: { type: 'boolean' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

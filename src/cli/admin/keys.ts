@@ -16,21 +16,33 @@ const list: AdminCommand = {
       text(k['alg']),
       text(k['created_at']),
       text(k['remove_after']),
+      text(k['promotable_at']),
     ]);
-    return { json: keys, text: table(['KID', 'STATUS', 'ALG', 'CREATED', 'REMOVE_AFTER'], rows) };
+    return { json: keys, text: table(['KID', 'STATUS', 'ALG', 'CREATED', 'REMOVE_AFTER', 'SIGNS_FROM'], rows) };
   },
 };
 
+/**
+ * Refused by the API (HTTP 409, the message names when it can run) while the next key has been
+ * published for less than the key set's max-age plus a margin. `--now` is the emergency rotation for
+ * a compromised key: the next key signs at once and gateways learn of it through the revocation feed.
+ */
 const rotate: AdminCommand = {
   noun: 'keys',
   verb: 'rotate',
-  usage: 'keys rotate [--json]',
+  usage: 'keys rotate [--now] [--json]',
   async run(input) {
     noPositionals(input, rotate);
-    const answer = pick(asRow(await input.api.request('POST', '/keys/rotate')), ['kid']);
+    const now = input.values.now === true;
+    const answer = pick(asRow(await input.api.request('POST', '/keys/rotate', now ? { now: true } : undefined)), [
+      'kid',
+    ]);
+    const kid = text(answer['kid']);
     return {
       json: answer,
-      text: `rotated: ${text(answer['kid'])} now signs (the previous key stays published until its tokens expire)`,
+      text: now
+        ? `rotated (emergency): ${kid} now signs; gateways are told through the revocation feed (the previous key stays published until its tokens expire)`
+        : `rotated: ${kid} now signs (the previous key stays published until its tokens expire)`,
     };
   },
 };

@@ -9,7 +9,7 @@ import { type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
   active: 'signs new tokens',
-  next: 'published, becomes active at the next rotation',
+  next: 'published, signs after the next rotation',
   retired: 'verifies tokens it signed until they expire',
 };
 
@@ -17,7 +17,15 @@ function keyRow(key: SigningKeyInfo): TableRow {
   const state = html`<span class="badge badge-key-${key.status}">${key.status}</span> <span class="hint">${STATE_HELP[key.status]}</span>`;
   return {
     header: html`<code>${key.kid}</code>`,
-    cells: [key.alg, state, when(key.createdAt), when(key.activatedAt), when(key.retiredAt), when(key.removeAfter)],
+    cells: [
+      key.alg,
+      state,
+      when(key.createdAt),
+      when(key.promotableAt),
+      when(key.activatedAt),
+      when(key.retiredAt),
+      when(key.removeAfter),
+    ],
   };
 }
 
@@ -25,10 +33,14 @@ async function keysPage(r: SessionRequest) {
   const keys = await r.app.ctx.issuer.listKeys();
   const body = html`<h1>Signing keys</h1>
 <p>The issuer signs access tokens with the active key. Gateways fetch the public keys from the key set.</p>
-${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'State', 'Created', 'Activated', 'Retired', 'Leaves key set'], keys.map(keyRow))}
+${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'State', 'Created', 'May sign from', 'Activated', 'Retired', 'Leaves key set'], keys.map(keyRow))}
 <section aria-labelledby="rotate"><h2 id="rotate">Rotate</h2>
-<p>Rotation makes the next key active and retires the active one. Tokens already issued stay valid until they expire.</p>
-<form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>`;
+<p>Rotation makes the next key active and retires the active one. Tokens already issued stay valid until they expire.
+The next key may sign only once gateways have had time to fetch it (from <em>May sign from</em>); until then a rotation is refused.</p>
+<form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>
+<section aria-labelledby="emergency"><h2 id="emergency">Emergency rotation</h2>
+<p>Only if the active key may be compromised: the next key signs at once, whenever it was published, and gateways are told to fetch it through the revocation feed.</p>
+<form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<input type="hidden" name="now" value="yes"><button type="submit" class="button-danger">Rotate now (emergency)</button></form></section>`;
   sendPage(
     r.res,
     200,
@@ -37,12 +49,12 @@ ${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'St
 }
 
 async function rotate(r: SessionRequest) {
-  const result = await r.app.ops('POST', '/keys/rotate');
+  const emergency = r.form.get('now') === 'yes';
+  const result = await r.app.ops('POST', '/keys/rotate', emergency ? { now: true } : undefined);
+  const done = emergency ? 'Signing keys rotated (emergency).' : 'Signing keys rotated.';
   await setNotice(
     r,
-    result.ok
-      ? `Signing keys rotated. Active key: ${(result.body as { kid: string }).kid}.`
-      : `Rotation failed: ${result.message}`,
+    result.ok ? `${done} Active key: ${(result.body as { kid: string }).kid}.` : `Rotation failed: ${result.message}`,
   );
   redirect(r.res, '/portal/signing-keys');
 }
