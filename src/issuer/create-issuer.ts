@@ -41,7 +41,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const sync = new RevocationSync({ store, live, clock, log, onClientRevoked: (id) => clients.evict(id) });
   await sync.start();
   const revoker = new Revoker({ store, sync, clock, log });
-  const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log });
+  const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log, keys: keyring });
   const { issuer, audience } = config;
   const auth = { clients, guard: new BruteForceGuard(clock), trustedProxies: proxies, log };
   const tokens = { keyring, revocations: live, issuer, audience, clock };

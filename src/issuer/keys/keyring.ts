@@ -6,7 +6,16 @@ import type { SigningAlg } from './algorithms.ts';
 import { type KeyWrapper, parseEnvelope } from './envelope.ts';
 import { KeyEncryptionError } from './key-errors.ts';
 import { RotationTooEarlyError } from '../issuer-errors.ts';
-import { activeKey, isExpired, nextKey, promotableAt, publishedOrder, rotationChanges } from './lifecycle.ts';
+import type { KeyAnnouncement, KeyAnnouncer } from './announcement.ts';
+import {
+  activeKey,
+  isExpired,
+  keySetVersion,
+  nextKey,
+  promotableAt,
+  publishedOrder,
+  rotationChanges,
+} from './lifecycle.ts';
 import { newSigningKey } from './new-key.ts';
 import { NEXT_KEY_MIN_PUBLISHED_SEC } from '../limits.ts';
 
@@ -20,21 +29,24 @@ interface KeyringState {
   readonly signer: JwtSigner;
   readonly publicKeys: ReadonlyMap<string, { key: KeyObject; alg: string }>;
   readonly keySet: PublishedKeySet;
+  readonly announcement: KeyAnnouncement;
 }
 
 /**
  * The signing keys as this replica sees them. `load()` reads the store, creates what is missing
  * (an active and a next key), removes retired keys no token can need, decrypts the keys that
  * sign or will sign, and swaps in a new immutable state. Every replica calls it on an interval
- * and on an unknown kid, which is how a rotation made elsewhere is noticed.
+ * and on an unknown kid, which is how a rotation made elsewhere is noticed. When the published key
+ * set changes it tells its listeners (the revocation feed, which announces it to gateways).
  */
-export class Keyring {
+export class Keyring implements KeyAnnouncer {
   readonly #store: Store;
   readonly #alg: SigningAlg;
   readonly #wrapper: KeyWrapper | null;
   readonly #clock: Clock;
   readonly #log: Logger;
   readonly #privateKeys = new Map<string, KeyObject>();
+  readonly #listeners = new Set<() => void>();
   #state: KeyringState | null = null;
   #loading: Promise<void> | null = null;
 
@@ -72,6 +84,18 @@ export class Keyring {
 
   publicKey(kid: string): { key: KeyObject; alg: string } | undefined {
     return this.#state?.publicKeys.get(kid);
+  }
+
+  announcement(): KeyAnnouncement {
+    return this.#current().announcement;
+  }
+
+  onChange(listener: () => void): () => void {
+    const entry = () => listener();
+    this.#listeners.add(entry);
+    return () => {
+      this.#listeners.delete(entry);
+    };
   }
 
   /**
@@ -148,7 +172,19 @@ export class Keyring {
       this.#log.info({ kid: key.kid }, 'retired signing key removed from the key set');
     }
     keys = keys.filter((k) => !isExpired(k, now));
+    const previous = this.#state;
     this.#state = this.#build(keys, now);
+    if (previous !== null && previous.keySet.etag !== this.#state.keySet.etag) this.#changed();
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.#log.error({ err: error }, 'key set change listener failed');
+      }
+    }
   }
 
   /** First start: an active and a next key; afterwards: always a next key ready to promote. */
@@ -188,7 +224,8 @@ export class Keyring {
     const body = JSON.stringify({ keys: published.map((k) => k.publicJwk) });
     const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
     const signer = createJwtSigner(active.kid, active.alg as SigningAlg, this.#privateKey(active));
-    return { keys, signer, publicKeys, keySet: { body, etag } };
+    const announcement = { version: keySetVersion(published), kids: published.map((k) => k.kid) };
+    return { keys, signer, publicKeys, keySet: { body, etag }, announcement };
   }
 
   /** Decrypted once per key and process. */

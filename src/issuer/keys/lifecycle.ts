@@ -64,6 +64,15 @@ export function rotationChanges(keys: readonly SigningKey[], now: number): Signi
   return [...retire, { kid: next.kid, status: 'active', activatedAt: now, retiredAt: null, from: 'next' }];
 }
 
+/**
+ * A number that grows with every change of the published keys (a key created, promoted or
+ * retired): the latest of their times. Gateways send the one they last saw to the feed, which
+ * answers at once when its own is newer.
+ */
+export function keySetVersion(keys: readonly SigningKey[]): number {
+  return Math.max(0, ...keys.map((k) => Math.max(k.createdAt, k.activatedAt ?? 0, k.retiredAt ?? 0)));
+}
+
 /** Key-set order: active first, then next, then retired (newest first). */
 export function publishedOrder(keys: readonly SigningKey[], now: number): SigningKey[] {
   const rank = { active: 0, next: 1, retired: 2 } as const;

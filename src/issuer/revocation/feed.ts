@@ -1,32 +1,42 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, epochSeconds, type Logger, sendJson } from '#common';
 import type { Revocation, Store } from '#store';
+import type { KeyAnnouncer } from '../keys/announcement.ts';
 import { FEED_MAX_ENTRIES, FEED_MAX_WAIT_SEC, FEED_MAX_WAITERS } from '../limits.ts';
 import { feedAuthorized } from './feed-auth.ts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
- * `GET /internal/revocations?cursor=N&wait=S` for gateways: the live entries after `cursor`
- * (oldest first, at most FEED_MAX_ENTRIES; `cursor` in the answer is the last seq returned, or
- * the one asked for when nothing is new). With nothing new and `wait` > 0 the request is held
- * up to `wait` seconds (max 30) and answered as soon as any replica adds a revocation.
+ * `GET /internal/revocations?cursor=N&wait=S[&keys=V]` for gateways: the live entries after
+ * `cursor` (oldest first, at most FEED_MAX_ENTRIES; `cursor` in the answer is the last seq
+ * returned, or the one asked for when nothing is new). With nothing new and `wait` > 0 the request
+ * is held up to `wait` seconds (max 30) and answered as soon as any replica adds a revocation.
+ *
+ * With a key announcer every answer also carries `keys: {version, kids}`, the key set this replica
+ * publishes (announcement.ts), and a held request is answered as soon as it changes when the
+ * gateway sent the version it last saw (`keys=V`) and ours is newer. A gateway of a previous
+ * version reads only `cursor` and `entries` (src/auth/revocation-feed-body.ts) and sends no `keys`:
+ * for it nothing changes.
  */
 export class RevocationFeed {
   readonly #store: Store;
   readonly #feedToken: string;
   readonly #clock: Clock;
   readonly #log: Logger;
+  readonly #keys: KeyAnnouncer | undefined;
   readonly #waiters = new Set<() => void>();
-  readonly #unsubscribe: () => void;
+  readonly #unsubscribe: Array<() => void>;
   #closed = false;
 
-  constructor(opts: { store: Store; feedToken: string; clock: Clock; log: Logger }) {
+  constructor(opts: { store: Store; feedToken: string; clock: Clock; log: Logger; keys?: KeyAnnouncer }) {
     this.#store = opts.store;
     this.#feedToken = opts.feedToken;
     this.#clock = opts.clock;
     this.#log = opts.log;
-    this.#unsubscribe = this.#store.onRevocation(() => this.#wakeAll());
+    this.#keys = opts.keys;
+    this.#unsubscribe = [this.#store.onRevocation(() => this.#wakeAll())];
+    if (this.#keys) this.#unsubscribe.push(this.#keys.onChange(() => this.#wakeAll()));
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -51,29 +61,31 @@ export class RevocationFeed {
       return sendJson(
         res,
         400,
-        { error: 'invalid_request', error_description: 'cursor and wait must be non-negative integers' },
+        { error: 'invalid_request', error_description: 'cursor, wait and keys must be non-negative integers' },
         NO_STORE,
       );
-    const entries = await this.#entriesAfter(query.cursor, query.wait, res);
+    const entries = await this.#entriesAfter(query, res);
     if (res.destroyed) return;
     const page = entries.slice(0, FEED_MAX_ENTRIES);
-    sendJson(res, 200, { cursor: page.at(-1)?.seq ?? query.cursor, entries: page }, NO_STORE);
+    const keys = this.#keys ? { keys: this.#keys.announcement() } : {};
+    sendJson(res, 200, { cursor: page.at(-1)?.seq ?? query.cursor, entries: page, ...keys }, NO_STORE);
   }
 
   /** Answers pending long-polls (empty) so servers can close. */
   close(): void {
     this.#closed = true;
-    this.#unsubscribe();
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#wakeAll();
   }
 
-  async #entriesAfter(cursor: number, waitSec: number, res: ServerResponse): Promise<Revocation[]> {
-    const deadline = Date.now() + waitSec * 1000;
+  async #entriesAfter(query: FeedQuery, res: ServerResponse): Promise<Revocation[]> {
+    const deadline = Date.now() + query.wait * 1000;
     for (;;) {
-      const entries = await this.#store.revocationsSince(cursor, epochSeconds(this.#clock));
+      const entries = await this.#store.revocationsSince(query.cursor, epochSeconds(this.#clock));
       const remaining = deadline - Date.now();
       if (
         entries.length > 0 ||
+        this.#keysNewerThan(query.keys) ||
         remaining <= 0 ||
         this.#closed ||
         res.destroyed ||
@@ -84,7 +96,12 @@ export class RevocationFeed {
     }
   }
 
-  /** Resolves true on a new revocation, false on timeout, disconnect or close. */
+  /** Does this replica publish a newer key set than the one the gateway last saw? */
+  #keysNewerThan(version: number | null): boolean {
+    return version !== null && this.#keys !== undefined && this.#keys.announcement().version > version;
+  }
+
+  /** Resolves true on a new revocation or key set, false on timeout, disconnect or close. */
   #waitForChange(ms: number, res: ServerResponse): Promise<boolean> {
     return new Promise((resolve) => {
       const done = (changed: boolean) => {
@@ -106,10 +123,23 @@ export class RevocationFeed {
   }
 }
 
-function parseQuery(url: string): { cursor: number; wait: number } | null {
+interface FeedQuery {
+  readonly cursor: number;
+  readonly wait: number;
+  /** The key-set version the gateway last saw; null from a gateway that does not send it. */
+  readonly keys: number | null;
+}
+
+function parseQuery(url: string): FeedQuery | null {
   const params = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
   const cursor = params.get('cursor') ?? '0';
   const wait = params.get('wait') ?? '0';
+  const keys = params.get('keys');
   if (!/^\d{1,15}$/.test(cursor) || !/^\d{1,6}$/.test(wait)) return null;
-  return { cursor: Number(cursor), wait: Math.min(Number(wait), FEED_MAX_WAIT_SEC) };
+  if (keys !== null && !/^\d{1,15}$/.test(keys)) return null;
+  return {
+    cursor: Number(cursor),
+    wait: Math.min(Number(wait), FEED_MAX_WAIT_SEC),
+    keys: keys === null ? null : Number(keys),
+  };
 }
