@@ -26,6 +26,7 @@ export type {
   RevocationSet,
   RevocationFeedEvent,
   RevocationFeedClientOptions,
+  KeySetAnnouncement,
   RevocationFeedClient,
 } from './types.ts';
 export { createVerifier } from './verifier.ts';

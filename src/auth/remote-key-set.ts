@@ -12,11 +12,21 @@ import type { KeySetEvent, RemoteKeySet, RemoteKeySetOptions } from './types.ts'
 // Refresh when this share of max-age has passed, so a fresh set is in place before expiry.
 const REFRESH_AHEAD = 0.8;
 const MAX_RETRY_MS = 30_000;
+// A kid the issuer announced is fetched at most this many times (1, 2, 4, 8, 16 s apart) until it
+// is announced anew: the replica that answers the fetch may not have reloaded yet, and a key this
+// gateway cannot use (an algorithm it does not pin) must not be fetched for ever.
+const ANNOUNCED_ATTEMPTS = 6;
+const ANNOUNCED_RETRY_MS = 1000;
 
 /**
  * The remote key-set cache (jose remote.ts + Envoy jwks_async_fetcher): loaded at start, refreshed
  * ahead of expiry, one fetch in flight, unknown kid → one refetch then a cooldown (and a memory of
  * unknown kids), last good keys served up to maxStale when the issuer is down, then unavailable.
+ *
+ * The cooldown is a budget any caller can spend with a junk kid. A genuine new kid does not need it:
+ * the issuer announces its kids (`announce`, from the revocation feed), an announced kid the set
+ * lacks is fetched at once, and a token bearing one may refetch past the cooldown (at most once a
+ * second, a bounded number of times per kid). No caller can make the issuer announce a kid.
  */
 export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   const config = checkKeySetOptions(options);
@@ -37,6 +47,10 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   let unavailableAt = Number.POSITIVE_INFINITY;
   let lastError: string | null = null;
   let lastUnknownRefetch = Number.NEGATIVE_INFINITY;
+  // Announced kids → fetches made for them so far; ordered as announced, at most 100.
+  let announced = new Map<string, number>();
+  let lastAnnouncedRefetch = Number.NEGATIVE_INFINITY;
+  let announcedTimer: NodeJS.Timeout | undefined;
   let failures = 0;
   let inFlight: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -120,12 +134,54 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     return loadedAt !== null && now < unavailableAt;
   }
 
+  /** Announced kids the set lacks and may still fetch for. */
+  function wanted(): string[] {
+    return [...announced].filter(([kid, attempts]) => attempts < ANNOUNCED_ATTEMPTS && !keys.has(kid)).map(([k]) => k);
+  }
+
+  /** Fetches the set for the announced kids it lacks; tries again, backing off, while some stay missing. */
+  async function fetchAnnounced(): Promise<void> {
+    clearTimeout(announcedTimer);
+    const kids = wanted();
+    if (stopped || kids.length === 0) return;
+    for (const kid of kids) announced.set(kid, (announced.get(kid) ?? 0) + 1);
+    lastAnnouncedRefetch = clock.now();
+    options.log?.info({ kids: kids.length }, 'the issuer announced keys this set lacks; fetching it');
+    await reload();
+    if (stopped || wanted().length === 0) return;
+    const attempts = Math.max(...kids.map((kid) => announced.get(kid) ?? 0));
+    announcedTimer = setTimeout(() => void fetchAnnounced(), ANNOUNCED_RETRY_MS * 2 ** (attempts - 1));
+    announcedTimer.unref();
+  }
+
+  function announce(kids: readonly string[]): void {
+    announced = new Map(kids.slice(0, 100).map((kid) => [kid, announced.get(kid) ?? 0]));
+    // Before the first load, start() fetches anyway.
+    if (loadedAt !== null) void fetchAnnounced();
+  }
+
+  /** An unknown kid the issuer announced: a refetch past the cooldown, at most once a second. */
+  async function refreshAnnounced(kid: string, joined: boolean): Promise<KeyObject | undefined> {
+    const now = clock.now();
+    const attempts = announced.get(kid) ?? 0;
+    const allowed = !joined && attempts < ANNOUNCED_ATTEMPTS && now - lastAnnouncedRefetch >= ANNOUNCED_RETRY_MS;
+    emit({ type: 'unknown_kid', refetched: allowed });
+    if (allowed) {
+      announced.set(kid, attempts + 1);
+      lastAnnouncedRefetch = now;
+      await reload();
+    }
+    return keys.get(kid)?.key;
+  }
+
   async function refreshFor(kid: string): Promise<KeyObject | undefined> {
     // A fetch already in flight is as fresh as a new one: join it instead of fetching again.
     const joined = inFlight !== null;
     if (joined) await inFlight;
     const known = keys.get(kid);
-    if (known !== undefined || unknownKids.has(kid)) return known?.key;
+    if (known !== undefined) return known.key;
+    if (announced.has(kid)) return refreshAnnounced(kid, joined);
+    if (unknownKids.has(kid)) return undefined;
     const now = clock.now();
     const cooling = joined || now - lastUnknownRefetch < config.cooldownSec * 1000;
     emit({ type: 'unknown_kid', refetched: !cooling });
@@ -143,6 +199,7 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     alg: (kid) => keys.get(kid)?.alg,
     ready: () => usable(clock.now()),
     refreshFor,
+    announce,
     reload,
     start() {
       if (loadedAt !== null) return Promise.resolve();
@@ -153,6 +210,7 @@ export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(announcedTimer);
       stopper.abort();
       for (const waiter of waiters.splice(0)) waiter.reject(new Error('key set stopped before it loaded'));
     },

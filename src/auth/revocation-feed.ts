@@ -16,8 +16,9 @@ const UNSENDABLE_TOKEN =
   'feed token cannot be sent in a header (whitespace, a control character or a character past U+00FF)';
 
 /**
- * Long-polls the issuer's revocation feed (`GET <url>?cursor=N&wait=S`, `Authorization: Bearer
- * <feed token>`, answer `{cursor, entries}`): a revocation arrives as soon as the issuer records it.
+ * Long-polls the issuer's revocation feed (`GET <url>?cursor=N&wait=S[&keys=V]`, `Authorization:
+ * Bearer <feed token>`, answer `{cursor, entries, keys?}`): a revocation arrives as soon as the
+ * issuer records it, and so does a change of its key set (`keys`, passed to `onKeys`).
  * On errors the last set is kept, retries back off, and the set's staleness grows (readiness/metric).
  */
 export function createRevocationFeedClient(options: RevocationFeedClientOptions): RevocationFeedClient {
@@ -32,6 +33,8 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
   const emit = (event: RevocationFeedEvent): void => options.onEvent?.(event);
   const stopper = new AbortController();
   let cursor = 0;
+  // The latest key-set version the issuer announced; sent back so it answers when it has a newer one.
+  let keysVersion: number | null = null;
   let lastError: string | null = null;
   let started = false;
   let synced = false;
@@ -44,6 +47,7 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
     // The first sync must not be held: readiness waits for it, and an issuer with nothing
     // revoked would otherwise keep a starting gateway unready for a whole long poll.
     url.searchParams.set('wait', String(synced ? waitSec : 0));
+    if (keysVersion !== null) url.searchParams.set('keys', String(keysVersion));
     const res = await fetchJson(url.href, {
       timeoutMs: waitSec * 1000 + TIMEOUT_MARGIN_MS,
       maxBytes,
@@ -54,6 +58,10 @@ export function createRevocationFeedClient(options: RevocationFeedClientOptions)
     const body = parseFeedBody(res.body);
     options.set.apply(body.entries);
     cursor = body.cursor;
+    if (body.keys) {
+      keysVersion = Math.max(keysVersion ?? 0, body.keys.version);
+      options.onKeys?.(body.keys.kids);
+    }
     lastError = null;
     emit({ type: 'sync_ok', entries: body.entries.length, cursor });
     // The issuer pages a long backlog: at start, poll on (unheld) until a page comes back

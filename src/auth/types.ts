@@ -167,6 +167,12 @@ export interface RemoteKeySetOptions {
 
 export interface RemoteKeySet extends KeyResolver {
   refreshFor(kid: string): Promise<KeyObject | undefined>;
+  /**
+   * The kids the issuer says it publishes (its revocation feed carries them). Kids the set lacks are
+   * fetched at once, past the unknown-kid cooldown, and a token bearing one may refetch past it too:
+   * junk kids, which no issuer announces, cannot delay a genuine new key.
+   */
+  announce(kids: readonly string[]): void;
   /** Resolves after the first successful load, retrying with backoff until then; stop() rejects it. */
   start(): Promise<void>;
   /** Fetches now, joining a fetch already in flight; resolves when it settles (never rejects). */
@@ -207,6 +213,12 @@ export interface RevocationSet extends RevocationChecker {
   status(): RevocationSetStatus;
 }
 
+/** What the issuer's feed says about its key set: a version that grows with each change, and the kids. */
+export interface KeySetAnnouncement {
+  readonly version: number;
+  readonly kids: readonly string[];
+}
+
 export type RevocationFeedEvent =
   | { readonly type: 'sync_ok'; readonly entries: number; readonly cursor: number }
   | { readonly type: 'sync_failed'; readonly reason: string };
@@ -226,6 +238,12 @@ export interface RevocationFeedClientOptions {
   /** Largest accepted response; default 4 MiB. */
   readonly maxResponseBytes?: number;
   readonly onEvent?: (event: RevocationFeedEvent) => void;
+  /**
+   * Called with the kids of every key-set announcement the issuer sends beside the revocations (a
+   * host passes them to its key set's `announce`). The client also sends the version it last saw,
+   * so the issuer answers a held poll as soon as its key set changes.
+   */
+  readonly onKeys?: (kids: readonly string[]) => void;
 }
 
 export interface RevocationFeedClient {

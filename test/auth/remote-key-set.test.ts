@@ -213,6 +213,51 @@ describe('remote key set: unknown kids', () => {
   });
 });
 
+describe('remote key set: kids the issuer announces', () => {
+  it('fetches an announced kid it lacks at once, although a junk kid just spent the cooldown', async () => {
+    const f = await fixture({ cooldownSec: 30 });
+    await f.keySet.start();
+    expect(await f.keySet.refreshFor('junk')).toBeUndefined();
+    f.server.rotate(k2);
+    expect(await f.keySet.refreshFor('k2')).toBeUndefined(); // cooling down: not announced yet
+    f.keySet.announce(['k1', 'k2']);
+    await expect.poll(() => f.keySet.get('k2')?.equals(k2.publicKey)).toBe(true);
+    expect(f.server.requests).toBe(3);
+    f.keySet.announce(['k1', 'k2']);
+    expect(f.server.requests).toBe(3); // nothing missing: no fetch
+  });
+
+  it('lets a token of an announced kid refetch past the cooldown, at most once a second', async () => {
+    const f = await fixture({ cooldownSec: 30 });
+    await f.keySet.start();
+    const verifier = verifierOn(f);
+    const token = bearer(await (await createTokenKit(f.clock, k2)).goodToken());
+    expect(await f.keySet.refreshFor('junk')).toBeUndefined();
+    // Announced by a replica whose key set the fetches below reach before it has reloaded.
+    f.keySet.announce(['k1', 'k2']);
+    await expect.poll(() => f.server.requests).toBe(3);
+    f.clock.advance(999);
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ kind: 'invalid_token' });
+    expect(f.server.requests).toBe(3);
+    f.server.rotate(k2);
+    f.clock.advance(1);
+    expect(await verifier.authorize(token, { scopes: [], match: 'any' })).toMatchObject({ ok: true });
+    expect(f.server.requests).toBe(4);
+  });
+
+  it('gives up an announced kid it cannot get after a few fetches, so a token bearing it cannot make it fetch on', async () => {
+    const f = await fixture({ cooldownSec: 30 });
+    await f.keySet.start();
+    f.keySet.announce(['k1', 'never-published']);
+    await expect.poll(() => f.server.requests).toBe(2);
+    for (let i = 0; i < 20; i++) {
+      f.clock.advanceSec(1);
+      expect(await f.keySet.refreshFor('never-published')).toBeUndefined();
+    }
+    expect(f.server.requests).toBe(7);
+  });
+});
+
 describe('remote key set: an unreachable issuer', () => {
   it('gives up a fetch after the timeout and keeps the last good keys', async () => {
     const f = await fixture({ fetchTimeoutMs: 100 });

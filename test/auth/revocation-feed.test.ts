@@ -20,6 +20,7 @@ async function fixture(waitSec = 5, pageSize?: number) {
   const clock = createFakeClock();
   const set = createRevocationSet({ clock, maxStalenessSec: 30 });
   const events: RevocationFeedEvent[] = [];
+  const announced: string[][] = [];
   const client = createRevocationFeedClient({
     url: server.url,
     token: FEED_TOKEN,
@@ -28,13 +29,14 @@ async function fixture(waitSec = 5, pageSize?: number) {
     waitSec,
     maxBackoffMs: 20,
     onEvent: (e) => events.push(e),
+    onKeys: (kids) => announced.push([...kids]),
   });
   cleanups.push(
     () => client.stop(),
     () => server.close(),
   );
   const expiresAt = clock.nowSec() + 3600;
-  return { server, clock, set, client, events, expiresAt };
+  return { server, clock, set, client, events, announced, expiresAt };
 }
 
 describe('revocation feed client', () => {
@@ -173,6 +175,33 @@ describe('revocation feed client', () => {
     expect(reported).toContain('feed token cannot be sent');
     expect(reported).not.toContain('feed-secret');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('hands the kids the issuer announces to onKeys, and sends back the latest version it saw', async () => {
+    const f = await fixture(20);
+    f.server.announceKeys(7, ['k1', 'k2']);
+    await f.client.start();
+    expect(f.announced).toEqual([['k1', 'k2']]);
+    expect(f.server.requests[0]?.keys).toBeUndefined();
+    const started = performance.now();
+    f.server.announceKeys(9, ['k1', 'k2', 'k3']);
+    await expect.poll(() => f.announced.at(-1), { timeout: 1_000 }).toEqual(['k1', 'k2', 'k3']);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(f.server.requests[1]).toMatchObject({ wait: '20', keys: '7' });
+    // A replica that has not reloaded yet answers with an older version: the client keeps the newest.
+    await expect.poll(() => f.server.requests.length).toBe(3);
+    f.server.announceKeys(8, ['k1', 'k2']);
+    await expect.poll(() => f.server.requests.length).toBe(4);
+    expect(f.announced.at(-1)).toEqual(['k1', 'k2']);
+    expect(f.server.requests[3]?.keys).toBe('9');
+  });
+
+  it('ignores a malformed key announcement without failing the sync, and reads an answer without one', async () => {
+    const f = await fixture();
+    f.server.rawNext(JSON.stringify({ cursor: 0, entries: [], keys: { version: 'v2', kids: 'k1' } }));
+    await f.client.start();
+    expect(f.events[0]).toEqual({ type: 'sync_ok', entries: 0, cursor: 0 });
+    expect(f.announced).toEqual([]);
   });
 
   it('rejects start() when stopped before the first sync', async () => {

@@ -6,6 +6,8 @@ export interface FeedRequest {
   readonly cursor: string | null;
   readonly wait: string | null;
   readonly authorization: string | undefined;
+  /** The key-set version the gateway last saw; absent until it has seen one. */
+  readonly keys?: string;
 }
 
 export interface FeedServer {
@@ -15,6 +17,8 @@ export interface FeedServer {
   readonly requests: readonly FeedRequest[];
   /** Records a revocation and wakes every held long poll at once. */
   revoke(entry: RevocationEntry): void;
+  /** From now on every answer carries `keys: {version, kids}`; wakes every held long poll at once. */
+  announceKeys(version: number, kids: readonly string[]): void;
   /** Answers the next `n` polls 500, before any other check. */
   failNext(n: number): void;
   /** Answers the next poll with this raw body (HTTP 200). */
@@ -27,7 +31,8 @@ export interface FeedServer {
 /**
  * A loopback revocation feed speaking the issuer's protocol: `GET ?cursor=N&wait=S` with
  * `Authorization: Bearer <token>`; answers `{cursor, entries}` at once when entries past the
- * cursor exist (at most `pageSize` of them), else holds the request up to `wait` seconds (at most `maxHoldSec`).
+ * cursor exist (at most `pageSize` of them) or the poll's `keys` version is older than the announced one,
+ * else holds the request up to `wait` seconds (at most `maxHoldSec`).
  */
 export async function startFeedServer(
   token = 'feed-secret-token',
@@ -40,10 +45,17 @@ export async function startFeedServer(
   let failures = 0;
   let raw: string | null = null;
   let down = false;
+  let keys: { version: number; kids: readonly string[] } | null = null;
 
   function answer(req: IncomingMessage, res: ServerResponse): void {
     const params = new URL(req.url ?? '/', 'http://x').searchParams;
-    requests.push({ cursor: params.get('cursor'), wait: params.get('wait'), authorization: req.headers.authorization });
+    const sentKeys = params.get('keys');
+    requests.push({
+      cursor: params.get('cursor'),
+      wait: params.get('wait'),
+      authorization: req.headers.authorization,
+      ...(sentKeys === null ? {} : { keys: sentKeys }),
+    });
     if (failures > 0) {
       failures -= 1;
       return void res.writeHead(500).end('down');
@@ -61,9 +73,11 @@ export async function startFeedServer(
       const entries = log.slice(cursor, cursor + pageSize);
       res
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ cursor: Math.max(cursor + entries.length, cursor), entries }));
+        .end(JSON.stringify({ cursor: Math.max(cursor + entries.length, cursor), entries, ...(keys ? { keys } : {}) }));
     };
-    if (log.length > cursor) return void reply();
+    // As the issuer: at once when entries are past the cursor, or the gateway saw an older key set.
+    if (log.length > cursor || (keys !== null && sentKeys !== null && Number(sentKeys) < keys.version))
+      return void reply();
     const wake = (): void => {
       clearTimeout(timer);
       waiting.delete(wake);
@@ -88,6 +102,10 @@ export async function startFeedServer(
     requests,
     revoke(entry) {
       log.push(entry);
+      wakeAll();
+    },
+    announceKeys(version, kids) {
+      keys = { version, kids: [...kids] };
       wakeAll();
     },
     failNext(n) {

@@ -86,6 +86,8 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
       token,
       set: revocations,
       waitSec: feedHoldSec(revocation.maxStalenessSec),
+      // A key the issuer announces is fetched at once, past the unknown-kid cooldown.
+      onKeys: (kids) => keySet.announce(kids),
       log,
       ...clockOption,
     });

@@ -37,6 +37,22 @@ describe('the key set behind the gateway', () => {
     expect(h.jwks.requests).toBe(2);
   });
 
+  it('accepts a new key as soon as the issuer announces it on the feed, although a junk kid spent the cooldown', async () => {
+    const { h, clock } = await start();
+    expect(await status(h, await h.kit.unknownKidToken())).toBe(401); // the one refetch, then a 30 s cooldown
+    const next = await createTestKey('RS256');
+    h.jwks.rotate(next);
+    const token = await (await createTokenKit(clock, next)).goodToken();
+    const published = (await (await fetch(h.jwks.url)).json()) as { keys: Array<{ kid: string }> };
+    const before = h.jwks.requests;
+    h.feed.announceKeys(
+      2,
+      published.keys.map((k) => k.kid),
+    );
+    await vi.waitFor(() => expect(h.jwks.requests).toBe(before + 1), { timeout: 1_000 });
+    expect(await status(h, token)).toBe(200);
+  });
+
   it('stops accepting a key removed from the set after the next refresh', async () => {
     const { h, clock } = await start();
     const token = await h.kit.goodToken({ expiresInSec: 3_000 });
