@@ -57,6 +57,17 @@ describe('key-set announcements on the revocation feed', () => {
     expect(answer.body.keys.kids).toEqual(await publishedKids(a));
   });
 
+  it('answers a held poll when the key set changes although its version did not grow (two rotations in one millisecond)', async () => {
+    await a.issuer.rotateKeys({ now: true });
+    const { body } = await feed(a, '?cursor=0');
+    const pending = feed(a, `?cursor=${body.cursor}&wait=30&keys=${body.keys.version}`);
+    setTimeout(() => void a.issuer.rotateKeys({ now: true }), 100);
+    const answer = await pending;
+    expect(answer.ms).toBeLessThan(1_000);
+    expect(answer.body.keys.version).toBe(body.keys.version);
+    expect(answer.body.keys.kids).not.toEqual(body.keys.kids);
+  });
+
   it('answers at once a gateway that saw an older version, and holds one that saw the current one', async () => {
     const { body } = await feed(a, '?cursor=0');
     const behind = await feed(a, `?cursor=${body.cursor}&wait=30&keys=${body.keys.version - 1}`);

@@ -14,8 +14,8 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * is held up to `wait` seconds (max 30) and answered as soon as any replica adds a revocation.
  *
  * With a key announcer every answer also carries `keys: {version, kids}`, the key set this replica
- * publishes (announcement.ts), and a held request is answered as soon as it changes when the
- * gateway sent the version it last saw (`keys=V`) and ours is newer. A gateway of a previous
+ * publishes (announcement.ts). A gateway that sent the version it last saw (`keys=V`) is answered
+ * at once when ours is newer, and a held poll of its as soon as our key set changes. A gateway of a previous
  * version reads only `cursor` and `entries` (src/auth/revocation-feed-body.ts) and sends no `keys`:
  * for it nothing changes.
  */
@@ -27,6 +27,9 @@ export class RevocationFeed {
   readonly #keys: KeyAnnouncer | undefined;
   readonly #waiters = new Set<() => void>();
   readonly #unsubscribe: Array<() => void>;
+  // Key-set changes seen so far: a poll held across one is answered even if the version did not
+  // grow (two changes in one millisecond, or a replica whose clock is behind).
+  #keyChanges = 0;
   #closed = false;
 
   constructor(opts: { store: Store; feedToken: string; clock: Clock; log: Logger; keys?: KeyAnnouncer }) {
@@ -36,7 +39,13 @@ export class RevocationFeed {
     this.#log = opts.log;
     this.#keys = opts.keys;
     this.#unsubscribe = [this.#store.onRevocation(() => this.#wakeAll())];
-    if (this.#keys) this.#unsubscribe.push(this.#keys.onChange(() => this.#wakeAll()));
+    if (this.#keys)
+      this.#unsubscribe.push(
+        this.#keys.onChange(() => {
+          this.#keyChanges += 1;
+          this.#wakeAll();
+        }),
+      );
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -80,12 +89,13 @@ export class RevocationFeed {
 
   async #entriesAfter(query: FeedQuery, res: ServerResponse): Promise<Revocation[]> {
     const deadline = Date.now() + query.wait * 1000;
+    const keyChanges = this.#keyChanges;
     for (;;) {
       const entries = await this.#store.revocationsSince(query.cursor, epochSeconds(this.#clock));
       const remaining = deadline - Date.now();
       if (
         entries.length > 0 ||
-        this.#keysNewerThan(query.keys) ||
+        this.#keysChanged(query.keys, keyChanges) ||
         remaining <= 0 ||
         this.#closed ||
         res.destroyed ||
@@ -96,9 +106,13 @@ export class RevocationFeed {
     }
   }
 
-  /** Does this replica publish a newer key set than the one the gateway last saw? */
-  #keysNewerThan(version: number | null): boolean {
-    return version !== null && this.#keys !== undefined && this.#keys.announcement().version > version;
+  /**
+   * For a gateway that sent the version it last saw: does this replica publish a newer key set, or
+   * did its key set change while the poll was held?
+   */
+  #keysChanged(version: number | null, changesAtStart: number): boolean {
+    if (version === null || this.#keys === undefined) return false;
+    return this.#keyChanges !== changesAtStart || this.#keys.announcement().version > version;
   }
 
   /** Resolves true on a new revocation or key set, false on timeout, disconnect or close. */
