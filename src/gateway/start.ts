@@ -3,6 +3,7 @@ import { loadGatewayConfig } from './config/load.ts';
 import type { Env, GatewayConfig } from './config/schema.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { startMetrics } from './ops/metrics-server.ts';
+import type { MetricSnapshot } from './ops/metrics-snapshot.ts';
 import { createReloader, type ReloadResult } from './reload/reloader.ts';
 import { watchConfig } from './reload/watch.ts';
 import { drain } from './server/drain.ts';
@@ -24,11 +25,18 @@ export interface StartOptions {
   readonly watchFile?: boolean;
   /** How long a reload that changes the issuer settings waits for the new keys and feed (15 s). */
   readonly reloadReadyTimeoutMs?: number;
+  /**
+   * In a cluster worker: where the primary serves the metrics of every worker combined. This
+   * gateway then opens no metrics port (the primary asks it for `metricsSnapshot()`).
+   */
+  readonly clusterMetricsUrl?: string;
 }
 
 export interface RunningGateway {
   readonly url: string;
   readonly metricsUrl: string;
+  /** Every metric of this gateway as prom-client's JSON (what a cluster worker gives the primary). */
+  metricsSnapshot(): Promise<MetricSnapshot[]>;
   /** Resolves once keys are loaded and revocations synced (what /readyz reports). */
   ready(): Promise<void>;
   /**
@@ -53,7 +61,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
 
   const firstAuth = newAuth(config);
   let server: ReturnType<typeof createListener> | undefined;
-  let metricsServer: Awaited<ReturnType<typeof startMetrics>>;
+  let metricsServer: Awaited<ReturnType<typeof startMetrics>> | undefined;
   try {
     current = createGeneration(config, firstAuth, hooks);
     server = createListener(
@@ -61,7 +69,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }),
     );
     await listen(server, config.listen.port, config.listen.host);
-    metricsServer = await startMetrics(config.metrics, metrics.registry, log);
+    if (options.clusterMetricsUrl === undefined)
+      metricsServer = await startMetrics(config.metrics, metrics.exposition, log);
   } catch (error) {
     // A port in use, a router or TLS listener that cannot be built: stop what already started.
     // The key-set and feed loops would otherwise keep the process alive after the error.
@@ -92,10 +101,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       : () => undefined;
 
   const url = listenerUrl(listener, config.listen.host, config.tls !== undefined);
-  log.info({ url, metrics: metricsServer.url, routes: config.routes.length, pid: process.pid }, 'gateway listening');
+  const metricsUrl = metricsServer?.url ?? options.clusterMetricsUrl ?? '';
+  log.info({ url, metrics: metricsUrl, routes: config.routes.length, pid: process.pid }, 'gateway listening');
   return {
     url,
-    metricsUrl: metricsServer.url,
+    metricsUrl,
+    metricsSnapshot: metrics.snapshot,
     ready: () => (current as Generation).auth.ready(),
     reload: (next) => reloader.reload(next),
     async close() {
@@ -103,7 +114,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       // A reload still waiting for its new verifier would swap it in after the close below.
       await reloader.close();
       await drain(listener, (current as Generation).config.drainTimeoutMs);
-      metricsServer.server.close();
+      metricsServer?.server.close();
       const gen = current as Generation;
       gen.auth.close();
       retire(gen, closeGeneration);

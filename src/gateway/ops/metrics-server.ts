@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { Registry } from 'prom-client';
 import type { Logger } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
 import { listen, listenerUrl } from '../server/url.ts';
+import type { MetricsExposition } from './metrics-snapshot.ts';
 
 /** Prometheus text on its own port, so the public listener never exposes it. */
 export async function startMetricsServer(
-  registry: Registry,
+  metrics: MetricsExposition,
   host: string,
   port: number,
 ): Promise<{ server: Server; url: string }> {
@@ -15,8 +15,8 @@ export async function startMetricsServer(
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+    metrics.render().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text),
       () => res.writeHead(500).end(),
     );
   });
@@ -32,14 +32,14 @@ export async function startMetricsServer(
  */
 export async function startMetrics(
   config: GatewayConfig['metrics'],
-  registry: Registry,
+  metrics: MetricsExposition,
   log: Logger,
 ): Promise<{ server: Server; url: string }> {
   try {
-    return await startMetricsServer(registry, config.host, config.port);
+    return await startMetricsServer(metrics, config.host, config.port);
   } catch (error) {
     if (!config.portIsDefault || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    const started = await startMetricsServer(registry, config.host, 0);
+    const started = await startMetricsServer(metrics, config.host, 0);
     log.warn(
       { metrics: started.url, taken: config.port },
       `metrics: port ${config.port} is in use; serving metrics on ${started.url} (set METRICS_PORT or metrics.port to choose)`,

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { VerifierStats } from '#auth';
 import { createFastHistogram } from './fast-histogram.ts';
+import { type MetricSnapshot, type MetricsExposition, renderCombined } from './metrics-snapshot.ts';
 
 /** What the metrics read at scrape time (the auth runtime's current state). */
 export interface MetricsSource {
@@ -13,8 +14,10 @@ export interface MetricsSource {
 
 /**
  * Every gateway metric in one place (Envoy `stats.h`). One registry per gateway instance, so
- * tests can run several side by side; in cluster mode each worker serves its own on the shared
- * metrics port (the primary does not aggregate; scrape per worker or use one worker per pod).
+ * tests can run several side by side. In cluster mode the primary serves the metrics port: it
+ * asks every worker for `snapshot()` at scrape time and combines them, each metric by its
+ * `aggregator` (counters and histograms summed; the staleness gauges by their maximum, the
+ * worst worker, since a sum of ages means nothing).
  */
 export function createMetrics(source: () => MetricsSource | undefined) {
   const registry = new Registry();
@@ -40,8 +43,25 @@ export function createMetrics(source: () => MetricsSource | undefined) {
       }
     },
   });
+  const verification = createFastHistogram({
+    name: 'tokengate_gateway_verification_seconds',
+    help: 'Time spent verifying a bearer token (cache hits included).',
+    buckets: [0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 1],
+  });
+  /** Everything this process measured, as prom-client's JSON: what a cluster worker sends the primary. */
+  const snapshot = async (): Promise<MetricSnapshot[]> => [
+    ...(await registry.getMetricsAsJSON()),
+    verification.snapshot(),
+  ];
+  /** The metrics port of a single gateway: the registry's text, then the histogram kept outside it. */
+  const exposition: MetricsExposition = {
+    contentType: registry.contentType,
+    render: async () => `${await registry.metrics()}\n${await renderCombined([[verification.snapshot()]])}`,
+  };
   return {
     registry,
+    snapshot,
+    exposition,
     requests,
     countRequest(route: string, status: number, errorCode: string): void {
       // Keyed by the route string itself (its hash is computed once), then status and code.
@@ -55,12 +75,7 @@ export function createMetrics(source: () => MetricsSource | undefined) {
       if (entry !== undefined) entry.count++;
       else byRoute.set(key, { route, status: String(status), code: errorCode, count: 1 });
     },
-    verification: createFastHistogram({
-      name: 'tokengate_gateway_verification_seconds',
-      help: 'Time spent verifying a bearer token (cache hits included).',
-      buckets: [0.00001, 0.00003, 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 1],
-      registry,
-    }),
+    verification,
     tokenCache: new Counter({
       name: 'tokengate_gateway_token_cache_total',
       help: 'Verifications by outcome: hit (verified-token cache), negative_hit (known-bad token, no crypto), miss (signature checked). Read from the verifier at scrape time; restarts from 0 when a reload replaces the verifier.',
@@ -100,7 +115,8 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     }),
     keySetAge: new Gauge({
       name: 'tokengate_gateway_keyset_age_seconds',
-      help: 'Seconds since the key set was last fetched successfully (NaN before the first).',
+      help: "Seconds since the key set was last fetched successfully (NaN before the first; in cluster mode the oldest worker's).",
+      aggregator: 'max',
       registers,
       collect() {
         this.set(ageOrNaN(source()?.keySetAgeSec()));
@@ -108,7 +124,8 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     }),
     revocationLag: new Gauge({
       name: 'tokengate_gateway_revocation_lag_seconds',
-      help: 'Seconds since the revocation set last synced with the issuer feed (NaN before the first).',
+      help: "Seconds since the revocation set last synced with the issuer feed (NaN before the first; in cluster mode the most behind worker's).",
+      aggregator: 'max',
       registers,
       collect() {
         this.set(ageOrNaN(source()?.revocationLagSec()));
@@ -116,7 +133,8 @@ export function createMetrics(source: () => MetricsSource | undefined) {
     }),
     revocationStale: new Gauge({
       name: 'tokengate_gateway_revocation_stale',
-      help: '1 while the revocation set is older than revocation.maxStalenessSec.',
+      help: '1 while the revocation set is older than revocation.maxStalenessSec (in cluster mode: in any worker).',
+      aggregator: 'max',
       registers,
       collect() {
         this.set(source()?.revocationStale() ? 1 : 0);

@@ -6,6 +6,8 @@ export interface PrimaryOptions {
   /** How long workers get to drain after SIGTERM before they are killed. */
   readonly drainTimeoutMs: number;
   readonly log: Logger;
+  /** Added to every worker's environment. */
+  readonly workerEnv?: Readonly<Record<string, string>>;
 }
 
 // A worker that dies this many times within the window is crash-looping: stop the service.
@@ -28,7 +30,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   let stopping = false;
   const crashes: number[] = [];
 
-  const fork = (): Worker => cluster.fork();
+  // Structured clone rather than JSON on the IPC channel: the metrics workers send hold NaN (a
+  // key set not fetched yet), which JSON would turn into null.
+  cluster.setupPrimary({ serialization: 'advanced' });
+  const fork = (): Worker => cluster.fork(options.workerEnv);
   for (let i = 0; i < options.workers; i++) fork();
 
   return new Promise<number>((resolve) => {

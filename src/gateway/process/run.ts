@@ -2,16 +2,23 @@ import cluster from 'node:cluster';
 import { createLogger, ignoreHangUps, type Logger, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
-import { startGateway } from '../start.ts';
+import { createClusterMetrics } from '../ops/cluster-metrics.ts';
+import { startMetrics } from '../ops/metrics-server.ts';
+import { answerMetricsRequests } from '../ops/worker-metrics.ts';
+import { type RunningGateway, startGateway } from '../start.ts';
 import { bufferedStdout } from './log-destination.ts';
 import { crashLoopError, runPrimary } from './primary.ts';
 import { exitOnUncaughtError } from './uncaught.ts';
 import { workerCount } from './workers.ts';
 
+/** Tells a worker where the primary serves the metrics of the whole cluster. */
+const METRICS_URL_VARIABLE = 'TOKENGATE_CLUSTER_METRICS_URL';
+
 /**
  * `tokengate gateway`: loads `GATEWAY_CONFIG` (a `ConfigError` is thrown before anything
  * starts), then serves it in this process or, with `workers` > 1, in a cluster whose primary
- * restarts crashed workers. SIGTERM/SIGINT drain gracefully and the process exits 0.
+ * restarts crashed workers and serves the metrics port (the sum over the workers).
+ * SIGTERM/SIGINT drain gracefully and the process exits 0.
  */
 export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   const file = env.GATEWAY_CONFIG ?? DEFAULT_CONFIG_FILE;
@@ -19,7 +26,19 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   const workers = workerCount(config);
   if (cluster.isPrimary && workers > 1) {
     const log = createLogger({ name: 'gateway-primary' });
-    if ((await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log })) === 0) return;
+    const metrics = createClusterMetrics();
+    const metricsServer = await startMetrics(config.metrics, metrics, log);
+    log.info({ metrics: metricsServer.url, workers }, 'gateway metrics listening (the sum over the workers)');
+    const workerEnv = { [METRICS_URL_VARIABLE]: metricsServer.url };
+    let code: number;
+    try {
+      code = await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log, workerEnv });
+    } finally {
+      metrics.close();
+      metricsServer.server.close();
+      metricsServer.server.closeAllConnections();
+    }
+    if (code === 0) return;
     // The CLI's one line on stderr (exit 1), as for every other failure: the JSON log has each exit.
     throw crashLoopError();
   }
@@ -53,7 +72,16 @@ async function serve(
   const stopping = stopSignal();
   // The reload listener comes with the gateway; a SIGHUP while it starts must not end it.
   ignoreHangUps();
-  const gateway = await startGateway(config, { log, configFile: file, env });
+  // A cluster worker answers the primary's metrics requests (with nothing while it starts).
+  let gateway: RunningGateway | undefined;
+  const clusterMetricsUrl = cluster.isWorker ? env[METRICS_URL_VARIABLE] : undefined;
+  if (clusterMetricsUrl !== undefined) answerMetricsRequests(async () => (await gateway?.metricsSnapshot()) ?? [], log);
+  gateway = await startGateway(config, {
+    log,
+    configFile: file,
+    env,
+    ...(clusterMetricsUrl !== undefined ? { clusterMetricsUrl } : {}),
+  });
   await stopping;
   log.info('draining');
   await gateway.close();
