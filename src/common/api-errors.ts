@@ -32,10 +32,18 @@ export const API_ERRORS = {
   keys_unavailable: { code: '1052', status: 503, message: 'Token verification keys are not available yet' },
   revocations_stale: { code: '1053', status: 503, message: 'Revocation list is stale; try again shortly' },
   shutting_down: { code: '1054', status: 503, message: 'Gateway is shutting down' },
+  store_unavailable: { code: '1055', status: 503, message: 'Service temporarily unavailable' },
   internal_error: { code: '1099', status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 
 export type ApiErrorKind = keyof typeof API_ERRORS;
+
+/**
+ * `Retry-After` (seconds) of every 503 for a store that does not answer (1055, the token
+ * endpoint's `temporarily_unavailable`, the admin API): the interval at which the upstream's
+ * /readyz asks the store again.
+ */
+export const STORE_RETRY_AFTER_SEC = 5;
 
 /** The documented body: `{message, error_code, success:false}` plus a route's extra fields. */
 export interface ApiErrorBody {

@@ -1,6 +1,13 @@
 export { type Clock, systemClock, epochSeconds } from './clock.ts';
 export { SCOPES, type Scope, isScope, PLANS, type Plan, isPlan, planAllowsOAuth } from './scopes.ts';
-export { API_ERRORS, type ApiErrorKind, type ApiErrorBody, apiError, utcTimestamp } from './api-errors.ts';
+export {
+  API_ERRORS,
+  type ApiErrorKind,
+  type ApiErrorBody,
+  apiError,
+  STORE_RETRY_AFTER_SEC,
+  utcTimestamp,
+} from './api-errors.ts';
 export { createLogger, LOG_LEVELS, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';

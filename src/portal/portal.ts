@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
-import { BodyTooLargeError, systemClock } from '#common';
+import { BodyTooLargeError, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
+import { StoreUnavailableError } from '#store';
 import { loadAssets } from './assets.ts';
 import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
@@ -69,17 +70,36 @@ async function run(
     await route.handle({ req, res, params, form, session, app });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return simplePage(res, 413, 'Too large', 'That form was too large.');
-    app.log.error({ err: error, path: route.path }, 'portal: request failed');
+    const outage = error instanceof StoreUnavailableError;
+    app.log.error(
+      { err: error, path: route.path },
+      outage ? 'portal: the store does not answer' : 'portal: request failed',
+    );
     if (res.headersSent) res.destroy();
+    else if (outage)
+      simplePage(
+        res,
+        503,
+        'Temporarily unavailable',
+        'The portal cannot reach its database just now. Try again in a few seconds.',
+        { 'retry-after': String(STORE_RETRY_AFTER_SEC) },
+      );
     else
       simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
   }
 }
 
-function simplePage(res: ServerResponse, status: number, title: string, message: string): void {
+function simplePage(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   sendPage(
     res,
     status,
     page({ title }, html`<h1>${title}</h1><p>${message}</p><p><a href="/portal/projects">Go to the portal</a></p>`),
+    headers,
   );
 }

@@ -25,3 +25,15 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const fields = error as { code?: unknown; constraint?: unknown } | null;
   return fields?.code === '23505' && fields.constraint === constraint;
 }
+
+/**
+ * The database did not answer: refused or lost connection, no answer within DATABASE_TIMEOUT_MS,
+ * the server shutting down or out of connections. Not a refusal of the request: it may succeed
+ * once the database is back, so hosts answer 503 with Retry-After. `cause` has the driver's error.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(cause: unknown) {
+    super(`the database does not answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}

@@ -14,4 +14,4 @@ export type {
 } from './types.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';
-export { StoreError, type StoreErrorCode } from './errors.ts';
+export { StoreError, type StoreErrorCode, StoreUnavailableError } from './errors.ts';

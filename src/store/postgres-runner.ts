@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { StoreUnavailableError } from './errors.ts';
 import { MIGRATION_LOCK_KEY, type SqlRunner } from './sql-runner.ts';
 
 export interface PostgresTarget {
@@ -69,18 +70,18 @@ function postgresRunner(pool: pg.Pool): SqlRunner {
   let closed: Promise<void> | null = null;
   return {
     query: (sql, params) => run(pool, sql, params),
-    exec: async (sql) => void (await pool.query(sql)),
+    exec: (sql) => execute(pool, sql),
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(unavailable);
       // A client whose ROLLBACK failed is in an unknown state: destroy it, never reuse it.
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
+        await execute(client, 'BEGIN');
         const result = await work({
           query: (sql, params) => run(client, sql, params),
-          exec: async (sql) => void (await client.query(sql)),
+          exec: (sql) => execute(client, sql),
         });
-        await client.query('COMMIT');
+        await execute(client, 'COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
@@ -99,6 +100,33 @@ function postgresRunner(pool: pg.Pool): SqlRunner {
 }
 
 async function run<Row>(db: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]): Promise<Row[]> {
-  const result = await db.query(sql, params ? [...params] : []);
+  const result = await db.query(sql, params ? [...params] : []).catch(unavailable);
   return result.rows as Row[];
+}
+
+async function execute(db: pg.Pool | pg.PoolClient, sql: string): Promise<void> {
+  await db.query(sql).catch(unavailable);
+}
+
+/**
+ * SQLSTATE classes of a server that cannot serve now, whatever the statement: 08 connection
+ * exception, 53 insufficient resources (too many connections), 57 operator intervention
+ * (shutting down, starting up, statement_timeout), 58 system error (I/O).
+ */
+const UNAVAILABLE_CLASSES = new Set(['08', '53', '57', '58']);
+
+/**
+ * Rethrows a failure of the driver as StoreUnavailableError when the database did not serve
+ * the statement: an error answer of one of those classes, or no answer at all (refused, reset,
+ * timed out, pool closed). An answer refusing the statement itself (a unique violation, a check)
+ * and a mistake in our own arguments (TypeError) stay as they are.
+ */
+function unavailable(error: unknown): never {
+  if (error instanceof pg.DatabaseError) {
+    if (UNAVAILABLE_CLASSES.has((error.code ?? '').slice(0, 2))) throw new StoreUnavailableError(error);
+    throw error;
+  }
+  if (error instanceof Error && !(error instanceof TypeError) && !(error instanceof RangeError))
+    throw new StoreUnavailableError(error);
+  throw error;
 }

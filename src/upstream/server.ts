@@ -7,6 +7,7 @@ import type { ApiAuthenticator } from './api-auth/index.ts';
 import { type ReadinessChecks, sendHealth, sendReadiness } from './health.ts';
 import { closeServer, createBoundedServer, listen } from './http-server.ts';
 import { logAccess, requestId } from './request-context.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.ts';
 import { handleValidation } from './validation-handler.ts';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
@@ -61,14 +62,21 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   return router;
 }
 
-/** Any failure becomes a JSON 500 in the documented shape (details to the log only). */
+/**
+ * Any failure becomes a JSON answer in the documented shape (details to the log only): 503
+ * `1055` with Retry-After when the store does not answer, else 500 `1099`.
+ */
 async function guard(log: Logger, res: ServerResponse, work: () => Promise<void> | void): Promise<void> {
   try {
     await work();
   } catch (error) {
-    log.error({ err: error }, 'request failed');
+    const outage = isStoreUnavailable(error);
+    log.error({ err: error }, outage ? 'request failed: the store does not answer' : 'request failed');
     if (res.headersSent) res.destroy();
-    else sendJson(res, apiError('internal_error').status, apiError('internal_error').body);
+    else if (outage) {
+      const { status, body, headers } = storeUnavailableAnswer();
+      sendJson(res, status, body, headers);
+    } else sendJson(res, apiError('internal_error').status, apiError('internal_error').body);
   }
 }
 

@@ -1,3 +1,5 @@
+import { StoreUnavailableError } from '#store';
+
 /** pg's words for a server that accepted the connection, or a statement, and never answered. */
 const PG_TIMEOUTS = new Set([
   'timeout expired',
@@ -13,9 +15,11 @@ const PG_TIMEOUTS = new Set([
  */
 export function storeOpenError(error: unknown, databaseUrl: string | undefined, timeoutMs: number): unknown {
   if (!databaseUrl) return error;
-  let reason = error instanceof Error ? error.message : String(error);
+  // The driver's own error: its words name what went wrong.
+  const driver = error instanceof StoreUnavailableError ? error.cause : error;
+  let reason = driver instanceof Error ? driver.message : String(driver);
   // 57014: a statement cancelled by statement_timeout (a migration at start).
-  const statementTimeout = error instanceof Error && 'code' in error && error.code === '57014';
+  const statementTimeout = driver instanceof Error && 'code' in driver && driver.code === '57014';
   if (PG_TIMEOUTS.has(reason) || statementTimeout) reason += ` (no answer within ${timeoutMs} ms: DATABASE_TIMEOUT_MS)`;
   let where = '';
   try {

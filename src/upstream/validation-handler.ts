@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, type Logger, sendJson } from '#common';
 import type { ValidationRoute } from '#validation';
 import type { ApiAuthenticator } from './api-auth/index.ts';
+import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.ts';
 
 /**
  * One validation route behind request authentication (defence in depth: the gateway already
@@ -25,6 +26,11 @@ export async function handleValidation(
     sendJson(res, result.status, result.body);
   } catch (error) {
     log.error({ err: error, route: route.path }, 'validation handler failed');
+    if (isStoreUnavailable(error)) {
+      const { status, body, headers } = storeUnavailableAnswer(route.errorExtra);
+      sendJson(res, status, body, headers);
+      return;
+    }
     const { status, body } = apiError('internal_error', { extra: route.errorExtra });
     sendJson(res, status, body);
   }

@@ -99,7 +99,7 @@ describe.skipIf(!base)(
       expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
     });
 
-    it('answers the portal error page, not a stack trace, while the database does not answer, and serves the session again after', {
+    it('answers the portal 503 page with Retry-After, not a stack trace, while the database does not answer, and serves the session again after', {
       timeout: 60_000,
     }, async () => {
       const db = new URL(await database());
@@ -121,9 +121,10 @@ describe.skipIf(!base)(
         await signOut(),
         await new PortalClient(c.base).signIn(t.adminToken),
       ]) {
-        expect(res.status).toBe(500);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
         expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-        expect(res.text).toContain('The portal could not complete that request. It has been logged.');
+        expect(res.text).toContain('The portal cannot reach its database just now. Try again in a few seconds.');
         expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
       }
       relay.thaw();

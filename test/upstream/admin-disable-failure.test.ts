@@ -63,6 +63,7 @@ describe('client disable when the store fails between the disable and the revoca
         error_code: '1099',
         success: false,
       },
+      headers: {},
     });
     expect(lines()).toContain('Connection terminated unexpectedly');
     expect((await store.getClient(client.clientId))?.enabled).toBe(false);

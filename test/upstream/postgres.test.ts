@@ -54,7 +54,7 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
     }
   });
 
-  it('answers 500 within its timeout while PostgreSQL is stalled and reports not ready until it answers again', {
+  it('answers 503 with Retry-After within its timeout while PostgreSQL is stalled and reports not ready until it answers again', {
     timeout: 90_000,
   }, async () => {
     const db = new URL(await database());
@@ -97,10 +97,14 @@ describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is no
         signal: AbortSignal.timeout(15_000),
       }),
     ]);
-    expect(token.status).toBe(500);
-    expect(await token.json()).toEqual({ error: 'server_error', error_description: 'internal error' });
-    expect(apiCall.status).toBe(500);
-    expect(await apiCall.json()).toMatchObject({ error_code: '1099', success: false });
+    expect(token.status).toBe(503);
+    expect(token.headers.get('retry-after')).toBe('5');
+    expect(await token.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'the service is temporarily unavailable; try again later',
+    });
+    expect(apiCall.status).toBe(503);
+    expect(await apiCall.json()).toMatchObject({ error_code: '1055', success: false });
     await vi.waitFor(
       async () =>
         expect(await readiness()).toEqual({

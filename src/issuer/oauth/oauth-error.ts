@@ -1,7 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '#common';
 
-/** RFC 6749 §5.2 error codes this issuer answers with (plus `temporarily_unavailable` for 429). */
+/**
+ * RFC 6749 §5.2 error codes this issuer answers with, plus `temporarily_unavailable` (§4.1.2.1):
+ * 429 for a client throttled after failed authentications, 503 when the store does not answer.
+ */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'

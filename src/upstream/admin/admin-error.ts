@@ -1,6 +1,6 @@
-import { type ApiErrorKind, apiError } from '#common';
+import { type ApiErrorKind, apiError, STORE_RETRY_AFTER_SEC } from '#common';
 import { IssuerInputError, RotationTooEarlyError } from '#issuer';
-import { StoreError } from '#store';
+import { StoreError, StoreUnavailableError } from '#store';
 
 /**
  * A request-time failure of the admin API: an error kind of the one table (so the body has the
@@ -12,15 +12,24 @@ export class AdminError extends Error {
   readonly status: number;
   /** Fields the body carries beside the documented ones (a refused rotation's `not_before`). */
   readonly extra: Readonly<Record<string, unknown>>;
-  constructor(kind: ApiErrorKind, message: string, status?: number, extra: Readonly<Record<string, unknown>> = {}) {
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(
+    kind: ApiErrorKind,
+    message: string,
+    status?: number,
+    extra: Readonly<Record<string, unknown>> = {},
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     this.kind = kind;
     this.status = status ?? apiError(kind).status;
     this.extra = extra;
+    this.headers = headers;
   }
 
-  toResponse(): { status: number; body: unknown } {
-    return { status: this.status, body: apiError(this.kind, { message: this.message, extra: this.extra }).body };
+  toResponse(): { status: number; body: unknown; headers: Readonly<Record<string, string>> } {
+    const body = apiError(this.kind, { message: this.message, extra: this.extra }).body;
+    return { status: this.status, body, headers: this.headers };
   }
 }
 
@@ -37,12 +46,26 @@ export function conflict(message: string, extra: Readonly<Record<string, unknown
   return new AdminError('validation_failed', message, 409, extra);
 }
 
+/** 503 `1055` with Retry-After: the store (database) does not answer; nothing was changed, or the log says what. */
+export function storeUnavailable(): AdminError {
+  return new AdminError(
+    'store_unavailable',
+    'the store (database) does not answer; try again shortly',
+    undefined,
+    {},
+    {
+      'retry-after': String(STORE_RETRY_AFTER_SEC),
+    },
+  );
+}
+
 /**
- * Our own errors, the issuer's refusals of bad input (a token that is not ours), and the store's
- * refusals when a concurrent change beat our pre-checks.
+ * Our own errors, the issuer's refusals of bad input (a token that is not ours), the store's
+ * refusals when a concurrent change beat our pre-checks, and a store that does not answer.
  */
 export function asAdminError(error: unknown): AdminError | undefined {
   if (error instanceof AdminError) return error;
+  if (error instanceof StoreUnavailableError) return storeUnavailable();
   if (error instanceof IssuerInputError) return badRequest(error.message);
   if (error instanceof StoreError && error.code === 'project_not_found')
     return new AdminError('record_not_found', error.message);

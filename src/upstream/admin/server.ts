@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
 import { apiError, type Logger, sendJson } from '#common';
+import { StoreUnavailableError } from '#store';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
 import { asAdminError } from './admin-error.ts';
@@ -88,8 +89,11 @@ async function run(
   } catch (error) {
     const known = asAdminError(error);
     if (known) {
-      const { status, body } = known.toResponse();
-      sendJson(res, status, body);
+      const { status, body, headers } = known.toResponse();
+      // Logged as before: an operator sees why the database was not reached.
+      if (error instanceof StoreUnavailableError)
+        ctx.log.error({ err: error, route: route.path }, 'admin: the store does not answer');
+      sendJson(res, status, body, headers);
       return;
     }
     ctx.log.error({ err: error, route: route.path }, 'admin: request failed');

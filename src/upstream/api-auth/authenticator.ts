@@ -1,4 +1,5 @@
 import { systemClock } from '#common';
+import { isStoreUnavailable, storeUnavailableAnswer } from '../store-unavailable.ts';
 import { authenticateBearer } from './bearer.ts';
 import { authenticateKeySecret } from './key-secret.ts';
 import { cachedLookup } from './lookup-cache.ts';
@@ -10,8 +11,9 @@ const DEFAULT_CACHE_TTL_MS = 1000;
 
 /**
  * Request authentication of the upstream's validation routes: a Bearer token (verified again
- * with the gateway's plugin) or the public API's key/secret. Never throws: a store failure is
- * answered 1099 in the route's body shape and logged.
+ * with the gateway's plugin) or the public API's key/secret. Never throws: a store that does not
+ * answer is answered 503 `1055` (Retry-After), any other failure 500 `1099`, in the route's body
+ * shape, and logged.
  */
 export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticator {
   const ttlMs = options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
@@ -32,6 +34,7 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
           : await authenticateKeySecret(apiKeys, projects, query, authorization, route, routeLog);
       } catch (error) {
         routeLog.error({ err: error }, 'api auth failed');
+        if (isStoreUnavailable(error)) return { ok: false, ...storeUnavailableAnswer(route.errorExtra) };
         return refuse('internal_error', route);
       }
     },
