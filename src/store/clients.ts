@@ -1,4 +1,5 @@
 import type { Scope } from '#common';
+import { isUniqueViolation, StoreError } from './errors.ts';
 import { newClientId } from './ids.ts';
 import { requireOAuthPlan } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
@@ -35,17 +36,28 @@ export interface NewClient {
   secretHash: string;
 }
 
-/** Throws StoreError `project_not_found` or `plan_forbids_oauth`. */
-export function createClient(db: SqlRunner, input: NewClient, nowMs: number): Promise<OAuthClient> {
-  return db.transaction(async (tx) => {
-    await requireOAuthPlan(tx, input.projectId);
-    const rows = await tx.query<ClientRow>(
-      `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, created_at)
-       VALUES ($1, $2, $3, $4, true, $5, $6) RETURNING ${COLUMNS}`,
-      [newClientId(), input.projectId, input.name, [...new Set(input.scopes)], input.secretHash, nowMs],
+/** The unique index on a project's client names (migration 005): lower(btrim(name)). */
+const NAME_INDEX = 'oauth_clients_project_name';
+
+/** Throws StoreError `project_not_found`, `plan_forbids_oauth` or `client_name_taken`. */
+export async function createClient(db: SqlRunner, input: NewClient, nowMs: number): Promise<OAuthClient> {
+  try {
+    return await db.transaction(async (tx) => {
+      await requireOAuthPlan(tx, input.projectId);
+      const rows = await tx.query<ClientRow>(
+        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, created_at)
+         VALUES ($1, $2, $3, $4, true, $5, $6) RETURNING ${COLUMNS}`,
+        [newClientId(), input.projectId, input.name, [...new Set(input.scopes)], input.secretHash, nowMs],
+      );
+      return toClient(rows[0]!);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error, NAME_INDEX)) throw error;
+    throw new StoreError(
+      'client_name_taken',
+      `a client named ${JSON.stringify(input.name)} already exists in this project (names are compared ignoring case)`,
     );
-    return toClient(rows[0]!);
-  });
+  }
 }
 
 export async function getClient(db: SqlRunner, clientId: string): Promise<OAuthClient | null> {

@@ -2,6 +2,8 @@
 export type StoreErrorCode =
   | 'project_not_found'
   | 'plan_forbids_oauth'
+  /** The project already has a client of that name (compared without case and surrounding spaces). */
+  | 'client_name_taken'
   | 'signing_key_not_found'
   /** A key of a rotation no longer has the status it was read with: another rotation landed first. */
   | 'signing_keys_changed'

@@ -194,7 +194,10 @@ describe('validation endpoints through the gateway', () => {
     it('refuses a token without the route’s scope with 1026', async () => {
       const other = endpoint.scope === 'phone' ? 'email' : 'phone';
       const client = (
-        await up.admin('POST', `/projects/${projectId}/clients`, { name: `only-${other}`, scopes: [other] })
+        await up.admin('POST', `/projects/${projectId}/clients`, {
+          name: `only-${other} for ${endpoint.path}`,
+          scopes: [other],
+        })
       ).body as {
         client_id: string;
         client_secret: string;

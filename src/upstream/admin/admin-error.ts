@@ -41,7 +41,7 @@ export function notFound(what: string, id: string): AdminError {
   return new AdminError('record_not_found', `${what} ${JSON.stringify(id.slice(0, 64))} does not exist`);
 }
 
-/** 409: the request is well-formed but the target's state forbids it (a free plan's client). */
+/** 409: the request is well-formed but the target's state forbids it (a free plan's client, a name in use). */
 export function conflict(message: string, extra: Readonly<Record<string, unknown>> = {}): AdminError {
   return new AdminError('validation_failed', message, 409, extra);
 }
@@ -75,5 +75,6 @@ export function asAdminError(error: unknown): AdminError | undefined {
       not_before: new Date(error.notBefore).toISOString(),
       retry_after_sec: error.retryAfterSec,
     });
+  if (error instanceof StoreError && error.code === 'client_name_taken') return conflict(`name: ${error.message}`);
   return undefined;
 }

@@ -55,6 +55,36 @@ export function clientCases(ctx: SuiteContext): void {
     ).rejects.toThrow();
   });
 
+  it('refuses a second client of a name in one project, compared without case and surrounding spaces, and allows it in another', async () => {
+    const [project, other] = [await newProject(), await newProject()];
+    const create = (projectId: string, name: string) =>
+      ctx.store.createClient({ projectId, name, scopes: ['email'], secretHash: 'h' });
+    const first = await create(project.id, 'Billing sync');
+    for (const name of ['Billing sync', 'billing SYNC', '  Billing sync ']) {
+      await expect(create(project.id, name)).rejects.toMatchObject({
+        name: 'StoreError',
+        code: 'client_name_taken',
+        message: `a client named ${JSON.stringify(name)} already exists in this project (names are compared ignoring case)`,
+      });
+    }
+    expect(await ctx.store.listClients(project.id)).toEqual([first]);
+    expect((await create(other.id, 'billing sync')).name).toBe('billing sync');
+    expect((await create(project.id, 'Billing sync 2')).name).toBe('Billing sync 2');
+  });
+
+  it('lets exactly one of several creations of one name at the same time succeed', async () => {
+    const project = await newProject();
+    const attempts = await Promise.allSettled(
+      ['Nightly import', 'nightly import', 'NIGHTLY IMPORT', 'Nightly Import'].map((name) =>
+        ctx.store.createClient({ projectId: project.id, name, scopes: ['email'], secretHash: 'h' }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const attempt of attempts.filter((a) => a.status === 'rejected'))
+      expect(attempt.reason).toMatchObject({ code: 'client_name_taken' });
+    expect(await ctx.store.listClients(project.id)).toHaveLength(1);
+  });
+
   it('refuses OAuth clients for a project on the free plan', async () => {
     const project = await newProject('free');
     const attempt = ctx.store.createClient({ projectId: project.id, name: 'x', scopes: ['email'], secretHash: 'h' });
