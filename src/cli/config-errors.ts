@@ -1,12 +1,21 @@
-import { ConfigError } from '#upstream';
-import { CliError } from './cli-error.ts';
+import { ConfigError as GatewayConfigError } from '#gateway';
+import { ConfigError as UpstreamConfigError } from '#upstream';
+import { CliError, INVALID_CONFIGURATION } from './cli-error.ts';
 
-/** A configuration mistake is the operator's to fix: its message, not a stack trace. */
+/** An invalid configuration, the gateway's file or the upstream's environment. */
+export function isConfigError(error: unknown): error is GatewayConfigError | UpstreamConfigError {
+  return error instanceof GatewayConfigError || error instanceof UpstreamConfigError;
+}
+
+/**
+ * A configuration mistake is the operator's to fix: its message, not a stack trace, and the
+ * same exit status (2) from every command, whichever part found it.
+ */
 export async function withConfigErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, 2);
+    if (isConfigError(error)) throw new CliError(error.message, INVALID_CONFIGURATION);
     throw error;
   }
 }

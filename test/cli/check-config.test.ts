@@ -20,23 +20,23 @@ describe('tokengate check-config', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'OK config/gateway.yaml\n', stderr: '' });
   });
 
-  it('prints every problem with its path and line on stderr and exits 1', async () => {
+  it('prints every problem with its path and line on stderr and exits 2, as the gateway does on that file', async () => {
     const file = join(dir, 'bad.yaml');
     await writeFile(file, 'routes:\n  - path: /x\n    auth: bearer\n    scopes: [adress]\n');
     const result = await runCli(['check-config', file], {}, ROOT);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('routes[0].scopes[0]: unknown scope "adress" (line 4)');
   });
 
-  it('exits 1 naming both routes when two parameter routes differ only in their parameter names', async () => {
+  it('exits 2 naming both routes when two parameter routes differ only in their parameter names', async () => {
     const file = join(dir, 'same-shape.yaml');
     await writeFile(
       file,
       'routes:\n  - { path: /api/items/:id, auth: bearer }\n  - { path: /api/items/:itemId, auth: bearer }\n',
     );
     const result = await runCli(['check-config', file], {}, ROOT);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
       'routes[1].path: duplicate route GET /api/items/:itemId: the same route as routes[0] /api/items/:id',

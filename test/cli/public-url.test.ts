@@ -117,7 +117,7 @@ describe('a PUBLIC_URL the gateway cannot use', () => {
     });
     // Before: "OK", and a gateway that expected iss "not-a-url" refused every token.
     expect(result).toMatchObject({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: expect.stringContaining('PUBLIC_URL must be an http(s) URL, not "not-a-url"'),
     });

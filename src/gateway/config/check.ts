@@ -6,7 +6,8 @@ export interface CheckResult {
   readonly ok: boolean;
   /** What `tokengate check-config FILE` prints: `OK <file>` or one problem per line. */
   readonly output: string;
-  readonly exitCode: 0 | 1;
+  /** 0, or 2: the status `tokengate gateway` exits with on this file. */
+  readonly exitCode: 0 | 2;
 }
 
 /** Validates a configuration file without starting anything. */
@@ -16,6 +17,6 @@ export function checkConfig(file: string, env: Env = process.env): CheckResult {
     return { ok: true, output: `OK ${file}`, exitCode: 0 };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    return { ok: false, output: error.message, exitCode: 1 };
+    return { ok: false, output: error.message, exitCode: 2 };
   }
 }

@@ -287,9 +287,9 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problemsOf('invalid/does-not-exist.yaml')).toEqual(['cannot read file: ENOENT']);
   });
 
-  it('check-config prints every problem and exits 1', () => {
+  it('check-config prints every problem and exits 2, the status of an invalid configuration', () => {
     const result = checkConfig(fixture('invalid/unknown-scope.yaml'), {});
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode).toBe(2);
     expect(result.output).toContain('routes[1].scopes[0]: unknown scope "adress" (line 8)');
   });
 });
