@@ -1,9 +1,16 @@
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { apiError } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
 import { trackConnections } from './drain.ts';
+import { afterReplies, inOrder } from './in-order.ts';
 import { readTlsFiles } from './tls-files.ts';
 
 /**
@@ -24,9 +31,12 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
     // default); sweep often enough that a slow client is cut near its deadline.
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 2))),
   };
+  const handleInOrder = inOrder(handler);
   const server = config.tls
-    ? createHttpsServer({ ...options, ...readTlsFiles(config.tls) }, handler)
-    : createHttpServer(options, handler);
+    ? createHttpsServer({ ...options, ...readTlsFiles(config.tls) }, handleInOrder)
+    : createHttpServer(options, handleInOrder);
+  // Node answers an Expect other than 100-continue itself; in turn, so the next request knows it waits for it.
+  server.on('checkExpectation', inOrder(refuseExpectation));
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);
   trackConnections(server);
@@ -47,27 +57,46 @@ function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.once('finish', destroySocket);
   socket.resume();
   const { body } = apiError('method_not_allowed', { message: 'CONNECT is not supported' });
-  writeAndClose(socket, '501 Not Implemented', JSON.stringify(body));
+  afterReplies(socket, () => writeAndClose(socket, '501 Not Implemented', JSON.stringify(body)));
+}
+
+/** An `Expect` other than 100-continue: 417 (RFC 9110 §10.1.1), as Node answers it, but in turn. */
+function refuseExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(417, { 'content-length': 0 });
+  res.end();
 }
 
 function destroySocket(this: Duplex): void {
   this.destroy();
 }
 
+const ANSWERED = Symbol('tokengate.clientErrorAnswered');
+
 /**
  * Parser-level failures still get the documented JSON shape: 431 for oversized headers (Node
- * would answer a bare 431), 400 for malformed requests, 408 for slow clients.
+ * would answer a bare 431), 400 for malformed requests, 408 for slow clients. The answer goes out
+ * after the replies to the requests before it (in-order.ts) and ends the connection; the parser
+ * reads nothing more. Data after a request that closed the connection (its `Connection: close`,
+ * HTTP/1.0) is not a request at all: it gets no answer, the connection just ends after that
+ * request's reply. Node reports every later chunk again: only the first report counts.
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+  const marked = socket as Duplex & { [ANSWERED]?: true };
+  if (marked[ANSWERED]) return;
+  marked[ANSWERED] = true;
+  afterReplies(socket, () => writeClientError(error.code, socket));
+}
+
+function writeClientError(code: string | undefined, socket: Duplex): void {
+  if (code === 'HPE_CLOSED_CONNECTION') {
     socket.destroy();
     return;
   }
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     return;
   }
-  const oversized = error.code === 'HPE_HEADER_OVERFLOW';
+  const oversized = code === 'HPE_HEADER_OVERFLOW';
   const { body } = oversized
     ? apiError('payload_too_large')
     : apiError('validation_failed', { message: 'Malformed HTTP request' });

@@ -29,7 +29,7 @@ export interface EchoUpstream {
  * that status however odd, written by hand; `/api/raw-reason/<percent-encoded>` a 200 with that reason phrase. `/api/early` answers before reading the request body.
  * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
- * as the gateway takes it.
+ * as the gateway takes it. A `delayMs=N` query parameter delays that one answer instead of `setDelay`'s.
  */
 /** The byte at offset i of a large body. */
 export const largeByte = (i: number): number => i % 251;
@@ -53,6 +53,12 @@ function streamLarge(res: ServerResponse, total: number, wrote: (n: number) => v
     res.end();
   };
   more();
+}
+
+/** The request's own `delayMs` query parameter, else the upstream-wide delay. */
+function delayOf(url: string, fallback: number): number {
+  const own = /[?&]delayMs=(\d+)/.exec(url);
+  return own ? Number(own[1]) : fallback;
 }
 
 export async function startEchoUpstream(): Promise<EchoUpstream> {
@@ -132,8 +138,9 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         });
         res.end(JSON.stringify(record));
       };
-      if (delayMs > 0) {
-        setTimeout(answer, delayMs);
+      const wait = delayOf(req.url ?? '', delayMs);
+      if (wait > 0) {
+        setTimeout(answer, wait);
         res.once('close', () => {
           if (!res.headersSent) cancelled++;
         });
