@@ -35,7 +35,16 @@ export function createListener(config: GatewayConfig, handler: RequestListener):
   const server = config.tls
     ? createHttpsServer({ ...options, ...readTlsFiles(config.tls) }, handleInOrder)
     : createHttpServer(options, handleInOrder);
-  // Node answers an Expect other than 100-continue itself; in turn, so the next request knows it waits for it.
+  // Node would write 100 Continue as it parses the request, into a reply that may still be queued
+  // behind others; it goes out when the request's turn comes (in-order.ts), just before the request
+  // is handed on as any other. An Expect other than 100-continue is refused (417) in turn too.
+  server.on(
+    'checkContinue',
+    inOrder((req, res) => {
+      res.writeContinue();
+      server.emit('request', req, res);
+    }),
+  );
   server.on('checkExpectation', inOrder(refuseExpectation));
   server.on('clientError', answerClientError);
   server.on('connect', refuseConnect);

@@ -29,7 +29,8 @@ export interface EchoUpstream {
  * that status however odd, written by hand; `/api/raw-reason/<percent-encoded>` a 200 with that reason phrase. `/api/early` answers before reading the request body.
  * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
- * as the gateway takes it. A `delayMs=N` query parameter delays that one answer instead of `setDelay`'s.
+ * as the gateway takes it. A `delayMs=N` query parameter delays that one answer instead of `setDelay`'s;
+ * `sized=1` frames it with Content-Length instead of chunked.
  */
 /** The byte at offset i of a large body. */
 export const largeByte = (i: number): number => i % 251;
@@ -53,6 +54,11 @@ function streamLarge(res: ServerResponse, total: number, wrote: (n: number) => v
     res.end();
   };
   more();
+}
+
+/** Content-Length for `body` when the request asked for `sized=1`. */
+function sizedAs(url: string, body: string): Record<string, number> {
+  return /[?&]sized=1/.test(url) ? { 'content-length': Buffer.byteLength(body) } : {};
 }
 
 /** The request's own `delayMs` query parameter, else the upstream-wide delay. */
@@ -121,7 +127,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           // Informational replies ahead of the final one: 102 Processing, then 103 Early Hints.
           res.writeProcessing();
           res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style', 'x-hint': 'early' });
-          res.writeHead(200, { 'content-type': 'text/plain' }).end('final');
+          res.writeHead(200, { 'content-type': 'text/plain', ...sizedAs(req.url, 'final') }).end('final');
           return;
         }
         if (req.url?.startsWith('/api/half')) {
@@ -130,13 +136,15 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           setTimeout(() => res.socket?.destroy(), 20);
           return;
         }
+        const body = JSON.stringify(record);
         res.writeHead(200, {
           'content-type': 'application/json',
           connection: 'keep-alive',
           'keep-alive': 'timeout=5',
           'x-upstream': 'echo',
+          ...sizedAs(record.url, body),
         });
-        res.end(JSON.stringify(record));
+        res.end(body);
       };
       const wait = delayOf(req.url ?? '', delayMs);
       if (wait > 0) {
