@@ -8,7 +8,9 @@
  *
  * The verifier computes it once per request, from the whole Authorization value: that string
  * is flat, while the token is a slice of it, which V8 reads about 1.5x slower char by char.
- * "Bearer " is always 7 characters (extractor.ts), so one token always has one fingerprint.
+ * Clients send `Bearer` and one space (extractor.ts accepts more): one token sent with one space
+ * always has one fingerprint; sent with more, it has another, and is verified and cached once
+ * more under it (a hit still needs the whole token equal).
  * 16 base64url characters are 96 random bits: more would only lengthen the multiply chain.
  */
 const TAIL = 16;

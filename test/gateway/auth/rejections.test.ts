@@ -25,6 +25,13 @@ describe('bearer verification at the gateway, end to end', () => {
     expect(res.status).toBe(200);
   });
 
+  it('forwards a valid token sent after more than one space, Authorization as the client sent it', async () => {
+    const authorization = `Bearer   ${await h.kit.tokenWithScopes(['phone'])}`;
+    const res = await h.fetch('/api/phone/v1/verification?phone_number=1', { headers: { authorization } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { headers: Record<string, string> }).headers['authorization']).toBe(authorization);
+  });
+
   it('answers a request without any credential with 401 1040 and a bare Bearer challenge', async () => {
     const before = h.upstream.seen.length;
     const res = await call('/api/phone/v1/verification');

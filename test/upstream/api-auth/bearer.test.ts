@@ -21,6 +21,12 @@ describe('bearer tokens in the upstream', () => {
     expect(res.body).toEqual({ projectId, via: 'bearer', scopes: ['address'] });
   });
 
+  it('accepts a valid token sent after more than one space (RFC 6750 §2.1: 1*SP)', async () => {
+    const res = await h.call(AUTOCOMPLETE, { q: '1 george' }, `Bearer   ${await h.token(projectId, ['address'])}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ projectId, via: 'bearer', scopes: ['address'] });
+  });
+
   it('answers 1026 (401) with an insufficient_scope challenge when the token lacks the route scope', async () => {
     const res = await h.call(PHONE, {}, `Bearer ${await h.token(projectId, ['address', 'email'])}`);
     expect(res.status).toBe(401);
