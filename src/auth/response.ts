@@ -6,6 +6,7 @@ const REALM = 'Bearer realm="tokengate"';
 // Failure → row of the shared error table (src/common/api-errors.ts).
 const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
   credentials_missing: 'credentials_missing',
+  invalid_request: 'invalid_request',
   invalid_token: 'invalid_token',
   token_revoked: 'token_revoked',
   token_expired: 'token_expired',
@@ -26,6 +27,8 @@ function challenge(failure: AuthFailure, message: string): string {
     case 'revocations_stale':
       // No error attribute: the client sent nothing wrong (RFC 6750 §3.1).
       return REALM;
+    case 'invalid_request':
+      return `${REALM}, error="invalid_request", error_description="${quoted(message)}"`;
     case 'insufficient_scope': {
       const scope = failure.required?.scopes.join(' ') ?? '';
       return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}", scope="${scope}"`;

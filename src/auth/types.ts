@@ -27,6 +27,8 @@ export interface VerifiedToken {
 /** Closed set of failures; `src/auth/response.ts` is the one place that maps them to HTTP. */
 export type AuthFailureKind =
   | 'credentials_missing'
+  /** RFC 6750 §3.1: the request is malformed, e.g. several Authorization headers (decided by the host). */
+  | 'invalid_request'
   | 'invalid_token'
   | 'token_revoked'
   | 'token_expired'

@@ -27,6 +27,7 @@ export const API_ERRORS = {
   route_not_found: { code: '1041', status: 404, message: 'No such endpoint' },
   method_not_allowed: { code: '1042', status: 405, message: 'Method not allowed' },
   payload_too_large: { code: '1043', status: 413, message: 'Request too large' },
+  invalid_request: { code: '1044', status: 400, message: 'More than one Authorization header' },
   upstream_unavailable: { code: '1050', status: 502, message: 'Upstream service unavailable' },
   upstream_timeout: { code: '1051', status: 504, message: 'Upstream service timed out' },
   keys_unavailable: { code: '1052', status: 503, message: 'Token verification keys are not available yet' },

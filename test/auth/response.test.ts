@@ -24,6 +24,17 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
     );
   });
 
+  it('answers a malformed request (several Authorization headers) with 400 1044 and error="invalid_request"', () => {
+    const res = authFailureResponse(failure('invalid_request'));
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: 'More than one Authorization header', error_code: '1044', success: false },
+    });
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="tokengate", error="invalid_request", error_description="More than one Authorization header"',
+    );
+  });
+
   it('answers a revoked token with 401 1024 "OAuth key has been revoked"', () => {
     const res = authFailureResponse(failure('token_revoked'));
     expect(res).toMatchObject({ status: 401, body: { message: 'OAuth key has been revoked', error_code: '1024' } });

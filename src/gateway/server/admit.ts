@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AuthFailure, authFailureResponse } from '#auth';
+import { sendJson } from '#common';
 import { HEALTH_PATHS, sendHealth } from '../ops/health.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
 import { pathOf } from '../routing/path-guard.ts';
 import { declaredTooLarge } from './body-limit.ts';
 import { arrivedDuringDrain } from './drain.ts';
+import { fieldLines } from './field-lines.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
 import { hostProblem, toOriginForm } from './request-target.ts';
@@ -14,8 +17,8 @@ const SLASH = 0x2f;
 /**
  * Everything decided before authentication: URL length (414), the request target's form and
  * Host (400, request-target.ts), health endpoints (GET and HEAD), the route (400 for unsafe
- * paths, 404, 405 with Allow) and a declared body size (413). Returns the route, or undefined
- * when the request has been answered here.
+ * paths, 404, 405 with Allow), several Authorization headers (400) and a declared body size
+ * (413). Returns the route, or undefined when the request has been answered here.
  */
 export function admit(
   gen: Generation,
@@ -57,6 +60,10 @@ export function admit(
     });
   } else {
     record.route = match.route.id;
+    if (fieldLines(req.rawHeaders, 'authorization', 'Authorization') > 1) {
+      refuseSeveralCredentials(res, record, match.route);
+      return undefined;
+    }
     if (!declaredTooLarge(req, gen.config.limits.maxBodyBytes)) return match.route;
     sendApiError(res, record, 'payload_too_large', {
       extra: match.route.errorFields,
@@ -69,4 +76,21 @@ export function admit(
 function refuse(res: ServerResponse, record: RequestRecord, message: string): undefined {
   sendApiError(res, record, 'validation_failed', { message, headers: { connection: 'close' } });
   return undefined;
+}
+
+const SEVERAL_CREDENTIALS: AuthFailure = Object.freeze({
+  ok: false,
+  kind: 'invalid_request',
+  detail: 'more than one Authorization header',
+});
+
+/**
+ * RFC 6750 §3.1 `invalid_request`: Node keeps the first Authorization header and drops the rest, so
+ * which credential would count is not the client's to see. Refused on every route, whatever its
+ * auth: the upstream would only ever see the first.
+ */
+function refuseSeveralCredentials(res: ServerResponse, record: RequestRecord, route: CompiledRoute): void {
+  const reply = authFailureResponse(SEVERAL_CREDENTIALS, route.errorFields);
+  record.errorCode = reply.body.error_code;
+  sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': record.requestId });
 }

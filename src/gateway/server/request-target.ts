@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { fieldLines } from './field-lines.ts';
 
 /**
  * RFC 9112 §3.2.2: a server must accept a request target in absolute form
@@ -32,32 +33,16 @@ export function toOriginForm(req: IncomingMessage, url: string): string | undefi
 }
 
 /**
- * RFC 9112 §3.2: a request with more than one Host line, or with an invalid Host value, must be
- * refused (400). The value is forwarded upstream and echoed in X-Forwarded-Host and Forwarded,
+ * RFC 9112 §3.2: a request with more than one Host line (field-lines.ts), or with an invalid Host
+ * value, must be refused (400). The value is forwarded upstream and echoed in X-Forwarded-Host and Forwarded,
  * so `Host: a"b\c` would reach every reader of those. Returns what is wrong, or undefined.
  */
 export function hostProblem(req: IncomingMessage): string | undefined {
-  const lines = hostLines(req.rawHeaders);
+  const lines = fieldLines(req.rawHeaders, 'host', 'Host');
   if (lines > 1) return 'More than one Host header';
   // HTTP/1.1 requires Host even with an absolute-form target (whose authority then wins). Node
   // would refuse its absence with a bare 400; the listener leaves it to this check (listener.ts).
   if (lines === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return 'Missing Host header';
   const host = req.headers.host;
   return host === undefined || HOST_VALUE.test(host) ? undefined : 'Invalid Host header';
-}
-
-/**
- * How many Host lines the request had: 0, 1 or 2 (two or more). Node keeps the first in
- * `req.headers` and drops the rest, while a server behind another proxy might take the last:
- * two parties reading two hosts is how host-routing confusion starts. Only four-letter names
- * are compared, so the scan costs a length check per header.
- */
-function hostLines(rawHeaders: readonly string[]): number {
-  let lines = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i] as string;
-    if (name.length !== 4 || (name !== 'Host' && name !== 'host' && name.toLowerCase() !== 'host')) continue;
-    if (++lines > 1) return lines;
-  }
-  return lines;
 }
