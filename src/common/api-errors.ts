@@ -74,3 +74,34 @@ export function apiError(
   }
   return { status: entry.status, body: { ...options.extra, message, error_code: entry.code, success: false } };
 }
+
+/**
+ * RFC 6749 §5.2 error codes for the gateway's own answers on the token and revocation endpoints,
+ * whose clients read `{error, error_description}`, never `error_code`.
+ */
+export type OAuthErrorCode = 'invalid_request' | 'server_error' | 'temporarily_unavailable';
+
+/** An OAuth error body (RFC 6749 §5.2). */
+export interface OAuthErrorBody {
+  error: OAuthErrorCode;
+  error_description: string;
+}
+
+/**
+ * The same row of the table in the OAuth shape, its code chosen by the row's status: 500 is
+ * `server_error` (an unexpected condition), any other 5xx `temporarily_unavailable` (the issuer
+ * cannot be reached or answer in time, the gateway drains, keys or revocations are not ready: try
+ * again), and a 4xx `invalid_request` (the request itself: too large, a method or header not
+ * allowed). The status stays the row's, and `error_description` is its public message.
+ */
+export function oauthError(
+  kind: ApiErrorKind,
+  options: { message?: string } = {},
+): {
+  status: number;
+  body: OAuthErrorBody;
+} {
+  const { status, message } = API_ERRORS[kind];
+  const error = status === 500 ? 'server_error' : status >= 500 ? 'temporarily_unavailable' : 'invalid_request';
+  return { status, body: { error, error_description: options.message ?? message } };
+}

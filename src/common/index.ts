@@ -15,3 +15,4 @@ export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './
 export { ensurePrivateDirectory } from './private-dir.ts';
 export { ignoreHangUps, stopSignal } from './signals.ts';
 export { fetchFailureCause } from './fetch-cause.ts';
+export { oauthError, type OAuthErrorBody, type OAuthErrorCode } from './api-errors.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_ERRORS, apiError } from '#common';
+import { API_ERRORS, type ApiErrorKind, apiError, oauthError } from '#common';
 
 describe('the API error table', () => {
   it('gives the spec statuses and messages to the bearer codes', () => {
@@ -24,6 +24,17 @@ describe('the API error table', () => {
   it('adds a route’s extra fields without letting them override the documented ones', () => {
     const { body } = apiError('invalid_token', { extra: { completions: [], success: true, error_code: 'x' } });
     expect(body).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
+  });
+
+  it('gives every row an RFC 6749 §5.2 form: server_error for 500, temporarily_unavailable for other 5xx, else invalid_request', () => {
+    for (const kind of Object.keys(API_ERRORS) as ApiErrorKind[]) {
+      const { status, message } = API_ERRORS[kind];
+      const expected = status === 500 ? 'server_error' : status >= 500 ? 'temporarily_unavailable' : 'invalid_request';
+      expect(oauthError(kind)).toEqual({ status, body: { error: expected, error_description: message } });
+      // RFC 6749 §5.2: error_description is %x20-21 / %x23-5B / %x5D-7E.
+      expect(message).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+    }
+    expect(oauthError('payload_too_large', { message: 'x' }).body.error_description).toBe('x');
   });
 
   it('is the table docs/errors.md documents, row for row', () => {

@@ -77,10 +77,27 @@ const route = z
         "Extra fields of this route's error bodies, e.g. `completions: []` on the validation API routes. They " +
           'never replace `message`, `error_code` or `success`.',
       ),
+    errorShape: z
+      .enum(['api', 'oauth'])
+      .default('api')
+      .describe(
+        "The body of the gateway's own errors on this route: the documented `{message, error_code, success}` " +
+          '(`api`) or RFC 6749 §5.2 `{error, error_description}` (`oauth`, only with `auth: none` and no ' +
+          '`errorFields`).',
+      ),
   })
   .refine((r) => r.auth === 'bearer' || r.scopes.length === 0, {
     message: 'scopes need auth: bearer',
     path: ['scopes'],
+  })
+  // A token's refusals have their documented body and RFC 6750 challenge; an OAuth body has no extra fields.
+  .refine((r) => r.errorShape === 'api' || r.auth === 'none', {
+    message: 'errorShape: oauth needs auth: none (the OAuth endpoints authenticate their clients themselves)',
+    path: ['errorShape'],
+  })
+  .refine((r) => r.errorShape === 'api' || Object.keys(r.errorFields).length === 0, {
+    message: 'errorFields extend the documented error body, not errorShape: oauth',
+    path: ['errorFields'],
   });
 
 function rejectConflictingRoutes(

@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { apiError, sendJson } from '#common';
+import { sendJson } from '#common';
+import { shapedError } from '../routing/error-shape.ts';
 import type { ForwardState } from './state.ts';
 
 export type UpstreamFailure = 'upstream_unavailable' | 'upstream_timeout';
 
 /**
- * 502/504 in the documented body shape (with the route's extra fields). If the upstream's reply
+ * 502/504 in the route's body shape (error-shape.ts: documented with its extra fields, or OAuth). If the upstream's reply
  * had already started there is no honest way to change the status: the connection is closed
  * so the client sees a truncated response rather than a spliced one.
  */
@@ -14,7 +15,7 @@ export function sendUpstreamFailure(res: ServerResponse, failure: UpstreamFailur
     res.destroy();
     return;
   }
-  const { status, body } = apiError(failure, { extra: state.route.errorFields });
-  state.note.errorCode = body.error_code;
-  sendJson(res, status, body, { 'x-request-id': state.note.requestId });
+  const reply = shapedError(state.route.errorShape, failure, { extra: state.route.errorFields });
+  state.note.errorCode = reply.code;
+  sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': state.note.requestId });
 }

@@ -1,5 +1,6 @@
 import type { RouteRequirement } from '#auth';
 import type { RouteConfig } from '../config/schema.ts';
+import type { ErrorShape } from './error-shape.ts';
 
 /**
  * A route as the request path uses it, compiled once at load: the auth requirement is built
@@ -12,6 +13,8 @@ export interface CompiledRoute {
   readonly requirement: RouteRequirement;
   readonly allowKeySecret: boolean;
   readonly errorFields: Readonly<Record<string, unknown>>;
+  /** The body of the gateway's own errors on this route (error-shape.ts). */
+  readonly errorShape: ErrorShape;
 }
 
 export function compileRoute(route: RouteConfig): CompiledRoute {
@@ -21,5 +24,6 @@ export function compileRoute(route: RouteConfig): CompiledRoute {
     requirement: Object.freeze({ scopes: Object.freeze([...route.scopes]), match: route.match }),
     allowKeySecret: route.allowKeySecret,
     errorFields: route.errorFields,
+    errorShape: route.errorShape,
   });
 }

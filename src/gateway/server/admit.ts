@@ -28,6 +28,7 @@ export function admit(
 ): CompiledRoute | undefined {
   let url = req.url ?? '/';
   if (url.length > gen.config.limits.maxUrlLength) {
+    shapeLikeItsRoute(gen, record, url);
     sendApiError(res, record, 'payload_too_large', { status: 414 });
     return undefined;
   }
@@ -37,7 +38,10 @@ export function admit(
     url = origin;
   }
   const hostIssue = hostProblem(req);
-  if (hostIssue !== undefined) return refuse(res, record, hostIssue);
+  if (hostIssue !== undefined) {
+    shapeLikeItsRoute(gen, record, url);
+    return refuse(res, record, hostIssue);
+  }
   const path = pathOf(url);
   if (HEALTH_PATHS.has(path)) {
     record.route = path;
@@ -54,12 +58,14 @@ export function admit(
   else if (match.kind === 'not_found') sendApiError(res, record, 'route_not_found');
   else if (match.kind === 'method_not_allowed') {
     record.route = match.route.id;
+    record.errorShape = match.route.errorShape;
     sendApiError(res, record, 'method_not_allowed', {
       extra: match.errorFields,
       headers: { allow: match.allow.join(', ') },
     });
   } else {
     record.route = match.route.id;
+    record.errorShape = match.route.errorShape;
     if (fieldLines(req.rawHeaders, 'authorization', 'Authorization') > 1) {
       refuseSeveralCredentials(res, record, match.route);
       return undefined;
@@ -71,6 +77,15 @@ export function admit(
     });
   }
   return undefined;
+}
+
+/**
+ * A request refused before routing (URL too long, Host) is answered in the shape of the route its
+ * path names, if any, so a token endpoint client reads an OAuth error there too.
+ */
+function shapeLikeItsRoute(gen: Generation, record: RequestRecord, url: string): void {
+  const match = gen.router.match(record.method, pathOf(url));
+  if (match.kind === 'route' || match.kind === 'method_not_allowed') record.errorShape = match.route.errorShape;
 }
 
 function refuse(res: ServerResponse, record: RequestRecord, message: string): undefined {
@@ -87,9 +102,14 @@ const SEVERAL_CREDENTIALS: AuthFailure = Object.freeze({
 /**
  * RFC 6750 §3.1 `invalid_request`: Node keeps the first Authorization header and drops the rest, so
  * which credential would count is not the client's to see. Refused on every route, whatever its
- * auth: the upstream would only ever see the first.
+ * auth: the upstream would only ever see the first. An OAuth route answers in its own shape, with
+ * no Bearer challenge (its clients authenticate with Basic or form fields).
  */
 function refuseSeveralCredentials(res: ServerResponse, record: RequestRecord, route: CompiledRoute): void {
+  if (route.errorShape === 'oauth') {
+    sendApiError(res, record, 'invalid_request');
+    return;
+  }
   const reply = authFailureResponse(SEVERAL_CREDENTIALS, route.errorFields);
   record.errorCode = reply.body.error_code;
   sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': record.requestId });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { VerifiedToken } from '#auth';
+import type { ErrorShape } from '../routing/error-shape.ts';
 import type { Generation } from './generation.ts';
 
 /** What one request's access-log line and metrics say; filled in as the request moves along. */
@@ -13,6 +14,8 @@ export interface RequestRecord {
   route: string;
   decision: 'allowed' | 'denied' | 'public' | 'key_secret' | 'rejected' | 'health';
   errorCode: string;
+  /** The body of the gateway's own errors: its route's shape once admit() has found the route. */
+  errorShape: ErrorShape;
   /** The accepted token (its client id and jti are logged), else undefined. */
   token: VerifiedToken | undefined;
 }
@@ -26,6 +29,7 @@ export function newRecord(requestId: string, method: string, startedAt: number, 
     route: '(unmatched)',
     decision: 'rejected',
     errorCode: '',
+    errorShape: 'api',
     token: undefined,
   };
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { type ApiErrorKind, apiError, sendJson } from '#common';
+import { type ApiErrorKind, sendJson } from '#common';
+import { shapedError } from '../routing/error-shape.ts';
 import type { RequestRecord } from './record.ts';
 
 export interface ErrorReplyOptions {
@@ -15,17 +16,24 @@ export interface ErrorReplyOptions {
   readonly status?: 413 | 414 | 431;
 }
 
-/** Sends a gateway-decided error in the documented shape and notes its code for the access log. */
+/**
+ * Sends a gateway-decided error in the request's route's shape (the documented body, or the OAuth
+ * one on the token and revocation endpoints: error-shape.ts) and notes its code for the access log.
+ */
 export function sendApiError(
   res: ServerResponse,
   record: RequestRecord,
   kind: ApiErrorKind,
   options: ErrorReplyOptions = {},
 ): void {
-  const { status, body } = apiError(kind, {
+  const reply = shapedError(record.errorShape, kind, {
     ...(options.extra ? { extra: options.extra } : {}),
     ...(options.message ? { message: options.message } : {}),
   });
-  record.errorCode = body.error_code;
-  sendJson(res, options.status ?? status, body, { ...options.headers, 'x-request-id': record.requestId });
+  record.errorCode = reply.code;
+  sendJson(res, options.status ?? reply.status, reply.body, {
+    ...reply.headers,
+    ...options.headers,
+    'x-request-id': record.requestId,
+  });
 }

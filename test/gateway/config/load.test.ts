@@ -43,6 +43,7 @@ describe('loading a valid gateway configuration', () => {
       match: 'any',
       allowKeySecret: false,
       errorFields: { completions: [] },
+      errorShape: 'api',
     });
   });
 
@@ -125,6 +126,7 @@ describe('loading a valid gateway configuration', () => {
           match: 'any',
           allowKeySecret: false,
           errorFields: {},
+          errorShape: 'api',
         },
       ],
     });
@@ -150,6 +152,12 @@ describe('loading a valid gateway configuration', () => {
   it('accepts the default route map of the local stack', () => {
     const result = checkConfig(join(here, '../../../config/gateway.yaml'), {});
     expect(result).toEqual({ ok: true, output: expect.stringMatching(/^OK /), exitCode: 0 });
+  });
+
+  it('answers in the OAuth error shape on the token and revocation endpoints of the default route map', () => {
+    const { routes } = loadGatewayConfig(join(here, '../../../config/gateway.yaml'), {});
+    const oauth = routes.filter((r) => r.errorShape === 'oauth').map((r) => r.path);
+    expect(oauth).toEqual(['/oauth/token', '/oauth/revoke']);
   });
 });
 
@@ -213,6 +221,13 @@ describe('rejecting an invalid gateway configuration', () => {
   it('refuses scopes on a route without bearer auth', () => {
     expect(problemsOf('invalid/scopes-without-bearer.yaml')).toEqual([
       'routes[0].scopes: scopes need auth: bearer (line 2)',
+    ]);
+  });
+
+  it('gives the OAuth error shape only to auth: none routes without extra error fields', () => {
+    expect(problemsOf('invalid/oauth-shape.yaml')).toEqual([
+      'routes[0].errorShape: errorShape: oauth needs auth: none (the OAuth endpoints authenticate their clients themselves) (line 2)',
+      'routes[1].errorFields: errorFields extend the documented error body, not errorShape: oauth (line 3)',
     ]);
   });
 

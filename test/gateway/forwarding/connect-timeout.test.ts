@@ -26,6 +26,7 @@ function fakes() {
       match: 'any',
       allowKeySecret: false,
       errorFields: {},
+      errorShape: 'api',
     }),
     timedOut: undefined,
     proxyReq: undefined,

@@ -16,6 +16,7 @@ function state(): ForwardState {
       requirement: { scopes: [], match: 'any' },
       allowKeySecret: false,
       errorFields: {},
+      errorShape: 'api',
     },
     timedOut: undefined,
     proxyReq: undefined,

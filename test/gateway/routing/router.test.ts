@@ -12,6 +12,7 @@ function route(path: string, overrides: Partial<RouteConfig> = {}): RouteConfig 
     match: 'any',
     allowKeySecret: false,
     errorFields: {},
+    errorShape: 'api',
     ...overrides,
   };
 }
