@@ -263,4 +263,26 @@ describe('routing at the edge', () => {
     }
     expect(h.upstream.seen.some((r) => r.url.includes('internal'))).toBe(false);
   });
+
+  it('refuses path parameters and double-encoded or overlong dots under an auth: none prefix, forwarding nothing', async () => {
+    // Regression: `..;` passed the guard, and an upstream that drops `;…` from a segment before
+    // resolving dots (Tomcat, Spring) read /public/..;/internal/revocations as /internal/revocations.
+    const paths = [
+      '/public/..;/internal/revocations',
+      '/public/%2e%2e;x=1/internal/revocations',
+      '/public/..%3b/internal/revocations',
+      '/public/ok;jsessionid=1',
+      '/public/%252e%252e/internal/revocations',
+      '/public/%c0%ae%c0%ae/internal/revocations',
+    ];
+    for (const path of paths) {
+      const res = await rawRequest(h.gateway.url, path);
+      expect({ path, status: res.status, body: JSON.parse(res.body) }).toEqual({
+        path,
+        status: 400,
+        body: { message: 'Invalid request path', error_code: '1000', success: false },
+      });
+    }
+    expect(h.upstream.seen.filter((r) => paths.includes(r.url))).toEqual([]);
+  });
 });
