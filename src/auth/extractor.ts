@@ -19,6 +19,8 @@ export function extractBearer(
 ): string | AuthFailure {
   if (authorization === undefined || authorization === '')
     return fail('credentials_missing', 'no Authorization header');
+  // The type says string, but a host in plain JavaScript may hand over a header list or null.
+  if (typeof authorization !== 'string') return fail('invalid_token', 'Authorization is not a string');
   if (!startsWithBearer(authorization)) {
     return fail('credentials_missing', 'Authorization scheme is not Bearer');
   }

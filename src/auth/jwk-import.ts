@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { isSupportedAlgorithm, keyFitsAlgorithm, type SupportedAlgorithm } from './algorithms.ts';
+import { describeValue } from './describe.ts';
 
 /** A verification key taken from the set: imported once per kid and reused while unchanged. */
 export interface ImportedKey {
@@ -19,7 +20,7 @@ const PUBLIC_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 
 function publicJwk(jwk: Record<string, unknown>): Record<string, string> | string {
   const members = typeof jwk['kty'] === 'string' ? PUBLIC_MEMBERS[jwk['kty']] : undefined;
-  if (members === undefined) return `kty ${String(jwk['kty']).slice(0, 10)} unsupported`;
+  if (members === undefined) return `kty ${describeValue(jwk['kty'], 10)} unsupported`;
   const out: Record<string, string> = {};
   for (const name of members) {
     const value = jwk[name];
@@ -39,7 +40,7 @@ function checkUse(
   const alg = jwk['alg'];
   if (alg === undefined) return undefined;
   if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg))
-    return `alg ${String(alg).slice(0, 10)} not pinned`;
+    return `alg ${describeValue(alg, 10)} not pinned`;
   return alg;
 }
 

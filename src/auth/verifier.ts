@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { type Clock, systemClock } from '#common';
 import { createDoorkeeper } from './admission.ts';
 import { createBatch } from './batch.ts';
+import { describeValue } from './describe.ts';
 import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
 import { checkClaims, checkHeader, type ClaimRules, notYetValid } from './claims.ts';
 import { type CompactJws, parseCompact } from './compact.ts';
@@ -127,7 +128,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if ('ok' in jws) return remember(raw, fp, jws);
     const { alg, kid } = jws.header;
     if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
-      return remember(raw, fp, fail('invalid_token', `alg ${String(alg).slice(0, 20)} not pinned`));
+      return remember(raw, fp, fail('invalid_token', `alg ${describeValue(alg, 20)} not pinned`));
     }
     if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256)
       return remember(raw, fp, fail('invalid_token', 'kid missing'));

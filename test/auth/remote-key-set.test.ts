@@ -363,6 +363,23 @@ describe('remote key set: what it imports', () => {
     expect(f.events.filter((e) => e.type === 'key_ignored')).toHaveLength(7);
   });
 
+  it('ignores a key whose kty or alg is an object with no usable toString, and loads the others', async () => {
+    const f = await fixture();
+    await f.keySet.start();
+    const odd = { toString: 0 };
+    f.server.setRawBody(
+      JSON.stringify({
+        keys: [{ kty: odd, kid: 'odd-kty' }, { ...k2.publicJwk, kid: 'odd-alg', alg: odd }, k1.publicJwk],
+      }),
+    );
+    await f.keySet.reload();
+    expect(f.keySet.status()).toMatchObject({ lastError: null, keys: 1 });
+    expect(f.events.filter((e) => e.type === 'key_ignored')).toEqual([
+      { type: 'key_ignored', reason: 'odd-kty: kty of type object unsupported' },
+      { type: 'key_ignored', reason: 'odd-alg: alg of type object not pinned' },
+    ]);
+  });
+
   it('treats a set with no usable key, a non-JSON body or an oversized body as a failed fetch', async () => {
     const f = await fixture({ maxResponseBytes: 10_000 });
     await f.keySet.start();

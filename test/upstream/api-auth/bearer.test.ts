@@ -69,6 +69,15 @@ describe('bearer tokens in the upstream', () => {
     }
   });
 
+  it('regression (issue 17): answers 1024 (401), not 1099, to a header whose alg is {"toString":0}, and logs no token', async () => {
+    const token = 'eyJhbGciOnsidG9TdHJpbmciOjB9fQ.e30.AA';
+    const res = await h.call(PHONE, { phone_number: '1', default_country_code: 'AU' }, `Bearer ${token}`);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: 'Invalid bearer token', error_code: '1024', success: false });
+    expect(h.logText()).toContain('alg of type object not pinned');
+    expect(h.logText()).not.toContain(token.slice(0, 20));
+  });
+
   it('answers 1024 "OAuth key has been revoked" for a revoked token', async () => {
     const token = await h.token(projectId, ['phone'], { jti: 'revoked-jti-1' });
     expect((await h.call(PHONE, {}, `Bearer ${token}`)).status).toBe(200);

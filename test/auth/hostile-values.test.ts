@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RouteRequirement } from '#auth';
+import { bearer } from '#test/tokens.ts';
+import { ANY, type VerifierFixture, verifierFixture } from './verifier-setup.ts';
+
+const PHONE: RouteRequirement = { scopes: ['phone'], match: 'any' };
+
+/** The Authorization value of issue 17: protected header `{"alg":{"toString":0}}`. */
+const ISSUE_17_AUTHORIZATION = 'Bearer eyJhbGciOnsidG9TdHJpbmciOjB9fQ.e30.AA';
+
+function b64(text: string): string {
+  return Buffer.from(text).toString('base64url');
+}
+
+/**
+ * Values JSON can carry that no string conversion survives: an object whose toString and valueOf
+ * are not functions makes `String(x)` and `${x}` throw. The verifier must judge them by type only.
+ */
+const UNPRINTABLE = ['{"toString":0}', '{"toString":0,"valueOf":0}', '{"valueOf":{},"toString":[]}', '{"__proto__":0}'];
+
+describe('verifier: values taken from a token are never formatted before their type is checked', () => {
+  let f: VerifierFixture;
+  beforeAll(async () => {
+    f = await verifierFixture();
+  });
+
+  it('regression (issue 17): refuses a header whose alg is {"toString":0} as invalid_token instead of throwing', () => {
+    expect(ISSUE_17_AUTHORIZATION.slice(7).split('.')[0]).toBe(b64('{"alg":{"toString":0}}'));
+    expect(f.verifier.authorize(ISSUE_17_AUTHORIZATION, PHONE)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    // The second sighting comes from the negative cache: still a refusal.
+    expect(f.verifier.authorize(ISSUE_17_AUTHORIZATION, PHONE)).toMatchObject({ ok: false, kind: 'invalid_token' });
+  });
+
+  it.each(UNPRINTABLE)('refuses alg, kid and typ given as %s, keeping the rest of a genuine token', async (value) => {
+    const [, payload, signature] = (await f.kit.goodToken()).split('.');
+    const { kid } = f.kit.key;
+    const headers = [
+      `{"alg":${value},"kid":"${kid}","typ":"at+jwt"}`,
+      `{"alg":"RS256","kid":${value},"typ":"at+jwt"}`,
+      `{"alg":"RS256","kid":"${kid}","typ":${value}}`,
+    ];
+    for (const header of headers) {
+      const decision = f.verifier.authorize(bearer(`${b64(header)}.${payload}.${signature}`), ANY);
+      expect(decision).toMatchObject({ ok: false, kind: 'invalid_token' });
+    }
+  });
+
+  it('says in the failure detail what type an alg was, never its content', () => {
+    const decision = f.verifier.authorize(ISSUE_17_AUTHORIZATION, PHONE);
+    expect(decision).toMatchObject({ ok: false, detail: 'alg of type object not pinned' });
+  });
+
+  it('refuses an Authorization value that is not a string (a host passing an array) instead of throwing', () => {
+    const values: unknown[] = [['Bearer a.b.c'], 42, {}, null, { toString: 0 }];
+    for (const value of values) {
+      expect(f.verifier.authorize(value as string, ANY)).toMatchObject({ ok: false, kind: 'invalid_token' });
+    }
+  });
+});
