@@ -10,6 +10,7 @@ import { authorizeTimed, isKeySecretRequest } from './authorize.ts';
 import { admit } from './admit.ts';
 import { countingStream, needsCounting } from './body-limit.ts';
 import { enter, type Generation, leave } from './generation.ts';
+import { answerInternalError } from './last-resort.ts';
 import { attachRecord, newRecord, type RequestRecord, recordOf } from './record.ts';
 import { sendApiError } from './respond.ts';
 
@@ -43,29 +44,48 @@ export function createHandler(deps: HandlerDeps) {
     enter(gen);
     attachRecord(res, record);
     res.on('close', done);
-    const route = admit(gen, req, res, record);
-    if (route === undefined) return;
-    if (route.auth === 'none' || isKeySecretRequest(req, route)) {
-      record.decision = route.auth === 'none' ? 'public' : 'key_secret';
-      forward(gen, req, res, record, route, undefined);
-      return;
+    let route: CompiledRoute | undefined;
+    // The last resort (last-resort.ts): nothing thrown for one request may end the process. One
+    // try around the synchronous body; V8 optimises it, and it costs nothing until something throws.
+    try {
+      route = admit(gen, req, res, record);
+      if (route === undefined) return;
+      if (route.auth === 'none' || isKeySecretRequest(req, route)) {
+        record.decision = route.auth === 'none' ? 'public' : 'key_secret';
+        forward(gen, req, res, record, route, undefined);
+        return;
+      }
+      const decision = authorizeTimed(gen.auth, req, route, observe);
+      if (decision instanceof Promise) {
+        // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now,
+        // or a drain that ran out of time answered 503 (drain.ts).
+        const matched = route;
+        decision.then(
+          (d) => decideLater(gen, req, res, record, matched, d),
+          (error: unknown) => answerInternalError(log, req, res, record, matched, error),
+        );
+      } else decide(gen, req, res, record, route, decision);
+    } catch (error) {
+      answerInternalError(log, req, res, record, route, error);
     }
-    const decision = authorizeTimed(gen.auth, req, route, observe);
-    if (decision instanceof Promise) {
-      // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now,
-      // or a drain that ran out of time answered 503 (drain.ts).
-      decision.then(
-        (d) => {
-          if (!res.destroyed && !res.writableEnded) decide(gen, req, res, record, route, d);
-        },
-        (error: unknown) => {
-          log.error({ reqId: record.requestId, err: String(error) }, 'verification threw');
-          if (!res.destroyed && !res.writableEnded)
-            sendApiError(res, record, 'internal_error', { extra: route.errorFields });
-        },
-      );
-    } else decide(gen, req, res, record, route, decision);
   };
+
+  /** The continuation of an asynchronous check, guarded like the synchronous path. */
+  function decideLater(
+    gen: Generation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    route: CompiledRoute,
+    decision: AuthDecision,
+  ): void {
+    if (res.destroyed || res.writableEnded) return;
+    try {
+      decide(gen, req, res, record, route, decision);
+    } catch (error) {
+      answerInternalError(log, req, res, record, route, error);
+    }
+  }
 
   function decide(
     gen: Generation,
