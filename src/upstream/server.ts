@@ -49,34 +49,50 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
     maxParamLength: 200,
     defaultRoute: (req, res) => guard(log, res, () => notMatched(router, deps, req, res)),
   });
-  const on = (methods: string | string[], path: string, handler: Handler) =>
-    router.on(methods as Router.HTTPMethod, path, (req, res) => guard(log, res, () => handler(req, res)));
+  const on = (methods: string | string[], path: string, handler: Handler, extra?: ErrorExtra) =>
+    router.on(methods as Router.HTTPMethod, path, (req, res) => guard(log, res, () => handler(req, res), extra));
   on(['GET', 'HEAD'], '/healthz', (_req, res) => sendHealth(res));
   on(['GET', 'HEAD'], '/readyz', (_req, res) => sendReadiness(res, deps.readiness));
   on('GET', FEED_PATH, (req, res) => deps.issuer.handleFeed(req, res));
   for (const path of ISSUER_PATHS)
     router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
   for (const route of deps.routes) {
-    on('GET', route.path, (req, res) => handleValidation(route, deps.apiAuth, req, res, log));
+    on('GET', route.path, (req, res) => handleValidation(route, deps.apiAuth, req, res, log), route.errorExtra);
   }
   return router;
 }
 
+type ErrorExtra = Readonly<Record<string, unknown>>;
+
 /**
- * Any failure becomes a JSON answer in the documented shape (details to the log only): 503
- * `1055` with Retry-After when the store does not answer, else 500 `1099`.
+ * The last resort of every route: any failure, a rejected promise included, becomes a JSON answer
+ * in the documented shape with the route's extra fields (details to the log only): 503 `1055` with
+ * Retry-After when the store does not answer, else 500 `1099`. No request's failure reaches the
+ * process, and the reply is sent even when the thrown value cannot be logged.
  */
-async function guard(log: Logger, res: ServerResponse, work: () => Promise<void> | void): Promise<void> {
+async function guard(
+  log: Logger,
+  res: ServerResponse,
+  work: () => Promise<void> | void,
+  extra?: ErrorExtra,
+): Promise<void> {
   try {
     await work();
   } catch (error) {
     const outage = isStoreUnavailable(error);
-    log.error({ err: error }, outage ? 'request failed: the store does not answer' : 'request failed');
+    try {
+      log.error({ err: error }, outage ? 'request failed: the store does not answer' : 'request failed');
+    } catch {
+      log.error('request failed (the thrown value could not be logged)');
+    }
     if (res.headersSent) res.destroy();
     else if (outage) {
-      const { status, body, headers } = storeUnavailableAnswer();
+      const { status, body, headers } = storeUnavailableAnswer(extra);
       sendJson(res, status, body, headers);
-    } else sendJson(res, apiError('internal_error').status, apiError('internal_error').body);
+    } else {
+      const { status, body } = apiError('internal_error', extra !== undefined ? { extra } : {});
+      sendJson(res, status, body);
+    }
   }
 }
 
