@@ -7,6 +7,7 @@ import { pathOf } from '../routing/path-guard.ts';
 import { declaredTooLarge } from './body-limit.ts';
 import { arrivedDuringDrain } from './drain.ts';
 import { fieldLines } from './field-lines.ts';
+import { framingProblem } from './framing.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
 import { hostProblem, toOriginForm } from './request-target.ts';
@@ -16,9 +17,10 @@ const SLASH = 0x2f;
 
 /**
  * Everything decided before authentication: URL length (414), the request target's form and
- * Host (400, request-target.ts), health endpoints (GET and HEAD), the route (400 for unsafe
- * paths, 404, 405 with Allow), several Authorization headers (400) and a declared body size
- * (413). Returns the route, or undefined when the request has been answered here.
+ * Host (400, request-target.ts), a Transfer-Encoding Node left unchecked (400, framing.ts),
+ * health endpoints (GET and HEAD), the route (400 for unsafe paths, 404, 405 with Allow), several
+ * Authorization headers (400) and a declared body size (413). Returns the route, or undefined when
+ * the request has been answered here.
  */
 export function admit(
   gen: Generation,
@@ -37,7 +39,7 @@ export function admit(
     if (origin === undefined) return refuse(res, record, 'Invalid request target');
     url = origin;
   }
-  const hostIssue = hostProblem(req);
+  const hostIssue = hostProblem(req) ?? framingProblem(req);
   if (hostIssue !== undefined) {
     shapeLikeItsRoute(gen, record, url);
     return refuse(res, record, hostIssue);
