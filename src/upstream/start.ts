@@ -4,7 +4,7 @@ import { createIssuer } from '#issuer';
 import { createPortal } from '#portal';
 import { openStore } from '#store';
 import type { ValidationRoute } from '#validation';
-import { asAdminError } from './admin/admin-error.ts';
+import { asAdminError } from '#admin';
 import { ADMIN_ROUTES, startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';

@@ -1,4 +1,4 @@
-import { AdminError } from './admin-error.ts';
+import { AdminError } from '#admin';
 import { type AdminRoute, ok } from './route.ts';
 
 export const addressRoutes: readonly AdminRoute[] = [

@@ -5,8 +5,8 @@ export const apiKeyRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/projects/:id/apikeys',
-    async handle(ctx, _req, params) {
-      const project = await requireProject(ctx, params['id']);
+    async handle(ctx, req, params) {
+      const project = await requireProject(ctx, req, params['id']);
       // Same rule as client secrets: 256 random bits, returned once, stored only as a hash.
       const secret = generateSecret();
       const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: hashSecret(secret) });

@@ -1,7 +1,7 @@
 import { planAllowsOAuth } from '#common';
 import { ClientRevocationError } from '#issuer';
 import { isWellFormedId } from '#store';
-import { AdminError, conflict, notFound } from './admin-error.ts';
+import { AdminError, conflict, notFound } from '#admin';
 import { nameField, readJsonObject, scopesField } from './input.ts';
 import { type AdminContext, type AdminRoute, ok, type Params, requireProject } from './route.ts';
 import { clientView } from './views.ts';
@@ -11,7 +11,7 @@ export const clientRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/projects/:id/clients',
     async handle(ctx, req, params) {
-      const project = await requireProject(ctx, params['id']);
+      const project = await requireProject(ctx, req, params['id']);
       const body = await readJsonObject(req);
       const input = { projectId: project.id, name: nameField(body), scopes: scopesField(body) };
       if (!planAllowsOAuth(project.plan)) {
@@ -29,8 +29,8 @@ export const clientRoutes: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/projects/:id/clients',
-    async handle(ctx, _req, params) {
-      const project = await requireProject(ctx, params['id']);
+    async handle(ctx, req, params) {
+      const project = await requireProject(ctx, req, params['id']);
       return ok((await ctx.store.listClients(project.id)).map(clientView));
     },
   },

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BodyTooLargeError, isPlan, isScope, PLANS, type Plan, readBody, SCOPES, type Scope } from '#common';
-import { AdminError, badRequest } from './admin-error.ts';
+import { AdminError, badRequest } from '#admin';
 
 /** Admin bodies are tiny: a name, a plan, a scope list, one token. */
 export const ADMIN_BODY_LIMIT = 16 * 1024;

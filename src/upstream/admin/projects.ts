@@ -1,7 +1,6 @@
-import { isWellFormedId } from '#store';
-import { notFound } from './admin-error.ts';
+import { createProject, deleteProject, getProject, listProjects } from '#admin';
 import { nameField, planField, readJsonObject } from './input.ts';
-import { type AdminRoute, ok, requireProject } from './route.ts';
+import { type AdminRoute, ok, operatorActor } from './route.ts';
 import { projectDetailView, projectView } from './views.ts';
 
 export const projectRoutes: readonly AdminRoute[] = [
@@ -10,33 +9,29 @@ export const projectRoutes: readonly AdminRoute[] = [
     path: '/projects',
     async handle(ctx, req) {
       const body = await readJsonObject(req);
-      const project = await ctx.store.createProject({ name: nameField(body), plan: planField(body) });
-      ctx.log.info({ projectId: project.id, plan: project.plan }, 'admin: project created');
-      return ok(projectView(project), 201);
+      const input = { name: nameField(body), plan: planField(body) };
+      return ok(projectView(await createProject(ctx, operatorActor(req), input)), 201);
     },
   },
   {
     method: 'GET',
     path: '/projects',
-    async handle(ctx) {
-      return ok((await ctx.store.listProjects()).map(projectDetailView));
+    async handle(ctx, req) {
+      return ok((await listProjects(ctx, operatorActor(req))).map(projectDetailView));
     },
   },
   {
     method: 'GET',
     path: '/projects/:id',
-    async handle(ctx, _req, params) {
-      return ok(projectDetailView(await requireProject(ctx, params['id'])));
+    async handle(ctx, req, params) {
+      return ok(projectDetailView(await getProject(ctx, operatorActor(req), params['id'] ?? '')));
     },
   },
   {
     method: 'DELETE',
     path: '/projects/:id',
-    async handle(ctx, _req, params) {
-      const id = params['id'] ?? '';
-      // Deleting does not revoke: the project's tokens are then answered with 1025.
-      if (!isWellFormedId(id) || !(await ctx.store.deleteProject(id))) throw notFound('project', id);
-      ctx.log.info({ projectId: id }, 'admin: project deleted');
+    async handle(ctx, req, params) {
+      const { id } = await deleteProject(ctx, operatorActor(req), params['id'] ?? '');
       return ok({ id, deleted: true });
     },
   },

@@ -1,17 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '#common';
-import type { Issuer } from '#issuer';
-import { isWellFormedId, type Store } from '#store';
-import { notFound } from './admin-error.ts';
+import { type Actor, type AdminContext, getProject } from '#admin';
+import { remoteAddress } from '#common';
 
-/** What every admin handler may use. */
-export interface AdminContext {
-  readonly store: Store;
-  readonly issuer: Issuer;
-  readonly log: Logger;
-  /** Re-reads the address data set from DATA_DIR (absent when the host serves no address routes). */
-  readonly reloadAddresses?: (() => Promise<void>) | undefined;
-}
+export type { AdminContext };
 
 export interface AdminResult {
   readonly status: number;
@@ -30,9 +21,12 @@ export function ok(body: unknown, status = 200): AdminResult {
   return { status, body };
 }
 
+/** Every admin API request is the operator's: it carried the admin token. */
+export function operatorActor(req: IncomingMessage): Actor {
+  return { kind: 'operator', address: remoteAddress(req) };
+}
+
 /** Loads a project or answers 404 naming the id. */
-export async function requireProject(ctx: AdminContext, id: string | undefined) {
-  const project = id && isWellFormedId(id) ? await ctx.store.getProject(id) : null;
-  if (!project) throw notFound('project', id ?? '');
-  return project;
+export function requireProject(ctx: AdminContext, req: IncomingMessage, id: string | undefined) {
+  return getProject(ctx, operatorActor(req), id ?? '');
 }

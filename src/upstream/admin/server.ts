@@ -4,7 +4,7 @@ import { apiError, type Logger, sendJson } from '#common';
 import { StoreUnavailableError } from '#store';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
-import { asAdminError } from './admin-error.ts';
+import { asAdminError } from '#admin';
 import { addressRoutes } from './addresses.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';

@@ -3,7 +3,7 @@ import { IssuerInputError, RotationTooEarlyError } from '#issuer';
 import { StoreError, StoreUnavailableError } from '#store';
 
 /**
- * A request-time failure of the admin API: an error kind of the one table (so the body has the
+ * An admin operation's refusal: an error kind of the one table (so the admin API's body has the
  * documented shape) plus an operator-facing message naming what was wrong.
  */
 export class AdminError extends Error {

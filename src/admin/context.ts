@@ -1,0 +1,12 @@
+import type { Logger } from '#common';
+import type { Issuer } from '#issuer';
+import type { Store } from '#store';
+
+/** What the admin operations work on. */
+export interface AdminContext {
+  readonly store: Store;
+  readonly issuer: Issuer;
+  readonly log: Logger;
+  /** Re-reads the address data set from DATA_DIR (absent when the host serves no address routes). */
+  readonly reloadAddresses?: (() => Promise<void>) | undefined;
+}

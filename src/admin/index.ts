@@ -1,0 +1,11 @@
+export type { Actor } from './actor.ts';
+export type { AdminContext } from './context.ts';
+export { AdminError, asAdminError, badRequest, conflict, notFound } from './errors.ts';
+export {
+  createProject,
+  deleteProject,
+  findProject,
+  getProject,
+  listProjects,
+  type NewProject,
+} from './projects.ts';
