@@ -1,5 +1,6 @@
 export type { Actor } from './actor.ts';
 export type { AdminContext } from './context.ts';
+export { createClient, findClient, listClients, type NewClient, setClientEnabled } from './clients.ts';
 export { AdminError, asAdminError, badRequest, conflict, notFound } from './errors.ts';
 export {
   createProject,

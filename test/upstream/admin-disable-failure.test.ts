@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Actor, setClientEnabled } from '#admin';
 import { ClientRevocationError } from '#issuer';
 import { openStore, type Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { ADMIN_ROUTES } from '#upstream';
 import { type Harness, logSink, postForm, startHarness, verdictOf } from '../issuer/harness.ts';
 
 const clock = createFakeClock(Date.now() - (Date.now() % 1000));
@@ -38,7 +38,7 @@ describe('client disable when the store fails between the disable and the revoca
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const disable = ADMIN_ROUTES.find((route) => route.path === '/clients/:id/disable');
+  const operator: Actor = { kind: 'operator', address: '127.0.0.1' };
 
   it('answers 500 saying the client is disabled but its tokens are not revoked, and disabling again revokes them', async () => {
     const { client, secret } = await h.client(['address']);
@@ -52,9 +52,7 @@ describe('client disable when the store fails between the disable and the revoca
     const ctx = { store, issuer: h.issuer, log };
 
     failNextRevocation = true;
-    const failed = await disable
-      ?.handle(ctx, undefined as never, { id: client.clientId })
-      .catch((error: unknown) => error);
+    const failed = await setClientEnabled(ctx, operator, client.clientId, false).catch((error: unknown) => error);
     expect(failed).toMatchObject({ name: 'AdminError', status: 500 });
     expect((failed as { toResponse(): unknown }).toResponse()).toEqual({
       status: 500,
@@ -69,9 +67,9 @@ describe('client disable when the store fails between the disable and the revoca
     expect((await store.getClient(client.clientId))?.enabled).toBe(false);
     expect(await verdictOf(h, token, clock)).toBe('ok');
 
-    expect(await disable?.handle(ctx, undefined as never, { id: client.clientId })).toEqual({
-      status: 200,
-      body: { client_id: client.clientId, enabled: false },
+    expect(await setClientEnabled(ctx, operator, client.clientId, false)).toMatchObject({
+      clientId: client.clientId,
+      enabled: false,
     });
     expect(await verdictOf(h, token, clock)).toBe('token_revoked');
   });

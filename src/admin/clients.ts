@@ -1,0 +1,69 @@
+import { planAllowsOAuth, type Scope } from '#common';
+import { ClientRevocationError, type CreatedClient } from '#issuer';
+import { isWellFormedId, type OAuthClient } from '#store';
+import type { Actor } from './actor.ts';
+import type { AdminContext } from './context.ts';
+import { AdminError, conflict, notFound } from './errors.ts';
+import { getProject } from './projects.ts';
+
+export interface NewClient {
+  readonly name: string;
+  readonly scopes: readonly Scope[];
+}
+
+/** Only business and enterprise projects may hold OAuth clients. The secret is returned here once. */
+export async function createClient(
+  ctx: AdminContext,
+  actor: Actor,
+  projectId: string,
+  input: NewClient,
+): Promise<CreatedClient> {
+  const project = await getProject(ctx, actor, projectId);
+  if (!planAllowsOAuth(project.plan)) {
+    throw conflict(
+      `project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`,
+    );
+  }
+  const created = await ctx.issuer.createClient({ projectId: project.id, name: input.name, scopes: [...input.scopes] });
+  ctx.log.info({ actor, projectId: project.id, clientId: created.client.clientId }, 'admin: client created');
+  return created;
+}
+
+export async function listClients(ctx: AdminContext, actor: Actor, projectId: string): Promise<OAuthClient[]> {
+  const project = await getProject(ctx, actor, projectId);
+  return ctx.store.listClients(project.id);
+}
+
+/** The client, or null when there is none with this id (an id no id can be included). */
+export async function findClient(ctx: AdminContext, _actor: Actor, clientId: string): Promise<OAuthClient | null> {
+  return isWellFormedId(clientId) ? await ctx.store.getClient(clientId) : null;
+}
+
+/**
+ * Disabling revokes the client's outstanding tokens (the issuer does it). A disable stored without
+ * its revocation is refused with 500 saying so, so the operator disables again instead of trusting it.
+ */
+export async function setClientEnabled(
+  ctx: AdminContext,
+  actor: Actor,
+  clientId: string,
+  enabled: boolean,
+): Promise<OAuthClient> {
+  const client = isWellFormedId(clientId)
+    ? await ctx.issuer
+        .setClientEnabled(clientId, enabled)
+        .catch((error: unknown) => halfDisabled(ctx, actor, clientId, error))
+    : null;
+  if (!client) throw notFound('client', clientId);
+  ctx.log.info({ actor, clientId, enabled }, 'admin: client enabled changed');
+  return client;
+}
+
+function halfDisabled(ctx: AdminContext, actor: Actor, clientId: string, error: unknown): never {
+  if (!(error instanceof ClientRevocationError)) throw error;
+  ctx.log.error(
+    { err: error.cause, actor, clientId },
+    'admin: client disabled, but revoking its outstanding tokens failed',
+  );
+  throw new AdminError('internal_error', error.message);
+}
