@@ -1,7 +1,10 @@
 export type { Actor } from './actor.ts';
+export { type AddressImport, importAddressData, reloadAddresses } from './addresses.ts';
+export { type CreatedApiKey, createApiKey, listApiKeys } from './api-keys.ts';
 export type { AdminContext } from './context.ts';
 export { createClient, findClient, listClients, type NewClient, setClientEnabled } from './clients.ts';
 export { AdminError, asAdminError, badRequest, conflict, notFound } from './errors.ts';
+export { listKeys, rotateKeys } from './keys.ts';
 export {
   createProject,
   deleteProject,
@@ -10,3 +13,4 @@ export {
   listProjects,
   type NewProject,
 } from './projects.ts';
+export { revokeToken, type TokenToRevoke } from './tokens.ts';

@@ -13,10 +13,10 @@ const importCommand: AdminCommand = {
     const dir = resolve(required(input, importCommand, 'gnaf'));
     const dataDir = resolve(input.env['DATA_DIR']?.trim() || './data');
     // Loaded only for this command: the other admin commands stay light.
-    const { runAddressImport } = await import('#validation');
-    let summary: Awaited<ReturnType<typeof runAddressImport>>;
+    const { importAddressData } = await import('#admin');
+    let summary: Awaited<ReturnType<typeof importAddressData>>;
     try {
-      summary = await runAddressImport(dir, { dataDir, stderr: process.stderr });
+      summary = await importAddressData({ gnafDir: dir, dataDir }, { stderr: process.stderr });
     } catch (error) {
       throw new CliError(`address import failed (the previous data set stays live): ${(error as Error).message}`);
     }

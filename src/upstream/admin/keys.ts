@@ -1,13 +1,14 @@
+import { listKeys, rotateKeys } from '#admin';
 import { flagField, readJsonObject } from './input.ts';
-import { type AdminRoute, ok } from './route.ts';
+import { type AdminRoute, ok, operatorActor } from './route.ts';
 import { keyView } from './views.ts';
 
 export const keyRoutes: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/keys',
-    async handle(ctx) {
-      return ok((await ctx.issuer.listKeys()).map(keyView));
+    async handle(ctx, req) {
+      return ok((await listKeys(ctx, operatorActor(req))).map(keyView));
     },
   },
   {
@@ -20,9 +21,7 @@ export const keyRoutes: readonly AdminRoute[] = [
      */
     async handle(ctx, req) {
       const now = flagField(await readJsonObject(req), 'now');
-      const { kid } = await ctx.issuer.rotateKeys({ now });
-      ctx.log.info({ kid, emergency: now }, 'admin: signing keys rotated');
-      return ok({ kid });
+      return ok(await rotateKeys(ctx, operatorActor(req), { now }));
     },
   },
 ];

@@ -1,5 +1,6 @@
+import { revokeToken } from '#admin';
 import { readJsonObject, tokenField } from './input.ts';
-import { type AdminRoute, ok } from './route.ts';
+import { type AdminRoute, ok, operatorActor } from './route.ts';
 
 export const tokenRoutes: readonly AdminRoute[] = [
   {
@@ -7,8 +8,7 @@ export const tokenRoutes: readonly AdminRoute[] = [
     path: '/tokens/revoke',
     async handle(ctx, req) {
       const token = tokenField(await readJsonObject(req));
-      await ctx.issuer.revokeToken(token);
-      ctx.log.info('admin: token revoked');
+      await revokeToken(ctx, operatorActor(req), { token });
       return ok({ revoked: true });
     },
   },

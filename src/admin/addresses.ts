@@ -1,0 +1,30 @@
+import type { Writable } from 'node:stream';
+import type { ImportSummary } from '#validation';
+import type { Actor } from './actor.ts';
+import type { AdminContext } from './context.ts';
+import { AdminError } from './errors.ts';
+
+/** Swaps in the data set the last import installed under DATA_DIR. */
+export async function reloadAddresses(ctx: AdminContext, actor: Actor): Promise<void> {
+  if (!ctx.reloadAddresses) throw new AdminError('route_not_found', 'this upstream hosts no address data set');
+  await ctx.reloadAddresses();
+  ctx.log.info({ actor }, 'admin: address data set reloaded');
+}
+
+export interface AddressImport {
+  /** The G-NAF release directory. */
+  readonly gnafDir: string;
+  /** Where the upstream reads its data set: the import writes beside it, then swaps it in. */
+  readonly dataDir: string;
+}
+
+/**
+ * Installs a G-NAF release under DATA_DIR, drawing its progress on `stderr`. It runs where the
+ * files are, on the upstream's machine (`tokengate admin address import`), without a running
+ * upstream; `reloadAddresses` then makes a running one serve the new set. Loaded on demand: the
+ * importer is large.
+ */
+export async function importAddressData(input: AddressImport, io: { stderr: Writable }): Promise<ImportSummary> {
+  const { runAddressImport } = await import('#validation');
+  return runAddressImport(input.gnafDir, { dataDir: input.dataDir, stderr: io.stderr });
+}
