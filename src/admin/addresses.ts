@@ -6,7 +6,7 @@ import { AdminError } from './errors.ts';
 
 /** Swaps in the data set the last import installed under DATA_DIR. */
 export async function reloadAddresses(ctx: AdminContext, actor: Actor): Promise<void> {
-  if (!ctx.reloadAddresses) throw new AdminError('route_not_found', 'this upstream hosts no address data set');
+  if (!ctx.reloadAddresses) throw new AdminError('not_hosted', 'this upstream hosts no address data set');
   await ctx.reloadAddresses();
   ctx.log.info({ actor }, 'admin: address data set reloaded');
 }

@@ -65,5 +65,5 @@ function halfDisabled(ctx: AdminContext, actor: Actor, clientId: string, error: 
     { err: error.cause, actor, clientId },
     'admin: client disabled, but revoking its outstanding tokens failed',
   );
-  throw new AdminError('internal_error', error.message);
+  throw new AdminError('incomplete', error.message);
 }

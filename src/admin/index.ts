@@ -3,7 +3,15 @@ export { type AddressImport, importAddressData, reloadAddresses } from './addres
 export { type CreatedApiKey, createApiKey, listApiKeys } from './api-keys.ts';
 export type { AdminContext } from './context.ts';
 export { createClient, findClient, listClients, type NewClient, setClientEnabled } from './clients.ts';
-export { AdminError, asAdminError, badRequest, conflict, notFound } from './errors.ts';
+export {
+  ADMIN_ERRORS,
+  AdminError,
+  type AdminErrorKind,
+  asAdminError,
+  badRequest,
+  conflict,
+  notFound,
+} from './errors.ts';
 export { listKeys, rotateKeys } from './keys.ts';
 export {
   createProject,

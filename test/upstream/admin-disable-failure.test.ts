@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Actor, setClientEnabled } from '#admin';
+import { type Actor, type AdminError, setClientEnabled } from '#admin';
 import { ClientRevocationError } from '#issuer';
 import { openStore, type Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
+import { adminErrorResponse } from '../../src/upstream/admin/respond.ts';
 import { type Harness, logSink, postForm, startHarness, verdictOf } from '../issuer/harness.ts';
 
 const clock = createFakeClock(Date.now() - (Date.now() % 1000));
@@ -53,8 +54,8 @@ describe('client disable when the store fails between the disable and the revoca
 
     failNextRevocation = true;
     const failed = await setClientEnabled(ctx, operator, client.clientId, false).catch((error: unknown) => error);
-    expect(failed).toMatchObject({ name: 'AdminError', status: 500 });
-    expect((failed as { toResponse(): unknown }).toResponse()).toEqual({
+    expect(failed).toMatchObject({ name: 'AdminError', kind: 'incomplete', status: 500 });
+    expect(adminErrorResponse(failed as AdminError)).toEqual({
       status: 500,
       body: {
         message: `client "${client.clientId}" is disabled, but revoking its outstanding tokens failed (they may still work): disable it again`,

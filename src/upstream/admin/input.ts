@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { BodyTooLargeError, isPlan, isScope, PLANS, type Plan, readBody, SCOPES, type Scope } from '#common';
-import { AdminError, badRequest } from '#admin';
+import { isPlan, isScope, PLANS, type Plan, readBody, SCOPES, type Scope } from '#common';
+import { badRequest } from '#admin';
 
 /** Admin bodies are tiny: a name, a plan, a scope list, one token. */
 export const ADMIN_BODY_LIMIT = 16 * 1024;
@@ -8,16 +8,9 @@ const NAME_MAX = 100;
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
-/** Reads a bounded JSON object body; an empty body is `{}`. */
+/** Reads a bounded JSON object body; an empty body is `{}`. Past the limit: BodyTooLargeError (413). */
 export async function readJsonObject(req: IncomingMessage): Promise<JsonObject> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, ADMIN_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError)
-      throw new AdminError('payload_too_large', `body exceeds ${ADMIN_BODY_LIMIT} bytes`);
-    throw error;
-  }
+  const raw = await readBody(req, ADMIN_BODY_LIMIT);
   if (raw.length === 0) return {};
   let parsed: unknown;
   try {

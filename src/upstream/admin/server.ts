@@ -4,13 +4,13 @@ import { apiError, type Logger, sendJson } from '#common';
 import { StoreUnavailableError } from '#store';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
-import { asAdminError } from '#admin';
 import { addressRoutes } from './addresses.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';
 import { clientRoutes } from './clients.ts';
 import { keyRoutes } from './keys.ts';
 import { projectRoutes } from './projects.ts';
+import { refusalResponse } from './respond.ts';
 import type { AdminContext, AdminRoute } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
 
@@ -87,13 +87,12 @@ async function run(
     const result = await route.handle(ctx, req, params);
     sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });
   } catch (error) {
-    const known = asAdminError(error);
-    if (known) {
-      const { status, body, headers } = known.toResponse();
+    const refused = refusalResponse(error);
+    if (refused) {
       // Logged as before: an operator sees why the database was not reached.
       if (error instanceof StoreUnavailableError)
         ctx.log.error({ err: error, route: route.path }, 'admin: the store does not answer');
-      sendJson(res, status, body, headers);
+      sendJson(res, refused.status, refused.body, refused.headers);
       return;
     }
     ctx.log.error({ err: error, route: route.path }, 'admin: request failed');
