@@ -1,22 +1,18 @@
-import { planAllowsOAuth, type Scope } from '#common';
+import { planAllowsOAuth } from '#common';
 import { ClientRevocationError, type CreatedClient } from '#issuer';
 import { isWellFormedId, type OAuthClient } from '#store';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError, conflict, notFound } from './errors.ts';
+import type { CreateClientInput } from './input/operations.ts';
 import { getProject } from './projects.ts';
-
-export interface NewClient {
-  readonly name: string;
-  readonly scopes: readonly Scope[];
-}
 
 /** Only business and enterprise projects may hold OAuth clients. The secret is returned here once. */
 export async function createClient(
   ctx: AdminContext,
   actor: Actor,
   projectId: string,
-  input: NewClient,
+  input: CreateClientInput,
 ): Promise<CreatedClient> {
   const project = await getProject(ctx, actor, projectId);
   if (!planAllowsOAuth(project.plan)) {

@@ -2,7 +2,7 @@ export type { Actor } from './actor.ts';
 export { type AddressImport, importAddressData, reloadAddresses } from './addresses.ts';
 export { type CreatedApiKey, createApiKey, listApiKeys } from './api-keys.ts';
 export type { AdminContext } from './context.ts';
-export { createClient, findClient, listClients, type NewClient, setClientEnabled } from './clients.ts';
+export { createClient, findClient, listClients, setClientEnabled } from './clients.ts';
 export {
   ADMIN_ERRORS,
   AdminError,
@@ -19,6 +19,16 @@ export {
   findProject,
   getProject,
   listProjects,
-  type NewProject,
 } from './projects.ts';
-export { revokeToken, type TokenToRevoke } from './tokens.ts';
+export {
+  type CreateClientInput,
+  type CreateProjectInput,
+  createClientInput,
+  createProjectInput,
+  type RevokeTokenInput,
+  type RotateKeysInput,
+  revokeTokenInput,
+  rotateKeysInput,
+} from './input/operations.ts';
+export { parseInput } from './input/parse.ts';
+export { revokeToken } from './tokens.ts';

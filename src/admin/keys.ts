@@ -1,6 +1,7 @@
 import type { SigningKeyInfo } from '#issuer';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
+import type { RotateKeysInput } from './input/operations.ts';
 
 export function listKeys(ctx: AdminContext, _actor: Actor): Promise<SigningKeyInfo[]> {
   return ctx.issuer.listKeys();
@@ -10,7 +11,7 @@ export function listKeys(ctx: AdminContext, _actor: Actor): Promise<SigningKeyIn
  * Promotes the next key to active; answers the kid that now signs. Refused (409) until the next
  * key has been published long enough, unless `now` (an emergency: the active key is compromised).
  */
-export async function rotateKeys(ctx: AdminContext, actor: Actor, input: { now: boolean }): Promise<{ kid: string }> {
+export async function rotateKeys(ctx: AdminContext, actor: Actor, input: RotateKeysInput): Promise<{ kid: string }> {
   const { kid } = await ctx.issuer.rotateKeys({ now: input.now });
   ctx.log.info({ actor, kid, emergency: input.now }, 'admin: signing keys rotated');
   return { kid };

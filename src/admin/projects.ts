@@ -1,15 +1,10 @@
-import type { Plan } from '#common';
 import { isWellFormedId, type Project } from '#store';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { notFound } from './errors.ts';
+import type { CreateProjectInput } from './input/operations.ts';
 
-export interface NewProject {
-  readonly name: string;
-  readonly plan: Plan;
-}
-
-export async function createProject(ctx: AdminContext, actor: Actor, input: NewProject): Promise<Project> {
+export async function createProject(ctx: AdminContext, actor: Actor, input: CreateProjectInput): Promise<Project> {
   const project = await ctx.store.createProject({ name: input.name, plan: input.plan });
   ctx.log.info({ actor, projectId: project.id, plan: project.plan }, 'admin: project created');
   return project;

@@ -1,13 +1,9 @@
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
-
-export interface TokenToRevoke {
-  /** A compact JWT of ours, or a bare jti. */
-  readonly token: string;
-}
+import type { RevokeTokenInput } from './input/operations.ts';
 
 /** The token itself is never logged: only that one was revoked, and by whom. */
-export async function revokeToken(ctx: AdminContext, actor: Actor, input: TokenToRevoke): Promise<void> {
+export async function revokeToken(ctx: AdminContext, actor: Actor, input: RevokeTokenInput): Promise<void> {
   await ctx.issuer.revokeToken(input.token);
   ctx.log.info({ actor }, 'admin: token revoked');
 }

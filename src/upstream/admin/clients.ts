@@ -1,5 +1,5 @@
-import { createClient, listClients, setClientEnabled } from '#admin';
-import { nameField, readJsonObject, scopesField } from './input.ts';
+import { createClient, createClientInput, listClients, parseInput, setClientEnabled } from '#admin';
+import { readJsonObject } from './body.ts';
 import { type AdminRoute, ok, operatorActor, requireProject } from './route.ts';
 import { clientView } from './views.ts';
 
@@ -10,8 +10,7 @@ export const clientRoutes: readonly AdminRoute[] = [
     async handle(ctx, req, params) {
       // The project first: an unknown one is a 404 whatever the body holds.
       const project = await requireProject(ctx, req, params['id']);
-      const body = await readJsonObject(req);
-      const input = { name: nameField(body), scopes: scopesField(body) };
+      const input = parseInput(createClientInput, await readJsonObject(req));
       const created = await createClient(ctx, operatorActor(req), project.id, input);
       // The secret is shown here once; only its hash is stored.
       const { client_id, ...rest } = clientView(created.client);

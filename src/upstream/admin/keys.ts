@@ -1,5 +1,5 @@
-import { listKeys, rotateKeys } from '#admin';
-import { flagField, readJsonObject } from './input.ts';
+import { listKeys, parseInput, rotateKeys, rotateKeysInput } from '#admin';
+import { readJsonObject } from './body.ts';
 import { type AdminRoute, ok, operatorActor } from './route.ts';
 import { keyView } from './views.ts';
 
@@ -20,8 +20,8 @@ export const keyRoutes: readonly AdminRoute[] = [
      * it a rotation is refused (409) until the next key has been published long enough.
      */
     async handle(ctx, req) {
-      const now = flagField(await readJsonObject(req), 'now');
-      return ok(await rotateKeys(ctx, operatorActor(req), { now }));
+      const input = parseInput(rotateKeysInput, await readJsonObject(req));
+      return ok(await rotateKeys(ctx, operatorActor(req), input));
     },
   },
 ];

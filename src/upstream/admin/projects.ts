@@ -1,5 +1,5 @@
-import { createProject, deleteProject, getProject, listProjects } from '#admin';
-import { nameField, planField, readJsonObject } from './input.ts';
+import { createProject, createProjectInput, deleteProject, getProject, listProjects, parseInput } from '#admin';
+import { readJsonObject } from './body.ts';
 import { type AdminRoute, ok, operatorActor } from './route.ts';
 import { projectDetailView, projectView } from './views.ts';
 
@@ -8,8 +8,7 @@ export const projectRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/projects',
     async handle(ctx, req) {
-      const body = await readJsonObject(req);
-      const input = { name: nameField(body), plan: planField(body) };
+      const input = parseInput(createProjectInput, await readJsonObject(req));
       return ok(projectView(await createProject(ctx, operatorActor(req), input)), 201);
     },
   },

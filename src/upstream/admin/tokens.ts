@@ -1,5 +1,5 @@
-import { revokeToken } from '#admin';
-import { readJsonObject, tokenField } from './input.ts';
+import { parseInput, revokeToken, revokeTokenInput } from '#admin';
+import { readJsonObject } from './body.ts';
 import { type AdminRoute, ok, operatorActor } from './route.ts';
 
 export const tokenRoutes: readonly AdminRoute[] = [
@@ -7,8 +7,7 @@ export const tokenRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/tokens/revoke',
     async handle(ctx, req) {
-      const token = tokenField(await readJsonObject(req));
-      await revokeToken(ctx, operatorActor(req), { token });
+      await revokeToken(ctx, operatorActor(req), parseInput(revokeTokenInput, await readJsonObject(req)));
       return ok({ revoked: true });
     },
   },

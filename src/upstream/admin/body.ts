@@ -1,0 +1,21 @@
+import type { IncomingMessage } from 'node:http';
+import { badRequest } from '#admin';
+import { readBody } from '#common';
+
+/** Admin bodies are tiny: a name, a plan, a scope list, one token. */
+export const ADMIN_BODY_LIMIT = 16 * 1024;
+
+/** Reads a bounded JSON object body; an empty body is `{}`. Past the limit: BodyTooLargeError (413). */
+export async function readJsonObject(req: IncomingMessage): Promise<Readonly<Record<string, unknown>>> {
+  const raw = await readBody(req, ADMIN_BODY_LIMIT);
+  if (raw.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('body must be valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('body must be a JSON object');
+  return parsed as Readonly<Record<string, unknown>>;
+}
