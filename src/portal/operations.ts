@@ -1,6 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import Router from 'find-my-way';
+import type { Actor } from '#admin';
 import type { AdminOperation, PortalOptions } from './types.ts';
 
 export type OperationResult =
@@ -9,6 +10,7 @@ export type OperationResult =
 
 /** Calls an admin API operation by method and path, with a JSON body, in-process. */
 export type Operations = (
+  actor: Actor,
   method: AdminOperation['method'],
   path: string,
   body?: Readonly<Record<string, unknown>>,
@@ -23,12 +25,12 @@ export function createOperations(options: PortalOptions): Operations {
   const router = Router();
   for (const operation of options.operations)
     router.on(operation.method, operation.path, () => undefined, { operation });
-  return async (method, path, body) => {
+  return async (actor, method, path, body) => {
     const found = router.find(method, path);
     const operation = (found?.store as { operation?: AdminOperation } | undefined)?.operation;
     if (!found || !operation) throw new Error(`portal: no admin operation for ${method} ${path}`);
     try {
-      const result = await operation.handle(options.context, jsonRequest(method, path, body), found.params);
+      const result = await operation.handle(options.service, actor, jsonRequest(method, path, body), found.params);
       return { ok: true, status: result.status, body: result.body };
     } catch (error) {
       const refusal = options.describeError(error);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actor, AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
 import type { Issuer } from '#issuer';
 import type { Store } from '#store';
@@ -19,7 +20,12 @@ export type OperationParams = Readonly<Record<string, string | undefined>>;
 export interface AdminOperation {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
-  handle(ctx: PortalContext, req: IncomingMessage, params: OperationParams): Promise<{ status: number; body: unknown }>;
+  handle(
+    service: AdminService,
+    actor: Actor,
+    req: IncomingMessage,
+    params: OperationParams,
+  ): Promise<{ status: number; body: unknown }>;
 }
 
 /** An operation's refusal as the admin API would answer it (status + operator-facing message). */
@@ -30,8 +36,9 @@ export interface OperationRefusal {
 
 export interface PortalOptions {
   readonly context: PortalContext;
+  readonly service: AdminService;
   readonly operations: readonly AdminOperation[];
-  /** Maps a thrown error to a refusal (the admin API's `asAdminError`); undefined = a bug. */
+  /** Maps a thrown error to a refusal (an AdminError); undefined = a bug. */
   readonly describeError: (error: unknown) => OperationRefusal | undefined;
   /** The admin token a person exchanges for a session cookie. */
   readonly adminToken: string;

@@ -4,7 +4,7 @@ import { createIssuer } from '#issuer';
 import { createPortal } from '#portal';
 import { openStore } from '#store';
 import type { ValidationRoute } from '#validation';
-import { asAdminError } from '#admin';
+import { AdminError, createAdminService } from '#admin';
 import { ADMIN_ROUTES, startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
@@ -111,16 +111,19 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     );
     cleanups.push(() => publicServer.close());
     const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses };
+    const service = createAdminService(context);
     // The account portal runs the admin API's own handlers behind its sign-in (session cookie).
     const portal = createPortal({
       context,
+      service,
       operations: ADMIN_ROUTES,
-      describeError: asAdminError,
+      describeError: (error) => (error instanceof AdminError ? error : undefined),
       adminToken: adminToken.value,
       clock,
     });
     const admin = await startAdminServer({
-      context,
+      service,
+      log,
       adminToken: adminToken.value,
       host: config.adminHost,
       port: config.adminPort,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_ERRORS, AdminError, asAdminError } from '#admin';
+import { ADMIN_ERRORS, AdminError } from '#admin';
 import { API_ERRORS } from '#common';
 import { IssuerInputError } from '#issuer';
 import { StoreError, StoreUnavailableError } from '#store';
+import { asAdminError } from '../../src/admin/errors.ts';
 
 describe('admin errors', () => {
   it('gives every kind a status and a code of the one error table', () => {

@@ -269,6 +269,19 @@ describe('admin API over HTTP', () => {
     expect(await t.admin('POST', '/address/reload')).toMatchObject({ status: 200, body: { reloaded: true } });
   });
 
+  it('logs each change with who made it: the operator, from the address the request came from', async () => {
+    const project = await createProject('free', 'logged');
+    const line = t
+      .logs()
+      .split('\n')
+      .find((entry) => entry.includes('admin: project created') && entry.includes(project.id));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      actor: { kind: 'operator', address: expect.stringContaining('127.0.0.1') },
+      projectId: project.id,
+      plan: 'free',
+    });
+  });
+
   it('never writes the admin token or a secret it returned into the log', async () => {
     const project = await createProject('business');
     const client = (await t.admin('POST', `/projects/${project.id}/clients`, { name: 'c', scopes: ['email'] }))

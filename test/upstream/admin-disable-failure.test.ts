@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Actor, type AdminError, setClientEnabled } from '#admin';
+import { type Actor, type AdminError, createAdminService } from '#admin';
 import { ClientRevocationError } from '#issuer';
 import { openStore, type Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
@@ -50,10 +50,10 @@ describe('client disable when the store fails between the disable and the revoca
     });
     const token = String(issued.json['access_token']);
     const { log, lines } = logSink();
-    const ctx = { store, issuer: h.issuer, log };
+    const service = createAdminService({ store, issuer: h.issuer, log });
 
     failNextRevocation = true;
-    const failed = await setClientEnabled(ctx, operator, client.clientId, false).catch((error: unknown) => error);
+    const failed = await service.setClientEnabled(operator, client.clientId, false).catch((error: unknown) => error);
     expect(failed).toMatchObject({ name: 'AdminError', kind: 'incomplete', status: 500 });
     expect(adminErrorResponse(failed as AdminError)).toEqual({
       status: 500,
@@ -68,7 +68,7 @@ describe('client disable when the store fails between the disable and the revoca
     expect((await store.getClient(client.clientId))?.enabled).toBe(false);
     expect(await verdictOf(h, token, clock)).toBe('ok');
 
-    expect(await setClientEnabled(ctx, operator, client.clientId, false)).toMatchObject({
+    expect(await service.setClientEnabled(operator, client.clientId, false)).toMatchObject({
       clientId: client.clientId,
       enabled: false,
     });

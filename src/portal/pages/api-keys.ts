@@ -4,7 +4,7 @@ import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, type SessionRequest, setNotice } from './common.ts';
+import { loadProject, type SessionRequest, setNotice, actor } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 async function apiKeysTab(r: SessionRequest) {
@@ -22,7 +22,7 @@ ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], row
 async function createApiKey(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  const result = await r.app.ops('POST', `/projects/${encodeURIComponent(project.id)}/apikeys`);
+  const result = await r.app.ops(actor(r), 'POST', `/projects/${encodeURIComponent(project.id)}/apikeys`);
   if (!result.ok) {
     await setNotice(r, result.message);
     return apiKeysTab(r);

@@ -4,7 +4,7 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
+import { loadProject, notFoundPage, type SessionRequest, setNotice, actor } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
@@ -43,7 +43,7 @@ function setEnabled(enabled: boolean) {
     const found = await loadClient(r);
     if (!found) return;
     const verb = enabled ? 'enable' : 'disable';
-    const result = await r.app.ops('POST', `/clients/${encodeURIComponent(found.client.clientId)}/${verb}`);
+    const result = await r.app.ops(actor(r), 'POST', `/clients/${encodeURIComponent(found.client.clientId)}/${verb}`);
     await setNotice(
       r,
       result.ok

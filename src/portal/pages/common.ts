@@ -1,5 +1,7 @@
+import type { Actor } from '#admin';
 import { planAllowsOAuth } from '#common';
 import { isWellFormedId, type Project } from '#store';
+import { portalActor } from '../actor.ts';
 import type { Session } from '../auth/sessions.ts';
 import { type Html, html } from '../html/escape.ts';
 import { type Crumb, page } from '../html/layout.ts';
@@ -7,6 +9,11 @@ import { sendPage } from '../http/respond.ts';
 import type { RouteRequest } from '../routing.ts';
 
 export type SessionRequest = RouteRequest<Session>;
+
+/** Who is asking: the signed-in person, for the admin service's log (and, next, its role checks). */
+export function actor(r: SessionRequest): Actor {
+  return portalActor(r.session, r.req);
+}
 
 export const projectHref = (project: Project) => `/portal/projects/${encodeURIComponent(project.id)}`;
 

@@ -6,7 +6,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
+import { freePlanMessage, loadProject, projectHref, type SessionRequest, actor } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 const clientHref = (project: Project, client: OAuthClient) =>
@@ -77,7 +77,7 @@ async function createClient(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   const values = { name: r.form.get('name') ?? '', scopes: r.form.getAll('scopes').slice(0, 16) };
-  const result = await r.app.ops('POST', `/projects/${encodeURIComponent(project.id)}/clients`, values);
+  const result = await r.app.ops(actor(r), 'POST', `/projects/${encodeURIComponent(project.id)}/clients`, values);
   if (!result.ok) return newClientForm(r, project, result.status, friendly(result.message), values);
   const created = result.body as { client_id: string; client_secret: string; name: string; scopes: string[] };
   const body = html`<h1>Client created</h1>

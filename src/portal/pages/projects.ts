@@ -6,7 +6,15 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { oauthAvailability, planBadge, projectHref, type SessionRequest, setNotice, takeNotice } from './common.ts';
+import {
+  oauthAvailability,
+  planBadge,
+  projectHref,
+  type SessionRequest,
+  setNotice,
+  takeNotice,
+  actor,
+} from './common.ts';
 
 function projectRow(project: Project): TableRow {
   return {
@@ -48,7 +56,7 @@ ${csrfField(r.session)}
 
 async function createProject(r: SessionRequest) {
   const values = { name: r.form.get('name') ?? '', plan: r.form.get('plan') ?? '' };
-  const result = await r.app.ops('POST', '/projects', values);
+  const result = await r.app.ops(actor(r), 'POST', '/projects', values);
   if (!result.ok) {
     const message = result.message.startsWith('name: required')
       ? 'Enter a project name.'

@@ -5,7 +5,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { type SessionRequest, setNotice, takeNotice, actor } from './common.ts';
 
 const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
   active: 'signs new tokens',
@@ -50,7 +50,7 @@ The next key may sign only once gateways have had time to fetch it (from <em>May
 
 async function rotate(r: SessionRequest) {
   const emergency = r.form.get('now') === 'yes';
-  const result = await r.app.ops('POST', '/keys/rotate', emergency ? { now: true } : undefined);
+  const result = await r.app.ops(actor(r), 'POST', '/keys/rotate', emergency ? { now: true } : undefined);
   const done = emergency ? 'Signing keys rotated (emergency).' : 'Signing keys rotated.';
   await setNotice(
     r,

@@ -3,7 +3,7 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { type SessionRequest, setNotice, takeNotice, actor } from './common.ts';
 
 /** The token given is never echoed back into the page (nor logged): only the outcome is. */
 async function revokePage(r: SessionRequest, status = 200, error?: string) {
@@ -22,7 +22,7 @@ ${errorSummary(error)}
 }
 
 async function revoke(r: SessionRequest) {
-  const result = await r.app.ops('POST', '/tokens/revoke', { token: r.form.get('token') ?? '' });
+  const result = await r.app.ops(actor(r), 'POST', '/tokens/revoke', { token: r.form.get('token') ?? '' });
   if (!result.ok) return revokePage(r, result.status, result.message.replace(/^token:/, 'Token:'));
   await setNotice(r, 'Token revoked.');
   redirect(r.res, '/portal/tokens/revoke');

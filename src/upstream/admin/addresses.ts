@@ -1,13 +1,12 @@
-import { reloadAddresses } from '#admin';
-import { type AdminRoute, ok, operatorActor } from './route.ts';
+import { type AdminRoute, ok } from './route.ts';
 
 export const addressRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/address/reload',
-    async handle(ctx, req) {
+    async handle(service, actor) {
       // Called by `tokengate admin address import` once a new data set is installed under DATA_DIR.
-      await reloadAddresses(ctx, operatorActor(req));
+      await service.reloadAddresses(actor);
       return ok({ reloaded: true });
     },
   },

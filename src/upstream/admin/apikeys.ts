@@ -1,12 +1,11 @@
-import { createApiKey } from '#admin';
-import { type AdminRoute, ok, operatorActor } from './route.ts';
+import { type AdminRoute, id, ok } from './route.ts';
 
 export const apiKeyRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/projects/:id/apikeys',
-    async handle(ctx, req, params) {
-      const { apiKey, secret } = await createApiKey(ctx, operatorActor(req), params['id'] ?? '');
+    async handle(service, actor, _req, params) {
+      const { apiKey, secret } = await service.createApiKey(actor, id(params));
       return ok({ key: apiKey.key, secret }, 201);
     },
   },

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from '#admin';
+import { AdminError } from '#admin';
 import { readBody } from '#common';
 
 /** Admin bodies are tiny: a name, a plan, a scope list, one token. */
@@ -13,9 +13,9 @@ export async function readJsonObject(req: IncomingMessage): Promise<Readonly<Rec
   try {
     parsed = JSON.parse(raw.toString('utf8'));
   } catch {
-    throw badRequest('body must be valid JSON');
+    throw new AdminError('invalid_input', 'body must be valid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw badRequest('body must be a JSON object');
+    throw new AdminError('invalid_input', 'body must be a JSON object');
   return parsed as Readonly<Record<string, unknown>>;
 }

@@ -1,17 +1,18 @@
-import { createClient, createClientInput, listClients, parseInput, setClientEnabled } from '#admin';
+import type { OAuthClient } from '#store';
+import { createClientInput, parseInput } from '#admin';
 import { readJsonObject } from './body.ts';
-import { type AdminRoute, ok, operatorActor, requireProject } from './route.ts';
+import { type AdminRoute, id, ok } from './route.ts';
 import { clientView } from './views.ts';
 
 export const clientRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/projects/:id/clients',
-    async handle(ctx, req, params) {
+    async handle(service, actor, req, params) {
       // The project first: an unknown one is a 404 whatever the body holds.
-      const project = await requireProject(ctx, req, params['id']);
+      const project = await service.getProject(actor, id(params));
       const input = parseInput(createClientInput, await readJsonObject(req));
-      const created = await createClient(ctx, operatorActor(req), project.id, input);
+      const created = await service.createClient(actor, project.id, input);
       // The secret is shown here once; only its hash is stored.
       const { client_id, ...rest } = clientView(created.client);
       return ok({ client_id, client_secret: created.clientSecret, ...rest }, 201);
@@ -20,26 +21,26 @@ export const clientRoutes: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/projects/:id/clients',
-    async handle(ctx, req, params) {
-      return ok((await listClients(ctx, operatorActor(req), params['id'] ?? '')).map(clientView));
+    async handle(service, actor, _req, params) {
+      return ok((await service.listClients(actor, id(params))).map(clientView));
     },
   },
   {
     method: 'POST',
     path: '/clients/:id/disable',
-    async handle(ctx, req, params) {
-      return enabledView(await setClientEnabled(ctx, operatorActor(req), params['id'] ?? '', false));
+    async handle(service, actor, _req, params) {
+      return enabledView(await service.setClientEnabled(actor, id(params), false));
     },
   },
   {
     method: 'POST',
     path: '/clients/:id/enable',
-    async handle(ctx, req, params) {
-      return enabledView(await setClientEnabled(ctx, operatorActor(req), params['id'] ?? '', true));
+    async handle(service, actor, _req, params) {
+      return enabledView(await service.setClientEnabled(actor, id(params), true));
     },
   },
 ];
 
-function enabledView(client: { clientId: string; enabled: boolean }) {
+function enabledView(client: OAuthClient) {
   return ok({ client_id: client.clientId, enabled: client.enabled });
 }

@@ -1,14 +1,14 @@
-import { listKeys, parseInput, rotateKeys, rotateKeysInput } from '#admin';
+import { parseInput, rotateKeysInput } from '#admin';
 import { readJsonObject } from './body.ts';
-import { type AdminRoute, ok, operatorActor } from './route.ts';
+import { type AdminRoute, ok } from './route.ts';
 import { keyView } from './views.ts';
 
 export const keyRoutes: readonly AdminRoute[] = [
   {
     method: 'GET',
     path: '/keys',
-    async handle(ctx, req) {
-      return ok((await listKeys(ctx, operatorActor(req))).map(keyView));
+    async handle(service, actor) {
+      return ok((await service.listKeys(actor)).map(keyView));
     },
   },
   {
@@ -19,9 +19,9 @@ export const keyRoutes: readonly AdminRoute[] = [
      * the next key signs at once even if gateways may not hold it yet (the feed tells them). Without
      * it a rotation is refused (409) until the next key has been published long enough.
      */
-    async handle(ctx, req) {
-      const input = parseInput(rotateKeysInput, await readJsonObject(req));
-      return ok(await rotateKeys(ctx, operatorActor(req), input));
+    async handle(service, actor, req) {
+      const { kid } = await service.rotateKeys(actor, parseInput(rotateKeysInput, await readJsonObject(req)));
+      return ok({ kid });
     },
   },
 ];

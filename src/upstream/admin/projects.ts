@@ -1,37 +1,37 @@
-import { createProject, createProjectInput, deleteProject, getProject, listProjects, parseInput } from '#admin';
+import { createProjectInput, parseInput } from '#admin';
 import { readJsonObject } from './body.ts';
-import { type AdminRoute, ok, operatorActor } from './route.ts';
+import { type AdminRoute, id, ok } from './route.ts';
 import { projectDetailView, projectView } from './views.ts';
 
 export const projectRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/projects',
-    async handle(ctx, req) {
+    async handle(service, actor, req) {
       const input = parseInput(createProjectInput, await readJsonObject(req));
-      return ok(projectView(await createProject(ctx, operatorActor(req), input)), 201);
+      return ok(projectView(await service.createProject(actor, input)), 201);
     },
   },
   {
     method: 'GET',
     path: '/projects',
-    async handle(ctx, req) {
-      return ok((await listProjects(ctx, operatorActor(req))).map(projectDetailView));
+    async handle(service, actor) {
+      return ok((await service.listProjects(actor)).map(projectDetailView));
     },
   },
   {
     method: 'GET',
     path: '/projects/:id',
-    async handle(ctx, req, params) {
-      return ok(projectDetailView(await getProject(ctx, operatorActor(req), params['id'] ?? '')));
+    async handle(service, actor, _req, params) {
+      return ok(projectDetailView(await service.getProject(actor, id(params))));
     },
   },
   {
     method: 'DELETE',
     path: '/projects/:id',
-    async handle(ctx, req, params) {
-      const { id } = await deleteProject(ctx, operatorActor(req), params['id'] ?? '');
-      return ok({ id, deleted: true });
+    async handle(service, actor, _req, params) {
+      const deleted = await service.deleteProject(actor, id(params));
+      return ok({ id: deleted.id, deleted: true });
     },
   },
 ];

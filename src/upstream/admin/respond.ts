@@ -1,4 +1,4 @@
-import { ADMIN_ERRORS, type AdminError, asAdminError } from '#admin';
+import { ADMIN_ERRORS, AdminError } from '#admin';
 import { type ApiErrorBody, type ApiErrorKind, apiError, BodyTooLargeError } from '#common';
 
 interface Answer {
@@ -23,6 +23,5 @@ export function refusalResponse(error: unknown): Answer | undefined {
     const { status, body } = apiError('payload_too_large', { message: `body exceeds ${error.limit} bytes` });
     return { status, body, headers: {} };
   }
-  const refused = asAdminError(error);
-  return refused ? adminErrorResponse(refused) : undefined;
+  return error instanceof AdminError ? adminErrorResponse(error) : undefined;
 }

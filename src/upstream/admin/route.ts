@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { type Actor, type AdminContext, getProject } from '#admin';
+import type { Actor, AdminService } from '#admin';
 import { remoteAddress } from '#common';
-
-export type { AdminContext };
 
 export interface AdminResult {
   readonly status: number;
@@ -11,10 +9,11 @@ export interface AdminResult {
 
 export type Params = Readonly<Record<string, string | undefined>>;
 
+/** An admin API route: parses the request, calls the service, answers the view. */
 export interface AdminRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
-  handle(ctx: AdminContext, req: IncomingMessage, params: Params): Promise<AdminResult>;
+  handle(service: AdminService, actor: Actor, req: IncomingMessage, params: Params): Promise<AdminResult>;
 }
 
 export function ok(body: unknown, status = 200): AdminResult {
@@ -26,7 +25,7 @@ export function operatorActor(req: IncomingMessage): Actor {
   return { kind: 'operator', address: remoteAddress(req) };
 }
 
-/** Loads a project or answers 404 naming the id. */
-export function requireProject(ctx: AdminContext, req: IncomingMessage, id: string | undefined) {
-  return getProject(ctx, operatorActor(req), id ?? '');
+/** The `:id` of the path ('' when absent: no id, so a 404). */
+export function id(params: Params): string {
+  return params['id'] ?? '';
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
+import { AdminError, type AdminService } from '#admin';
 import { apiError, type Logger, sendJson } from '#common';
-import { StoreUnavailableError } from '#store';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
 import { addressRoutes } from './addresses.ts';
@@ -11,7 +11,7 @@ import { clientRoutes } from './clients.ts';
 import { keyRoutes } from './keys.ts';
 import { projectRoutes } from './projects.ts';
 import { refusalResponse } from './respond.ts';
-import type { AdminContext, AdminRoute } from './route.ts';
+import { type AdminRoute, operatorActor } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
@@ -24,7 +24,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 ];
 
 export interface AdminServerOptions {
-  readonly context: AdminContext;
+  readonly service: AdminService;
+  readonly log: Logger;
   readonly adminToken: string;
   readonly host: string;
   readonly port: number;
@@ -39,10 +40,9 @@ export interface AdminServer {
 
 /** The operators' API: its own port, loopback by default, every route behind the admin token. */
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
-  const { context } = options;
-  const log = context.log.child({ server: 'admin' });
+  const log = options.log.child({ server: 'admin' });
   const authorized = createAdminAuth(options.adminToken);
-  const router = buildRouter(context, log);
+  const router = buildRouter(options.service, log);
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
@@ -62,7 +62,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   return { url, close: () => closeServer(server) };
 }
 
-function buildRouter(context: AdminContext, log: Logger) {
+function buildRouter(service: AdminService, log: Logger) {
   const router = Router({
     ignoreTrailingSlash: true,
     maxParamLength: 200,
@@ -70,7 +70,7 @@ function buildRouter(context: AdminContext, log: Logger) {
   });
   for (const route of ADMIN_ROUTES) {
     router.on(route.method, route.path, (req, res, params) => {
-      void run(route, { ...context, log }, req, res, params);
+      void run(route, service, log, req, res, params);
     });
   }
   return router;
@@ -78,24 +78,25 @@ function buildRouter(context: AdminContext, log: Logger) {
 
 async function run(
   route: AdminRoute,
-  ctx: AdminContext,
+  service: AdminService,
+  log: Logger,
   req: IncomingMessage,
   res: ServerResponse,
   params: Record<string, string | undefined>,
 ) {
   try {
-    const result = await route.handle(ctx, req, params);
+    const result = await route.handle(service, operatorActor(req), req, params);
     sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });
   } catch (error) {
     const refused = refusalResponse(error);
     if (refused) {
       // Logged as before: an operator sees why the database was not reached.
-      if (error instanceof StoreUnavailableError)
-        ctx.log.error({ err: error, route: route.path }, 'admin: the store does not answer');
+      if (error instanceof AdminError && error.kind === 'unavailable')
+        log.error({ err: error.cause, route: route.path }, 'admin: the store does not answer');
       sendJson(res, refused.status, refused.body, refused.headers);
       return;
     }
-    ctx.log.error({ err: error, route: route.path }, 'admin: request failed');
+    log.error({ err: error, route: route.path }, 'admin: request failed');
     const { status, body } = apiError('internal_error');
     if (!res.headersSent) sendJson(res, status, body);
     else res.destroy();

@@ -1,13 +1,13 @@
-import { parseInput, revokeToken, revokeTokenInput } from '#admin';
+import { parseInput, revokeTokenInput } from '#admin';
 import { readJsonObject } from './body.ts';
-import { type AdminRoute, ok, operatorActor } from './route.ts';
+import { type AdminRoute, ok } from './route.ts';
 
 export const tokenRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/tokens/revoke',
-    async handle(ctx, req) {
-      await revokeToken(ctx, operatorActor(req), parseInput(revokeTokenInput, await readJsonObject(req)));
+    async handle(service, actor, req) {
+      await service.revokeToken(actor, parseInput(revokeTokenInput, await readJsonObject(req)));
       return ok({ revoked: true });
     },
   },

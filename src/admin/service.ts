@@ -1,0 +1,55 @@
+import { reloadAddresses } from './addresses.ts';
+import { createApiKey, listApiKeys } from './api-keys.ts';
+import { createClient, findClient, listClients, setClientEnabled } from './clients.ts';
+import type { AdminContext } from './context.ts';
+import { asAdminError } from './errors.ts';
+import { listKeys, rotateKeys } from './keys.ts';
+import { createProject, deleteProject, findProject, getProject, listProjects } from './projects.ts';
+import { revokeToken } from './tokens.ts';
+
+/** Every operation on a running upstream. (`importAddressData` needs none: it runs beside the files.) */
+const OPERATIONS = {
+  createProject,
+  listProjects,
+  findProject,
+  getProject,
+  deleteProject,
+  createClient,
+  listClients,
+  findClient,
+  setClientEnabled,
+  revokeToken,
+  listKeys,
+  rotateKeys,
+  createApiKey,
+  listApiKeys,
+  reloadAddresses,
+};
+
+type Operation = (ctx: AdminContext, ...args: never[]) => Promise<unknown>;
+type Bound<F> = F extends (ctx: AdminContext, ...args: infer A) => Promise<infer R>
+  ? (...args: A) => Promise<R>
+  : never;
+
+/**
+ * The admin operations on one upstream's store and issuer. Each takes the actor first, then its
+ * parsed input (an id, or the output of its schema), and resolves with a plain result or rejects
+ * with an AdminError of a stable kind (ADMIN_ERRORS gives its status); any other rejection is a
+ * failure (500). The admin routes and the portal call the same service.
+ */
+export type AdminService = { readonly [K in keyof typeof OPERATIONS]: Bound<(typeof OPERATIONS)[K]> };
+
+export function createAdminService(ctx: AdminContext): AdminService {
+  const service: Record<string, unknown> = {};
+  for (const [name, operation] of Object.entries(OPERATIONS) as Array<[string, Operation]>) {
+    service[name] = async (...args: never[]) => {
+      try {
+        return await operation(ctx, ...args);
+      } catch (error) {
+        // The issuer's and the store's refusals (a concurrent change beat our checks) become ours.
+        throw asAdminError(error) ?? error;
+      }
+    };
+  }
+  return Object.freeze(service) as AdminService;
+}
