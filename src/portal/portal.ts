@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
+import { AdminError } from '#admin';
 import { BodyTooLargeError, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
 import { StoreUnavailableError } from '#store';
 import { loadAssets } from './assets.ts';
@@ -21,7 +22,7 @@ export function createPortal(options: PortalOptions): Portal {
   const clock = options.clock ?? systemClock;
   const app: PortalApp = {
     ops: createOperations(options),
-    ctx: options.context,
+    service: options.service,
     sessions: storeSessions(options.context.store, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     limiter: new LoginLimiter(clock),
     adminToken: options.adminToken,
@@ -70,9 +71,12 @@ async function run(
     await route.handle({ req, res, params, form, session, app });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return simplePage(res, 413, 'Too large', 'That form was too large.');
-    const outage = error instanceof StoreUnavailableError;
+    // A refusal no page expected: a project deleted while its page was being put together.
+    if (error instanceof AdminError && error.kind !== 'unavailable') return refusedPage(res, error);
+    // The sessions read the store themselves; the admin service says `unavailable`, the store's failure its cause.
+    const outage = error instanceof StoreUnavailableError || error instanceof AdminError;
     app.log.error(
-      { err: error, path: route.path },
+      { err: error instanceof AdminError ? error.cause : error, path: route.path },
       outage ? 'portal: the store does not answer' : 'portal: request failed',
     );
     if (res.headersSent) res.destroy();
@@ -87,6 +91,12 @@ async function run(
     else
       simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
   }
+}
+
+function refusedPage(res: ServerResponse, error: AdminError): void {
+  if (res.headersSent) return void res.destroy();
+  const title = error.kind === 'not_found' ? 'Not found' : 'Request refused';
+  simplePage(res, error.status, title, error.message);
 }
 
 function simplePage(

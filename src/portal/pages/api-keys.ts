@@ -4,13 +4,13 @@ import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, type SessionRequest, setNotice, actor } from './common.ts';
+import { actor, loadProject, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 async function apiKeysTab(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  const keys = await r.app.ctx.store.listApiKeys(project.id);
+  const keys = await r.app.service.listApiKeys(actor(r), project.id);
   const rows = keys.map((key) => ({ header: html`<code>${key.key}</code>`, cells: [when(key.createdAt)] }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
 ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}

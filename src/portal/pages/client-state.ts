@@ -1,10 +1,10 @@
-import { isWellFormedId, type OAuthClient, type Project } from '#store';
+import type { OAuthClient, Project } from '#store';
 import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadProject, notFoundPage, type SessionRequest, setNotice, actor } from './common.ts';
+import { actor, loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
@@ -12,7 +12,7 @@ async function loadClient(r: SessionRequest): Promise<{ project: Project; client
   const project = await loadProject(r);
   if (!project) return undefined;
   const id = r.params['clientId'] ?? '';
-  const client = isWellFormedId(id) ? await r.app.ctx.store.getClient(id) : null;
+  const client = await r.app.service.findClient(actor(r), id);
   if (!client || client.projectId !== project.id) {
     notFoundPage(r, 'That OAuth 2.0 client does not exist in this project.');
     return undefined;

@@ -1,6 +1,6 @@
 import type { Actor } from '#admin';
 import { planAllowsOAuth } from '#common';
-import { isWellFormedId, type Project } from '#store';
+import type { Project } from '#store';
 import { portalActor } from '../actor.ts';
 import type { Session } from '../auth/sessions.ts';
 import { type Html, html } from '../html/escape.ts';
@@ -43,7 +43,7 @@ export function setNotice(r: SessionRequest, notice: string): Promise<void> {
 /** The project named in the path, or a 404 page (and undefined). */
 export async function loadProject(r: SessionRequest): Promise<Project | undefined> {
   const id = r.params['id'] ?? '';
-  const project = isWellFormedId(id) ? await r.app.ctx.store.getProject(id) : null;
+  const project = await r.app.service.findProject(actor(r), id);
   if (!project) notFoundPage(r, 'That project does not exist (it may have been deleted).');
   return project ?? undefined;
 }

@@ -6,7 +6,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { freePlanMessage, loadProject, projectHref, type SessionRequest, actor } from './common.ts';
+import { actor, freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 const clientHref = (project: Project, client: OAuthClient) =>
@@ -27,7 +27,7 @@ async function clientsTab(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   if (!planAllowsOAuth(project.plan)) return sendCredentials(r, project, 'oauth-clients', freePlanMessage(project));
-  const clients = await r.app.ctx.store.listClients(project.id);
+  const clients = await r.app.service.listClients(actor(r), project.id);
   const table = clients.length
     ? dataTable(
         `OAuth 2.0 clients of ${project.name}`,

@@ -5,6 +5,7 @@ import { page } from '../html/layout.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
+  actor,
   freePlanMessage,
   loadProject,
   planBadge,
@@ -46,8 +47,8 @@ async function keysPage(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   const [clients, apiKeys] = await Promise.all([
-    r.app.ctx.store.listClients(project.id),
-    r.app.ctx.store.listApiKeys(project.id),
+    r.app.service.listClients(actor(r), project.id),
+    r.app.service.listApiKeys(actor(r), project.id),
   ]);
   const body = html`<h1>Keys</h1>
 <ul class="cards">

@@ -7,13 +7,13 @@ import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
+  actor,
   oauthAvailability,
   planBadge,
   projectHref,
   type SessionRequest,
   setNotice,
   takeNotice,
-  actor,
 } from './common.ts';
 
 function projectRow(project: Project): TableRow {
@@ -29,7 +29,7 @@ async function projectsPage(
   error?: string,
   values: { name?: string; plan?: string } = {},
 ) {
-  const projects = await r.app.ctx.store.listProjects();
+  const projects = await r.app.service.listProjects(actor(r));
   const table = projects.length
     ? dataTable('Your projects', ['Name', 'Plan', 'OAuth 2.0 clients', 'Created'], projects.map(projectRow))
     : html`<p>No projects yet. Create the first one below.</p>`;

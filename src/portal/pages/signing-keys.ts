@@ -5,7 +5,7 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, setNotice, takeNotice, actor } from './common.ts';
+import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
   active: 'signs new tokens',
@@ -30,7 +30,7 @@ function keyRow(key: SigningKeyInfo): TableRow {
 }
 
 async function keysPage(r: SessionRequest) {
-  const keys = await r.app.ctx.issuer.listKeys();
+  const keys = await r.app.service.listKeys(actor(r));
   const body = html`<h1>Signing keys</h1>
 <p>The issuer signs access tokens with the active key. Gateways fetch the public keys from the key set.</p>
 ${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'State', 'Created', 'May sign from', 'Activated', 'Retired', 'Leaves key set'], keys.map(keyRow))}

@@ -3,7 +3,7 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, setNotice, takeNotice, actor } from './common.ts';
+import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 
 /** The token given is never echoed back into the page (nor logged): only the outcome is. */
 async function revokePage(r: SessionRequest, status = 200, error?: string) {
