@@ -12,7 +12,6 @@ import { page } from './html/layout.ts';
 import { readCookie } from './http/cookies.ts';
 import { readForm } from './http/form.ts';
 import { redirect, sendPage } from './http/respond.ts';
-import { createOperations } from './operations.ts';
 import { PORTAL_ROUTES } from './routes.ts';
 import type { PortalApp, PortalRoute } from './routing.ts';
 import type { Portal, PortalOptions } from './types.ts';
@@ -21,12 +20,11 @@ import type { Portal, PortalOptions } from './types.ts';
 export function createPortal(options: PortalOptions): Portal {
   const clock = options.clock ?? systemClock;
   const app: PortalApp = {
-    ops: createOperations(options),
     service: options.service,
-    sessions: storeSessions(options.context.store, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    sessions: storeSessions(options.store, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     limiter: new LoginLimiter(clock),
     adminToken: options.adminToken,
-    log: options.context.log.child({ server: 'portal' }),
+    log: options.log.child({ server: 'portal' }),
     clock,
   };
   const sendAsset = loadAssets();

@@ -3,11 +3,9 @@ import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
 import type { LoginLimiter } from './auth/login-limiter.ts';
 import type { Session, Sessions } from './auth/sessions.ts';
-import type { Operations } from './operations.ts';
 
 /** What every page handler may use. */
 export interface PortalApp {
-  readonly ops: Operations;
   /** Every read and change of projects, clients and keys goes through it, as the signed-in person. */
   readonly service: AdminService;
   readonly sessions: Sessions;

@@ -4,8 +4,8 @@ import { createIssuer } from '#issuer';
 import { createPortal } from '#portal';
 import { openStore } from '#store';
 import type { ValidationRoute } from '#validation';
-import { AdminError, createAdminService } from '#admin';
-import { ADMIN_ROUTES, startAdminServer } from './admin/server.ts';
+import { createAdminService } from '#admin';
+import { startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
 import { ConfigError } from './config-error.ts';
@@ -112,12 +112,11 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     cleanups.push(() => publicServer.close());
     const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses };
     const service = createAdminService(context);
-    // The account portal runs the admin API's own handlers behind its sign-in (session cookie).
+    // The account portal: the admin API's operations behind its own sign-in (session cookie).
     const portal = createPortal({
-      context,
       service,
-      operations: ADMIN_ROUTES,
-      describeError: (error) => (error instanceof AdminError ? error : undefined),
+      store,
+      log,
       adminToken: adminToken.value,
       clock,
     });

@@ -81,6 +81,23 @@ describe('portal secrets are shown once', () => {
     expect(t.logs()).not.toContain(token);
   });
 
+  it('logs what a person did as the portal session it came from, named by a label and never by the session id', async () => {
+    const logged = t.logs().length;
+    const id = await createProjectViaPortal(c, 'Logged', 'free');
+    const line = t
+      .logs()
+      .slice(logged)
+      .split('\n')
+      .find((entry) => entry.includes('admin: project created'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      actor: { kind: 'portal', session: expect.stringMatching(/^[\w-]{11}$/), address: expect.any(String) },
+      projectId: id,
+    });
+    const sessionId = c.cookies.get('tokengate_portal') ?? '';
+    expect(sessionId).not.toBe('');
+    expect(t.logs()).not.toContain(sessionId);
+  });
+
   it('shows the admin API refusal for a token that is not ours, without echoing it', async () => {
     await c.get('/portal/tokens/revoke');
     const res = await c.post('/portal/tokens/revoke', { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.sig' });

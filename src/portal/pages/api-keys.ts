@@ -1,3 +1,4 @@
+import { attempt } from '../attempt.ts';
 import { csrfField, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -22,14 +23,14 @@ ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], row
 async function createApiKey(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  const result = await r.app.ops(actor(r), 'POST', `/projects/${encodeURIComponent(project.id)}/apikeys`);
+  const result = await attempt(() => r.app.service.createApiKey(actor(r), project.id));
   if (!result.ok) {
     await setNotice(r, result.message);
     return apiKeysTab(r);
   }
-  const created = result.body as { key: string; secret: string };
+  const created = result.value;
   const body = html`<h1>API key created</h1>
-<dl class="facts"><div><dt>Key</dt><dd><code id="api-key">${created.key}</code></dd></div></dl>
+<dl class="facts"><div><dt>Key</dt><dd><code id="api-key">${created.apiKey.key}</code></dd></div></dl>
 ${secretPanel('api-secret', 'Secret', created.secret)}
 <p><a class="button" href="${credentialsHref(project, 'api-keys')}">Done, back to API keys</a></p>`;
   const crumbs = credentialsCrumbs(

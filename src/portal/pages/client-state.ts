@@ -1,4 +1,5 @@
 import type { OAuthClient, Project } from '#store';
+import { attempt } from '../attempt.ts';
 import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -43,7 +44,7 @@ function setEnabled(enabled: boolean) {
     const found = await loadClient(r);
     if (!found) return;
     const verb = enabled ? 'enable' : 'disable';
-    const result = await r.app.ops(actor(r), 'POST', `/clients/${encodeURIComponent(found.client.clientId)}/${verb}`);
+    const result = await attempt(() => r.app.service.setClientEnabled(actor(r), found.client.clientId, enabled));
     await setNotice(
       r,
       result.ok

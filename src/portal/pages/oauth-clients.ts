@@ -1,5 +1,7 @@
+import { createClientInput, parseInput } from '#admin';
 import { planAllowsOAuth, SCOPES } from '#common';
 import type { OAuthClient, Project } from '#store';
+import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -72,19 +74,21 @@ async function newClientPage(r: SessionRequest) {
   await newClientForm(r, project);
 }
 
-/** Creates through the admin API's handler; the secret appears in this response only. */
+/** Creates through the admin service; the secret appears in this response only. */
 async function createClient(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
   const values = { name: r.form.get('name') ?? '', scopes: r.form.getAll('scopes').slice(0, 16) };
-  const result = await r.app.ops(actor(r), 'POST', `/projects/${encodeURIComponent(project.id)}/clients`, values);
+  const result = await attempt(() =>
+    r.app.service.createClient(actor(r), project.id, parseInput(createClientInput, values)),
+  );
   if (!result.ok) return newClientForm(r, project, result.status, friendly(result.message), values);
-  const created = result.body as { client_id: string; client_secret: string; name: string; scopes: string[] };
+  const { client, clientSecret } = result.value;
   const body = html`<h1>Client created</h1>
-<dl class="facts"><div><dt>Client name</dt><dd>${created.name}</dd></div>
-<div><dt>Client id</dt><dd><code id="client-id">${created.client_id}</code></dd></div>
-<div><dt>Scopes</dt><dd>${created.scopes.join(', ')}</dd></div></dl>
-${secretPanel('client-secret', 'Client secret', created.client_secret)}
+<dl class="facts"><div><dt>Client name</dt><dd>${client.name}</dd></div>
+<div><dt>Client id</dt><dd><code id="client-id">${client.clientId}</code></dd></div>
+<div><dt>Scopes</dt><dd>${client.scopes.join(', ')}</dd></div></dl>
+${secretPanel('client-secret', 'Client secret', clientSecret)}
 <p><a class="button" href="${credentialsHref(project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
   const crumbs = credentialsCrumbs(
     project,

@@ -1,5 +1,7 @@
+import { createProjectInput, parseInput } from '#admin';
 import { PLANS } from '#common';
 import type { Project } from '#store';
+import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -56,14 +58,14 @@ ${csrfField(r.session)}
 
 async function createProject(r: SessionRequest) {
   const values = { name: r.form.get('name') ?? '', plan: r.form.get('plan') ?? '' };
-  const result = await r.app.ops(actor(r), 'POST', '/projects', values);
+  const result = await attempt(() => r.app.service.createProject(actor(r), parseInput(createProjectInput, values)));
   if (!result.ok) {
     const message = result.message.startsWith('name: required')
       ? 'Enter a project name.'
       : result.message.replace(/^name:/, 'Project name:');
     return projectsPage(r, result.status, message, values);
   }
-  const created = result.body as { id: string; name: string };
+  const created = result.value;
   await setNotice(r, `Project “${created.name}” created.`);
   redirect(r.res, `/portal/projects/${encodeURIComponent(created.id)}`);
 }

@@ -1,4 +1,6 @@
+import { parseInput, rotateKeysInput } from '#admin';
 import type { SigningKeyInfo } from '#issuer';
+import { attempt } from '../attempt.ts';
 import { csrfField, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -50,12 +52,10 @@ The next key may sign only once gateways have had time to fetch it (from <em>May
 
 async function rotate(r: SessionRequest) {
   const emergency = r.form.get('now') === 'yes';
-  const result = await r.app.ops(actor(r), 'POST', '/keys/rotate', emergency ? { now: true } : undefined);
+  const input = { now: emergency };
+  const result = await attempt(() => r.app.service.rotateKeys(actor(r), parseInput(rotateKeysInput, input)));
   const done = emergency ? 'Signing keys rotated (emergency).' : 'Signing keys rotated.';
-  await setNotice(
-    r,
-    result.ok ? `${done} Active key: ${(result.body as { kid: string }).kid}.` : `Rotation failed: ${result.message}`,
-  );
+  await setNotice(r, result.ok ? `${done} Active key: ${result.value.kid}.` : `Rotation failed: ${result.message}`);
   redirect(r.res, '/portal/signing-keys');
 }
 

@@ -1,3 +1,5 @@
+import { parseInput, revokeTokenInput } from '#admin';
+import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
@@ -22,7 +24,8 @@ ${errorSummary(error)}
 }
 
 async function revoke(r: SessionRequest) {
-  const result = await r.app.ops(actor(r), 'POST', '/tokens/revoke', { token: r.form.get('token') ?? '' });
+  const input = { token: r.form.get('token') ?? '' };
+  const result = await attempt(() => r.app.service.revokeToken(actor(r), parseInput(revokeTokenInput, input)));
   if (!result.ok) return revokePage(r, result.status, result.message.replace(/^token:/, 'Token:'));
   await setNotice(r, 'Token revoked.');
   redirect(r.res, '/portal/tokens/revoke');
