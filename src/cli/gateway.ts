@@ -1,4 +1,4 @@
-import { LOG_LEVELS } from '#common';
+import { LOG_LEVELS, logFormatProblem } from '#common';
 import { runGatewayProcess } from '#gateway';
 import { CliError, INVALID_CONFIGURATION, usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
@@ -7,6 +7,8 @@ import { withConfigErrors } from './config-errors.ts';
 export async function runGateway(args: readonly string[]): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate gateway');
   checkLogLevel(process.env['LOG_LEVEL']);
+  const formatProblem = logFormatProblem(process.env);
+  if (formatProblem) throw new CliError(`invalid configuration:\n  ${formatProblem}`, INVALID_CONFIGURATION);
   // An invalid GATEWAY_CONFIG exits 2, as an invalid environment of the upstream does.
   await withConfigErrors(() => runGatewayProcess());
 }

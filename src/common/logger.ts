@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { type LogFormat, logFormat, prettyOutput } from './log-format.ts';
 
 export type { Logger };
 
@@ -74,6 +75,8 @@ export interface LoggerOptions {
   name?: string;
   /** Where lines go; defaults to stdout. Tests pass a sink. */
   destination?: DestinationStream;
+  /** Without a destination: JSON lines or readable text on stdout (default: LOG_FORMAT, else by terminal). */
+  format?: LogFormat;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -84,5 +87,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
     serializers: { err: errorWithoutData },
   };
-  return options.destination ? pino(config, options.destination) : pino(config);
+  if (options.destination) return pino(config, options.destination);
+  return (options.format ?? logFormat()) === 'pretty' ? pino(config, prettyOutput().destination) : pino(config);
 }

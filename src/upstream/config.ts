@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken, LOG_LEVELS } from '#common';
+import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken, LOG_FORMATS, LOG_LEVELS, type LogFormat, logFormat } from '#common';
 import { invalidTrustedProxy } from '#issuer';
 import { ConfigError } from './config-error.ts';
 import { type Env, EnvReader } from './env.ts';
@@ -25,6 +25,8 @@ export interface UpstreamConfig {
   readonly audience: string;
   readonly signingAlg: 'RS256' | 'ES256' | 'EdDSA';
   readonly logLevel: string;
+  /** LOG_FORMAT, else `pretty` when stdout is a terminal and `json` otherwise. */
+  readonly logFormat: LogFormat;
   /** ADMIN_TOKEN from the environment; unset means "read or generate $DATA_DIR/admin-token". */
   readonly adminToken: string | undefined;
   /** REVOCATION_FEED_TOKEN; unset means "read or generate $DATA_DIR/feed-token". */
@@ -52,6 +54,7 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     audience: read.raw('TOKEN_AUDIENCE') ?? publicUrl,
     signingAlg: read.oneOf('SIGNING_ALG', ALGORITHMS, 'RS256'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: read.oneOf('LOG_FORMAT', LOG_FORMATS, logFormat(env)),
     adminToken: adminToken(read),
     feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
     keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),

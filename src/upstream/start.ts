@@ -46,7 +46,7 @@ export interface Upstream {
  * servers (the issuer ends pending feed long-polls), then closes the store.
  */
 export async function startUpstream(config: UpstreamConfig, options: UpstreamOptions = {}): Promise<Upstream> {
-  const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream' });
+  const log = options.log ?? createLogger({ level: config.logLevel, name: 'upstream', format: config.logFormat });
   const clock = options.clock;
   const adminToken = await resolveSecret(config.dataDir, 'admin-token', config.adminToken, log);
   // ADMIN_TOKEN was checked with the rest of the environment; a token file edited by hand is checked here.

@@ -18,6 +18,7 @@ describe('upstream configuration', () => {
       audience: 'http://127.0.0.1:8080',
       signingAlg: 'RS256',
       logLevel: 'info',
+      logFormat: 'json',
       adminToken: undefined,
       feedToken: undefined,
       keyEncryptionKey: undefined,

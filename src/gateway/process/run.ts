@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
-import { createLogger, ignoreHangUps, type Logger, stopSignal } from '#common';
+import { createLogger, ignoreHangUps, type Logger, logFormat, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env, GatewayConfig } from '../config/schema.ts';
 import { createClusterMetrics } from '../ops/cluster-metrics.ts';
 import { startMetrics } from '../ops/metrics-server.ts';
 import { answerMetricsRequests } from '../ops/worker-metrics.ts';
 import { type RunningGateway, startGateway } from '../start.ts';
-import { bufferedStdout } from './log-destination.ts';
+import { gatewayLogOutput } from './log-output.ts';
 import { crashLoopError, runPrimary } from './primary.ts';
 import { exitOnUncaughtError } from './uncaught.ts';
 import { workerCount } from './workers.ts';
@@ -25,7 +25,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
   const config = loadGatewayConfig(file, env);
   const workers = workerCount(config);
   if (cluster.isPrimary && workers > 1) {
-    const log = createLogger({ name: 'gateway-primary' });
+    const log = createLogger({ name: 'gateway-primary', format: logFormat(env) });
     const metrics = createClusterMetrics();
     const metricsServer = await startMetrics(config.metrics, metrics, log);
     log.info({ metrics: metricsServer.url, workers }, 'gateway metrics listening (the sum over the workers)');
@@ -42,7 +42,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     // The CLI's one line on stderr (exit 1), as for every other failure: the JSON log has each exit.
     throw crashLoopError();
   }
-  const out = bufferedStdout();
+  const out = gatewayLogOutput(env);
   const log = createLogger({
     name: cluster.isWorker ? `gateway-worker-${cluster.worker?.id}` : 'gateway',
     destination: out.destination,
