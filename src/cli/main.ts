@@ -1,40 +1,60 @@
 /**
- * The `tokengate` command: start | upstream | gateway | check-config | admin.
- * Every failure ends here: one clear line on stderr and a non-zero exit code, never a stack
- * trace (unexpected errors print their message only; LOG_LEVEL=debug adds the stack).
+ * The `tokengate` command: start | upstream | gateway | check-config | admin, with `--help` on
+ * each and `--version`. Every failure ends here: one clear line on stderr and a non-zero exit
+ * code, never a stack trace (unexpected errors print their message only; LOG_LEVEL=debug adds
+ * the stack). Exit statuses: 0 success, 1 the operation failed, 2 wrong usage or configuration.
  */
-import { runAdmin } from './admin/index.ts';
 import { CliError } from './cli-error.ts';
+import { didYouMean } from './closest.ts';
+import { COMMANDS, type CommandSpec } from './commands.ts';
+import { aligned, EXIT_STATUSES, formatHelp } from './help.ts';
+import { parseOptions } from './options.ts';
 import { printOutput } from './print-output.ts';
+import { versionLine } from './version.ts';
 
-const USAGE = `usage: tokengate <command>
+function usage(): string {
+  return [
+    'usage: tokengate <command> [options]',
+    '',
+    ...aligned(COMMANDS.map((c): [string, string] => [c.name, c.summary])),
+    '',
+    'Options:',
+    ...aligned([
+      ['-h, --help', 'Show this help; `tokengate <command> --help` shows a command’s options and environment.'],
+      ['-V, --version', 'Show the version and exit.'],
+    ]),
+    '',
+    EXIT_STATUSES,
+  ].join('\n');
+}
 
-  start                 the whole local stack: upstream, then the gateway once it is ready
-  upstream              the upstream alone (issuer, validation API, admin API)
-  gateway               the edge gateway alone (GATEWAY_CONFIG, UPSTREAM_URL)
-  check-config FILE     validate a gateway configuration file
-  admin <noun> <verb>   operator commands (tokengate admin --help)`;
-
-type Command = (args: string[]) => Promise<void>;
-
-const COMMANDS: Readonly<Record<string, Command>> = {
-  admin: (args) => runAdmin(args, process.env, printOutput),
-  start: async (args) => (await import('./start.ts')).runStart(args),
-  upstream: async (args) => (await import('./upstream.ts')).runUpstream(args),
-  gateway: async (args) => (await import('./gateway.ts')).runGateway(args),
-  'check-config': async (args) => (await import('./check-config.ts')).runCheckConfig(args),
-};
+function commandNamed(name: string): CommandSpec {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command) return command;
+  const names = COMMANDS.map((c) => c.name);
+  throw new CliError(`unknown command "${name}"${didYouMean(name, names)}\n\n${usage()}`, 2);
+}
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    printOutput(USAGE);
+  if (name === undefined || name === '--help' || name === '-h') {
+    printOutput(usage());
     if (name === undefined) process.exitCode = 2;
     return;
   }
-  const command = COMMANDS[name];
-  if (!command) throw new CliError(`unknown command "${name}"\n\n${USAGE}`, 2);
-  await command(args);
+  if (name === '--version' || name === '-V' || name === 'version') return printOutput(versionLine());
+  // `tokengate help`, `tokengate help gateway`, `tokengate help admin client create`.
+  if (name === 'help') {
+    const [topic, ...rest] = args;
+    if (topic === undefined) return printOutput(usage());
+    return main([topic, ...rest, '--help']);
+  }
+  if (name.startsWith('-')) throw new CliError(`unknown option "${name}"; the command comes first\n\n${usage()}`, 2);
+  const command = commandNamed(name);
+  if (command.ownParser) return command.run({ values: {}, positionals: [], args });
+  const { values, positionals } = parseOptions(args, command.options, command.usage, command.allowPositionals);
+  if (values['help']) return printOutput(formatHelp(command));
+  await command.run({ values, positionals, args });
 }
 
 try {

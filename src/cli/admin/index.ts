@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { CliError, usageError } from '../cli-error.ts';
+import { closest } from '../closest.ts';
+import { optionMistake } from '../options.ts';
 import { type AdminApi, createAdminApi } from './api-client.ts';
 import { addressCommands } from './address.ts';
 import { apiKeyCommands } from './apikey.ts';
 import { clientCommands } from './client.ts';
 import type { AdminCommand } from './command.ts';
+import { adminCommandHelp, adminNounHelp, adminOverview } from './help.ts';
 import { keyCommands } from './keys.ts';
 import { projectCommands } from './project.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
@@ -20,7 +23,26 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
 ];
 
 export function adminUsage(): string {
-  return ['tokengate admin <noun> <verb> [args] [--json]', '', ...ADMIN_COMMANDS.map((c) => `  ${c.usage}`)].join('\n');
+  return adminOverview(ADMIN_COMMANDS);
+}
+
+/** `--help` after nothing, a noun, or a noun and verb. */
+function adminHelp(noun: string | undefined, verb: string | undefined): string {
+  const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
+  if (command) return adminCommandHelp(command);
+  if (noun !== undefined && ADMIN_COMMANDS.some((c) => c.noun === noun)) return adminNounHelp(noun, ADMIN_COMMANDS);
+  return adminUsage();
+}
+
+/** The unknown command named, with the nearest noun or verb that exists. */
+function unknownCommand(noun: string | undefined, verb: string | undefined): CliError {
+  if (!noun) return new CliError(`missing admin command\n\n${adminUsage()}`, 2);
+  const nouns = [...new Set(ADMIN_COMMANDS.map((c) => c.noun))];
+  const verbs = ADMIN_COMMANDS.filter((c) => c.noun === noun).map((c) => c.verb);
+  const near = nouns.includes(noun) ? closest(verb ?? '', verbs) : closest(noun, nouns);
+  const hint = near === undefined ? '' : `; did you mean "${nouns.includes(noun) ? `${noun} ${near}` : near}"?`;
+  const what = `unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"${hint}`;
+  return new CliError(`${what}\n\n${adminUsage()}`, 2);
 }
 
 /**
@@ -33,13 +55,10 @@ export async function runAdmin(
   out: (text: string) => void,
 ): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv);
-  if (values.help) return out(adminUsage());
   const [noun, verb, ...args] = positionals;
+  if (values.help) return out(adminHelp(noun, verb));
   const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
-  if (!command) {
-    const what = noun ? `unknown admin command "${[noun, verb].filter(Boolean).join(' ')}"` : 'missing admin command';
-    throw new CliError(`${what}\n\n${adminUsage()}`, 2);
-  }
+  if (!command) throw unknownCommand(noun, verb);
   const api = lazyApi(() => adminSettings(env, process.cwd()));
   const output = await command.run({ api, values, args, env });
   out(values.json ? JSON.stringify(output.json) : output.text);
@@ -61,7 +80,7 @@ function parseAdminArgs(argv: readonly string[]) {
     return parseArgs({ args: withDashedValues(argv), allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
     throw usageError(
-      (error as Error).message,
+      optionMistake(error, Object.keys(OPTIONS)),
       'tokengate admin <noun> <verb> [args] [--json] (see tokengate admin --help)',
     );
   }

@@ -1,0 +1,120 @@
+import { PLANS, SCOPES } from '#common';
+import { aligned, EXIT_STATUSES } from '../help.ts';
+import type { AdminCommand } from './command.ts';
+
+/** What `tokengate admin <noun> <verb> --help` says beyond the command's usage line. */
+export interface AdminHelp {
+  readonly summary: string;
+  readonly arguments?: Readonly<Record<string, string>>;
+  /** Its options (without `--json` and `--help`, which every command takes). */
+  readonly options?: Readonly<Record<string, string>>;
+}
+
+/**
+ * One entry per admin command, keyed `noun verb`. A test checks these keys against the
+ * commands that exist: no help for a command that is gone, no command without help.
+ */
+export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
+  'project create': {
+    summary: 'Create a project in a new account of the plan given.',
+    options: { '--name NAME': 'its name (1-100 characters)', '--plan PLAN': `one of ${PLANS.join(', ')}` },
+  },
+  'project delete': {
+    summary: 'Delete a project. Its tokens are then answered 1025 (deleting does not revoke them).',
+    arguments: { PROJECT_ID: 'the project' },
+  },
+  'project list': { summary: 'List the projects, with their plans.' },
+  'client create': {
+    summary: 'Create an OAuth client (business and enterprise plans only). Its secret is shown once.',
+    options: {
+      '--project PROJECT_ID': 'the project it belongs to',
+      '--name NAME': 'its name (1-100 characters)',
+      '--scopes LIST': `comma-separated, from ${SCOPES.join(', ')}`,
+    },
+  },
+  'client list': {
+    summary: 'List the OAuth clients of a project (never a secret).',
+    options: { '--project PROJECT_ID': 'the project' },
+  },
+  'client disable': {
+    summary: 'Disable an OAuth client and revoke its outstanding tokens.',
+    arguments: { CLIENT_ID: 'the client' },
+  },
+  'client enable': { summary: 'Enable an OAuth client again.', arguments: { CLIENT_ID: 'the client' } },
+  'token revoke': {
+    summary: 'Revoke one token; every gateway refuses it within a second.',
+    arguments: { JWT_OR_JTI: 'the token itself, or its jti (may start with "-")' },
+  },
+  'keys list': {
+    summary: 'List the signing keys: kid, status, algorithm, when each is removed, and when the next one may sign.',
+  },
+  'keys rotate': {
+    summary:
+      'Promote the next signing key to active; the previous one stays published. Refused (409) until the next key ' +
+      'has been published for the key set’s max-age.',
+    options: {
+      '--now':
+        'the emergency rotation (a compromised key): the next key signs at once; gateways learn of it through the revocation feed',
+    },
+  },
+  'apikey create': {
+    summary: 'Create an API key and secret for key/secret calls. The secret is shown once.',
+    options: { '--project PROJECT_ID': 'the project' },
+  },
+  'address import': {
+    summary: 'Import a G-NAF release as the address data set (runs where the upstream runs: writes under DATA_DIR).',
+    options: { '--gnaf GNAF_DIR': 'the unpacked G-NAF release' },
+  },
+};
+
+const COMMON_OPTIONS: readonly (readonly [string, string])[] = [
+  ['--json', 'print exactly one JSON value on stdout'],
+  ['-h, --help', 'show this help'],
+];
+
+const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['ADMIN_URL', 'the admin API (default http://127.0.0.1:$ADMIN_PORT)'],
+  ['ADMIN_PORT', 'the admin API port (default 3001)'],
+  ['ADMIN_TOKEN', 'the admin token (default: the file $DATA_DIR/admin-token)'],
+  ['DATA_DIR', 'where the upstream keeps its data (default ./data)'],
+];
+
+function helpOf(command: AdminCommand): AdminHelp {
+  return ADMIN_HELP[`${command.noun} ${command.verb}`] ?? { summary: '' };
+}
+
+/** `tokengate admin --help`: every command with its usage and one line. */
+export function adminOverview(commands: readonly AdminCommand[]): string {
+  return [
+    'usage: tokengate admin <noun> <verb> [args] [--json]',
+    '',
+    'Commands (tokengate admin <noun> <verb> --help for one):',
+    ...commands.flatMap((c) => [`  ${c.usage}`, `      ${helpOf(c).summary}`]),
+    '',
+    'Environment:',
+    ...aligned(ENVIRONMENT),
+    '',
+    EXIT_STATUSES,
+  ].join('\n');
+}
+
+/** `tokengate admin client --help`: the verbs of one noun. */
+export function adminNounHelp(noun: string, commands: readonly AdminCommand[]): string {
+  const verbs = commands.filter((c) => c.noun === noun);
+  return [
+    `usage: tokengate admin ${noun} <verb> [args] [--json]`,
+    '',
+    ...aligned(verbs.map((c): [string, string] => [c.verb, helpOf(c).summary])),
+  ].join('\n');
+}
+
+/** `tokengate admin client create --help`: its usage, arguments, options and environment. */
+export function adminCommandHelp(command: AdminCommand): string {
+  const help = helpOf(command);
+  const parts = [`usage: tokengate admin ${command.usage}`, '', help.summary];
+  const args = Object.entries(help.arguments ?? {});
+  if (args.length > 0) parts.push('', 'Arguments:', ...aligned(args));
+  parts.push('', 'Options:', ...aligned([...Object.entries(help.options ?? {}), ...COMMON_OPTIONS]));
+  parts.push('', 'Environment:', ...aligned(ENVIRONMENT), '', EXIT_STATUSES);
+  return parts.join('\n');
+}

@@ -1,0 +1,138 @@
+import type { HelpText } from './help.ts';
+import { HELP_OPTION, type OptionSpecs } from './options.ts';
+
+/** A `tokengate` command: its help, and what runs it once its options are parsed. */
+export interface CommandSpec extends HelpText {
+  readonly name: string;
+  /** true: its arguments go to it unparsed (`admin` parses its own nouns, verbs and options). */
+  readonly ownParser?: boolean;
+  readonly allowPositionals?: boolean;
+  run(input: CommandInput): Promise<void>;
+}
+
+export interface CommandInput {
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly positionals: string[];
+  /** The arguments as given (for a command with its own parser). */
+  readonly args: readonly string[];
+}
+
+const CONFIG_OPTION: OptionSpecs = {
+  config: {
+    type: 'string',
+    short: 'c',
+    value: 'FILE',
+    help: 'The gateway configuration file (overrides GATEWAY_CONFIG; default config/gateway.yaml).',
+  },
+};
+
+const LOGS = ['LOG_LEVEL', 'LOG_FORMAT'];
+const GATEWAY_ENV = [
+  'GATEWAY_CONFIG',
+  'GATEWAY_HOST',
+  'GATEWAY_PORT',
+  'GATEWAY_WORKERS',
+  'UPSTREAM_URL',
+  'UPSTREAM_PORT',
+  'PUBLIC_URL',
+  'TOKEN_AUDIENCE',
+  'REVOCATION_FEED_TOKEN',
+  'DATA_DIR',
+  'METRICS_PORT',
+];
+const UPSTREAM_ENV = [
+  'HOST',
+  'UPSTREAM_PORT',
+  'ADMIN_HOST',
+  'ADMIN_PORT',
+  'PUBLIC_URL',
+  'TOKEN_AUDIENCE',
+  'GATEWAY_PORT',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_TIMEOUT_MS',
+  'SIGNING_ALG',
+  'KEY_ENCRYPTION_KEY',
+  'ADMIN_TOKEN',
+  'REVOCATION_FEED_TOKEN',
+  'TRUSTED_PROXIES',
+  'EMAIL_DNS_SERVERS',
+  'EMAIL_DNS_TIMEOUT_MS',
+];
+
+/**
+ * The file `--config` names is handed on as GATEWAY_CONFIG: the gateway reads it from there, and
+ * so do the cluster workers it forks (they inherit the environment) and its reloads.
+ */
+function useConfigFile(values: Readonly<Record<string, string | boolean | undefined>>): void {
+  if (typeof values['config'] === 'string') process.env['GATEWAY_CONFIG'] = values['config'];
+}
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'start',
+    usage: 'tokengate start [--config FILE]',
+    summary: 'Run the whole local stack: the upstream, then the gateway once the upstream is ready.',
+    description:
+      'One process. The first start creates the embedded database, the signing keys, the admin token and the\n' +
+      'feed token under DATA_DIR. SIGINT or SIGTERM stops the gateway, then the upstream.',
+    options: { ...CONFIG_OPTION, ...HELP_OPTION },
+    environment: [...new Set([...UPSTREAM_ENV, ...GATEWAY_ENV]), ...LOGS],
+    async run({ values }) {
+      useConfigFile(values);
+      await (await import('./start.ts')).runStart([]);
+    },
+  },
+  {
+    name: 'upstream',
+    usage: 'tokengate upstream',
+    summary: 'Run the upstream alone: token issuer, validation API, admin API and account portal.',
+    options: HELP_OPTION,
+    environment: [...UPSTREAM_ENV, ...LOGS],
+    async run() {
+      await (await import('./upstream.ts')).runUpstream([]);
+    },
+  },
+  {
+    name: 'gateway',
+    usage: 'tokengate gateway [--config FILE]',
+    summary: 'Run the edge gateway alone (in cluster mode when the file says `workers`).',
+    description: 'SIGHUP or an edit of the file reloads it; SIGTERM or SIGINT drains requests in flight and exits 0.',
+    options: { ...CONFIG_OPTION, ...HELP_OPTION },
+    environment: [...GATEWAY_ENV, ...LOGS],
+    async run({ values }) {
+      useConfigFile(values);
+      await (await import('./gateway.ts')).runGateway([]);
+    },
+  },
+  {
+    name: 'check-config',
+    usage: 'tokengate check-config FILE',
+    summary: 'Validate a gateway configuration file without starting anything.',
+    description:
+      'Prints OK (exit 0), or every problem with its key path and line on stderr (exit 2, as `tokengate gateway`\n' +
+      'would exit on that file).',
+    arguments: { FILE: 'the gateway configuration file' },
+    allowPositionals: true,
+    options: HELP_OPTION,
+    environment: GATEWAY_ENV.filter((name) => name !== 'GATEWAY_CONFIG'),
+    async run({ positionals }) {
+      await (await import('./check-config.ts')).runCheckConfig(positionals);
+    },
+  },
+  {
+    name: 'admin',
+    usage: 'tokengate admin <noun> <verb> [args] [--json]',
+    summary: 'Operator commands against the admin API (tokengate admin --help lists them).',
+    ownParser: true,
+    options: HELP_OPTION,
+    environment: ['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR'],
+    async run({ args }) {
+      const [{ runAdmin }, { printOutput }] = await Promise.all([
+        import('./admin/index.ts'),
+        import('./print-output.ts'),
+      ]);
+      await runAdmin(args, process.env, printOutput);
+    },
+  },
+];
