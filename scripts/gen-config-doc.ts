@@ -39,6 +39,8 @@ interface JsonNode {
   readonly format?: string;
   readonly description?: string;
   readonly defaultText?: string;
+  /** A duration key (src/gateway/config/duration.ts): its unit. */
+  readonly durationUnit?: 'ms' | 's';
 }
 
 export interface KeyReference {
@@ -120,6 +122,10 @@ function summary(node: JsonNode, required: boolean): string {
 }
 
 function typeOf(node: JsonNode): string {
+  if (node.durationUnit) {
+    const unit = node.durationUnit === 'ms' ? 'milliseconds' : 'seconds';
+    return `duration: ${unit}${range(node)}, as a number or a string such as \`"2s"\` or \`"500ms"\``;
+  }
   if (node.anyOf) return node.anyOf.map(typeOf).join(', or ');
   if (node.const !== undefined) return code(node.const);
   if (node.enum) return `one of ${node.enum.map(code).join(', ')}`;

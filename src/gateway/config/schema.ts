@@ -1,6 +1,7 @@
 import { SCOPES } from '#common';
 import { z } from 'zod';
 import { routeConflicts } from '../routing/conflicts.ts';
+import { duration } from './duration.ts';
 
 /**
  * The one schema of `gateway.yaml`: it validates the file and is the TypeScript type of the
@@ -165,18 +166,14 @@ export function gatewaySchema(env: Env) {
                 '`UPSTREAM_URL`, else `http://127.0.0.1:$UPSTREAM_PORT` (`UPSTREAM_PORT` defaults to 3000)',
               ),
             ),
-          connectTimeoutMs: int(1, 60_000)
-            .default(2_000)
-            .describe(
-              "Longest wait, in ms, for an upstream connection: a new one's connect, or a free socket when all " +
-                '`maxSockets` are busy. Past it the request gets 502 `1050`.',
-            ),
-          responseTimeoutMs: int(1, 600_000)
-            .default(30_000)
-            .describe(
-              'Longest silence, in ms, from the upstream once the request is on a socket, new or pooled. Past it ' +
-                'the request gets 504 `1051`.',
-            ),
+          connectTimeoutMs: duration('ms', 1, 60_000, 2_000).describe(
+            "Longest wait, in ms, for an upstream connection: a new one's connect, or a free socket when all " +
+              '`maxSockets` are busy. Past it the request gets 502 `1050`.',
+          ),
+          responseTimeoutMs: duration('ms', 1, 600_000, 30_000).describe(
+            'Longest silence, in ms, from the upstream once the request is on a socket, new or pooled. Past it ' +
+              'the request gets 504 `1051`.',
+          ),
           keepAliveSockets: int(1, 10_000)
             .default(256)
             .describe('Idle keep-alive sockets kept open to the upstream (the most recently used is reused first).'),
@@ -220,33 +217,27 @@ export function gatewaySchema(env: Env) {
             ),
           // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
           // longer leeway would accept a revoked token again once its entry is forgotten.
-          clockToleranceSec: int(0, 60)
-            .default(5)
-            .describe(
-              'Leeway, in seconds, on `exp`, `iat` and `nbf`. At most the 60 s the issuer keeps a revocation past ' +
-                '`exp`, so a revoked token is never accepted again.',
-            ),
+          clockToleranceSec: duration('s', 0, 60, 5).describe(
+            'Leeway, in seconds, on `exp`, `iat` and `nbf`. At most the 60 s the issuer keeps a revocation past ' +
+              '`exp`, so a revoked token is never accepted again.',
+          ),
           keySet: z
             .strictObject({
-              minRefreshSec: int(1, 86_400)
-                .default(30)
-                .describe("Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`."),
-              maxRefreshSec: int(1, 86_400)
-                .default(3_600)
-                .describe("Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`."),
-              maxStaleSec: int(0, 604_800)
-                .default(3_600)
-                .describe(
-                  'How long, in seconds, the last good keys are still used past their refresh time while the ' +
-                    'issuer is unreachable. Past it bearer requests get 503 `1052` and `/readyz` fails.',
-                ),
-              cooldownSec: int(0, 3_600)
-                .default(30)
-                .describe(
-                  'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
-                    'kids are remembered meanwhile.',
-                ),
-              fetchTimeoutMs: int(100, 60_000).default(5_000).describe('Timeout, in ms, of one key-set fetch.'),
+              minRefreshSec: duration('s', 1, 86_400, 30).describe(
+                "Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`.",
+              ),
+              maxRefreshSec: duration('s', 1, 86_400, 3_600).describe(
+                "Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`.",
+              ),
+              maxStaleSec: duration('s', 0, 604_800, 3_600).describe(
+                'How long, in seconds, the last good keys are still used past their refresh time while the ' +
+                  'issuer is unreachable. Past it bearer requests get 503 `1052` and `/readyz` fails.',
+              ),
+              cooldownSec: duration('s', 0, 3_600, 30).describe(
+                'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
+                  'kids are remembered meanwhile.',
+              ),
+              fetchTimeoutMs: duration('ms', 100, 60_000, 5_000).describe('Timeout, in ms, of one key-set fetch.'),
             })
             .prefault({})
             .describe("The cached key set: refresh, unknown key ids, and the issuer's outages."),
@@ -307,7 +298,7 @@ export function gatewaySchema(env: Env) {
               maxEntries: int(0, 10_000_000)
                 .default(10_000)
                 .describe('Most refused tokens remembered; 0 disables the cache.'),
-              ttlSec: int(0, 3_600).default(30).describe('How long, in seconds, a refused token is remembered.'),
+              ttlSec: duration('s', 0, 3_600, 30).describe('How long, in seconds, a refused token is remembered.'),
             })
             .prefault({})
             .describe(
@@ -321,12 +312,10 @@ export function gatewaySchema(env: Env) {
         // At least 5 s: the feed's long poll is held for half the bound (runtime.ts), so a quiet
         // but healthy feed answers well inside it.
         .strictObject({
-          maxStalenessSec: int(5, 86_400)
-            .default(30)
-            .describe(
-              'How stale, in seconds, the revocation list may get before `failOpen` decides. The issuer is asked ' +
-                'to hold a quiet long poll for half of it, at most 20 s.',
-            ),
+          maxStalenessSec: duration('s', 5, 86_400, 30).describe(
+            'How stale, in seconds, the revocation list may get before `failOpen` decides. The issuer is asked ' +
+              'to hold a quiet long poll for half of it, at most 20 s.',
+          ),
           failOpen: z
             .boolean()
             .default(false)
@@ -348,18 +337,16 @@ export function gatewaySchema(env: Env) {
           maxBodyBytes: int(0, 2 ** 32)
             .default(1_048_576)
             .describe('Largest request body, in bytes (the default is 1 MiB); larger gets 413 `1043`.'),
-          headersTimeoutMs: int(100, 600_000)
-            .default(10_000)
-            .describe(
-              'Time, in ms, a client has to send the request head; at most `requestTimeoutMs`. A slower client ' +
-                'gets 408. Takes a restart.',
-            ),
-          requestTimeoutMs: int(100, 3_600_000)
-            .default(60_000)
-            .describe('Time, in ms, a client has to send the whole request (else 408). Takes a restart.'),
-          keepAliveTimeoutMs: int(100, 600_000)
-            .default(5_000)
-            .describe('How long, in ms, an idle keep-alive connection stays open. Takes a restart.'),
+          headersTimeoutMs: duration('ms', 100, 600_000, 10_000).describe(
+            'Time, in ms, a client has to send the request head; at most `requestTimeoutMs`. A slower client ' +
+              'gets 408. Takes a restart.',
+          ),
+          requestTimeoutMs: duration('ms', 100, 3_600_000, 60_000).describe(
+            'Time, in ms, a client has to send the whole request (else 408). Takes a restart.',
+          ),
+          keepAliveTimeoutMs: duration('ms', 100, 600_000, 5_000).describe(
+            'How long, in ms, an idle keep-alive connection stays open. Takes a restart.',
+          ),
         })
         // Node's server refuses to start with a headers timeout longer than the request timeout.
         .refine((l) => l.headersTimeoutMs <= l.requestTimeoutMs, {
@@ -390,9 +377,9 @@ export function gatewaySchema(env: Env) {
           'Worker processes of `npm run gateway` (Node cluster): a number, or `auto` for one per core. ' +
             '`npm start` runs one gateway inside its own process. Takes a restart.',
         ),
-      drainTimeoutMs: int(0, 600_000)
-        .default(10_000)
-        .describe('On SIGTERM or SIGINT, how long, in ms, requests under way may take to finish.'),
+      drainTimeoutMs: duration('ms', 0, 600_000, 10_000).describe(
+        'On SIGTERM or SIGINT, how long, in ms, requests under way may take to finish.',
+      ),
       routes: z
         .array(route)
         .min(1)
