@@ -26,7 +26,10 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   TRUSTED_PROXIES: 'gateways whose X-Forwarded-For the issuer believes (default loopback)',
   EMAIL_DNS_SERVERS: 'resolvers of the email MX lookup (default: the system resolvers)',
   EMAIL_DNS_TIMEOUT_MS: 'deadline of the email MX lookup, in ms (default 1500)',
+  METRICS_HOST: 'the gateway metrics listen address (default 127.0.0.1)',
   METRICS_PORT: 'the gateway metrics port (default 9464)',
+  UPSTREAM_METRICS_HOST: 'the upstream metrics listen address (default 127.0.0.1)',
+  UPSTREAM_METRICS_PORT: 'the upstream metrics port (default 9465)',
   LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent (default info)',
   LOG_FORMAT: 'json or pretty (default: pretty on a terminal, json otherwise)',
 };

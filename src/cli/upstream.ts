@@ -20,5 +20,10 @@ export async function runUpstream(args: readonly string[]): Promise<void> {
 
 export function describeUpstream(upstream: Upstream): string {
   const token = upstream.adminToken.source === 'env' ? 'from ADMIN_TOKEN' : `in ${upstream.adminToken.path}`;
-  return [`upstream:    ${upstream.url}`, `admin API:   ${upstream.adminUrl}`, `admin token: ${token}`].join('\n');
+  return [
+    `upstream:    ${upstream.url}`,
+    `admin API:   ${upstream.adminUrl}`,
+    `metrics:     ${upstream.metricsUrl}`,
+    `admin token: ${token}`,
+  ].join('\n');
 }

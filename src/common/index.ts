@@ -17,3 +17,12 @@ export { ensurePrivateDirectory } from './private-dir.ts';
 export { ignoreHangUps, stopSignal } from './signals.ts';
 export { fetchFailureCause } from './fetch-cause.ts';
 export { oauthError, type OAuthErrorBody, type OAuthErrorCode } from './api-errors.ts';
+export {
+  addressSearchChannel,
+  type OAuthErrorMessage,
+  oauthErrorChannel,
+  type RevocationMessage,
+  revocationChannel,
+  type StoreQueryContext,
+  storeQueryChannel,
+} from './diagnostics.ts';

@@ -1,4 +1,5 @@
 import type { Logger } from '#common';
+import { instrumentedRunner } from './instrumented-runner.ts';
 import { openPgliteRunner } from './pglite-runner.ts';
 import { openPostgresSignal } from './postgres-signal.ts';
 import { clientConfig, openPostgresRunner, type PostgresTarget } from './postgres-runner.ts';
@@ -15,7 +16,10 @@ export interface Backend {
 /** PostgreSQL when a URL is given, else embedded PGlite under dataDir. */
 export function openBackend(options: StoreOptions, log: Logger | undefined): Promise<Backend> {
   const { databaseUrl, schema, timeoutMs } = options;
-  return databaseUrl ? openPostgres({ databaseUrl, schema, timeoutMs }, log) : openEmbedded(options.dataDir, log);
+  const backend = databaseUrl
+    ? openPostgres({ databaseUrl, schema, timeoutMs }, log)
+    : openEmbedded(options.dataDir, log);
+  return backend.then((opened) => ({ ...opened, runner: instrumentedRunner(opened.runner) }));
 }
 
 async function openEmbedded(dataDir: string, log: Logger | undefined): Promise<Backend> {

@@ -15,6 +15,8 @@ export interface UpstreamConfig {
   /** Admin API listen address (ADMIN_HOST): loopback unless an operator decides otherwise. */
   readonly adminHost: string;
   readonly adminPort: number;
+  /** The Prometheus /metrics listener (UPSTREAM_METRICS_HOST, UPSTREAM_METRICS_PORT): loopback, 9465 by default. */
+  readonly metrics: { readonly host: string; readonly port: number; readonly portIsDefault: boolean };
   /** Absolute DATA_DIR: embedded store, admin-token and feed-token files. */
   readonly dataDir: string;
   readonly databaseUrl: string | undefined;
@@ -37,6 +39,8 @@ export interface UpstreamConfig {
 }
 
 const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+/** Next to the gateway's 9464, so that `npm start` serves both. */
+const DEFAULT_METRICS_PORT = 9465;
 
 export function loadUpstreamConfig(env: Env = process.env, cwd: string = process.cwd()): UpstreamConfig {
   const read = new EnvReader(env);
@@ -47,6 +51,11 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     upstreamPort: read.port('UPSTREAM_PORT', 3000),
     adminHost: read.raw('ADMIN_HOST') ?? '127.0.0.1',
     adminPort: read.port('ADMIN_PORT', 3001),
+    metrics: {
+      host: read.raw('UPSTREAM_METRICS_HOST') ?? '127.0.0.1',
+      port: read.port('UPSTREAM_METRICS_PORT', DEFAULT_METRICS_PORT),
+      portIsDefault: read.raw('UPSTREAM_METRICS_PORT') === undefined,
+    },
     dataDir: resolve(cwd, read.raw('DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(read),
     databaseTimeoutMs: read.milliseconds('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),

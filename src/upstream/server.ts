@@ -25,6 +25,8 @@ export interface PublicServerDeps {
   readonly routes: readonly ValidationRoute[];
   readonly readiness: ReadinessChecks;
   readonly log: Logger;
+  /** Called once per request before it is routed (the upstream's metrics). */
+  readonly observe?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
@@ -36,6 +38,7 @@ export async function startPublicServer(deps: PublicServerDeps, host: string, po
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
+    deps.observe?.(req, res);
     router.lookup(req, res);
   });
   const url = await listen(server, port, host);

@@ -12,6 +12,8 @@ import { ConfigError } from './config-error.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
 import { storeHealth } from './store-health.ts';
+import { startUpstreamMetricsServer } from './metrics/metrics-server.ts';
+import { createUpstreamMetrics } from './metrics/upstream-metrics.ts';
 import { storeOpenError } from './store-open-error.ts';
 import { defaultValidationRoutes } from './validation-routes.ts';
 
@@ -34,6 +36,8 @@ export interface Upstream {
   /** Base URL of the public server (issuer, feed, health, validation API). */
   readonly url: string;
   readonly adminUrl: string;
+  /** The Prometheus endpoint, on its own listener (UPSTREAM_METRICS_PORT). */
+  readonly metricsUrl: string;
   /** Where the admin token came from (ADMIN_TOKEN or the file under DATA_DIR). */
   readonly adminToken: ResolvedSecret;
   readonly feedToken: ResolvedSecret;
@@ -101,11 +105,18 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const storeAnswers = storeHealth(store, log);
     const readiness = () => ({ keys: issuer.keyResolver.ready(), store: storeAnswers(), accepting: !draining });
     const hosted = options.routes
-      ? { routes: options.routes, reloadAddresses: undefined }
+      ? { routes: options.routes, reloadAddresses: undefined, dataset: undefined }
       : await defaultValidationRoutes({ dataDir: config.dataDir, log });
     const routes = hosted.routes;
+    const metrics = createUpstreamMetrics(
+      routes.map((route) => route.path),
+      hosted.dataset ? { dataset: hosted.dataset } : {},
+    );
+    cleanups.push(async () => metrics.close());
+    const metricsServer = await startUpstreamMetricsServer(metrics.registry, config.metrics, log);
+    cleanups.push(() => metricsServer.close());
     const publicServer = await startPublicServer(
-      { issuer, apiAuth, routes, readiness, log },
+      { issuer, apiAuth, routes, readiness, log, observe: metrics.observe },
       config.host,
       config.upstreamPort,
     );
@@ -129,7 +140,10 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       portal,
     });
     cleanups.push(() => admin.close());
-    log.info({ url: publicServer.url, adminUrl: admin.url, store: store.kind }, 'upstream started');
+    log.info(
+      { url: publicServer.url, adminUrl: admin.url, metrics: metricsServer.url, store: store.kind },
+      'upstream started',
+    );
     if (!isLoopback(config.adminHost))
       log.warn(
         { adminHost: config.adminHost },
@@ -138,15 +152,17 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     return {
       url: publicServer.url,
       adminUrl: admin.url,
+      metricsUrl: metricsServer.url,
       adminToken,
       feedToken,
       async close() {
         draining = true;
         // Stop accepting first; then the issuer answers its pending feed long-polls so the
         // servers drain at once instead of waiting out a gateway's 30 s poll; the store goes last.
-        const servers = Promise.all([publicServer.close(), admin.close()]);
+        const servers = Promise.all([publicServer.close(), admin.close(), metricsServer.close()]);
         await issuer.close();
         await servers;
+        metrics.close();
         await store.close();
       },
     };

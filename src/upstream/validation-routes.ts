@@ -11,6 +11,8 @@ export interface HostedRoutes {
   readonly routes: readonly ValidationRoute[];
   /** Swaps in a newly imported address data set (`tokengate admin address import`). */
   reloadAddresses(): Promise<void>;
+  /** The address data set served now (its version and source), for the metrics. */
+  dataset(): { readonly version: string; readonly source: string };
 }
 
 /** Every validation route the upstream hosts (address, phone, email), built once at start. */
@@ -19,5 +21,6 @@ export async function defaultValidationRoutes(options: { dataDir: string; log: L
   return {
     routes: [...address.routes, createPhoneRoute(), createEmailRoute(emailRouteOptionsFromEnv(process.env))],
     reloadAddresses: () => address.reload(),
+    dataset: () => address.dataset(),
   };
 }

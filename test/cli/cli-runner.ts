@@ -71,12 +71,19 @@ export function launch(command: string, env: Readonly<Record<string, string>>) {
 
 /** The environment of a whole local stack: the contract's ports, each free on loopback, and `dataDir`. */
 export async function stackEnv(dataDir: string): Promise<Record<string, string>> {
-  const [gateway, upstream, admin, metrics] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [gateway, upstream, admin, metrics, upstreamMetrics] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   return {
     GATEWAY_PORT: String(gateway),
     UPSTREAM_PORT: String(upstream),
     ADMIN_PORT: String(admin),
     METRICS_PORT: String(metrics),
+    UPSTREAM_METRICS_PORT: String(upstreamMetrics),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
   };

@@ -11,6 +11,7 @@ describe('upstream configuration', () => {
       upstreamPort: 3000,
       adminHost: '127.0.0.1',
       adminPort: 3001,
+      metrics: { host: '127.0.0.1', port: 9465, portIsDefault: true },
       dataDir: '/srv/app/data',
       databaseUrl: undefined,
       databaseTimeoutMs: 5000,

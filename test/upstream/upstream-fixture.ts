@@ -29,7 +29,13 @@ export async function startTestUpstream(
   options: { dataDir?: string; env?: Record<string, string> } & UpstreamOptions = {},
 ): Promise<TestUpstream> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-upstream-')));
-  const config = loadUpstreamConfig({ UPSTREAM_PORT: '0', ADMIN_PORT: '0', DATA_DIR: dataDir, ...options.env });
+  const config = loadUpstreamConfig({
+    UPSTREAM_PORT: '0',
+    ADMIN_PORT: '0',
+    UPSTREAM_METRICS_PORT: '0',
+    DATA_DIR: dataDir,
+    ...options.env,
+  });
   const lines: string[] = [];
   const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
   const upstream = await startUpstream(config, { ...options, log });

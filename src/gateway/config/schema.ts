@@ -129,6 +129,7 @@ export function gatewaySchema(env: Env) {
   const feedToken = setting(env, 'REVOCATION_FEED_TOKEN');
   const feedTokenFile = feedToken ? undefined : `${setting(env, 'DATA_DIR') ?? './data'}/feed-token`;
   const metricsPort = setting(env, 'METRICS_PORT');
+  const metricsHost = setting(env, 'METRICS_HOST') ?? '127.0.0.1';
   // The upstream signs `aud` = TOKEN_AUDIENCE, else PUBLIC_URL: the same default here.
   const tokenAudience = setting(env, 'TOKEN_AUDIENCE');
   return z
@@ -357,7 +358,15 @@ export function gatewaySchema(env: Env) {
         .describe('Bounds on what a client may send, and how slowly.'),
       metrics: z
         .strictObject({
-          host: z.string().default('127.0.0.1').describe('Address of the metrics listener.'),
+          host: z
+            .string()
+            .default(metricsHost)
+            .meta(
+              documented(
+                'Address of the metrics listener: `0.0.0.0` lets a Prometheus in another container or pod scrape it.',
+                '`METRICS_HOST`, else `127.0.0.1`',
+              ),
+            ),
           port: port
             .optional()
             .meta(

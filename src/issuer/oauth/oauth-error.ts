@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson } from '#common';
+import { oauthErrorChannel, sendJson } from '#common';
 
 /**
  * RFC 6749 §5.2 error codes this issuer answers with, plus `temporarily_unavailable` (§4.1.2.1):
@@ -58,5 +58,7 @@ export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as c
 export function sendOAuthError(res: ServerResponse, error: OAuthError): void {
   const headers: Record<string, string> = { ...NO_STORE, ...error.headers };
   if (error.status === 401) headers['www-authenticate'] = BASIC_CHALLENGE;
+  // For the upstream's metrics and traces: which error this response carries.
+  if (oauthErrorChannel.hasSubscribers) oauthErrorChannel.publish({ res, code: error.code });
   sendJson(res, error.status, { error: error.code, error_description: error.description }, headers);
 }

@@ -1,4 +1,4 @@
-import { type Clock, epochSeconds, type Logger } from '#common';
+import { type Clock, epochSeconds, type Logger, revocationChannel } from '#common';
 import type { Store } from '#store';
 import { MAX_LIFETIME_SEC, SKEW_SEC } from '../limits.ts';
 import type { RevocationSync } from './revocation-sync.ts';
@@ -26,6 +26,7 @@ export class Revoker {
     const expiresAt = (exp ?? epochSeconds(this.#clock) + MAX_LIFETIME_SEC) + SKEW_SEC;
     await this.#store.addRevocation({ kind: 'jti', value: jti, issuedBefore: null, expiresAt });
     await this.#sync.sync();
+    revocationChannel.publish({ kind: 'token' });
     this.#log.info({ jti }, 'token revoked');
   }
 
@@ -39,6 +40,7 @@ export class Revoker {
       expiresAt: now + MAX_LIFETIME_SEC + SKEW_SEC,
     });
     await this.#sync.sync();
+    revocationChannel.publish({ kind: 'client' });
     this.#log.info({ clientId }, 'client tokens revoked');
   }
 }

@@ -1,3 +1,4 @@
+import { addressSearchChannel } from '#common';
 import type { ValidationRoute } from '../../types.ts';
 import type { AddressDataset } from '../dataset/load.ts';
 import { encodeAddressId } from '../format/address-id.ts';
@@ -25,7 +26,13 @@ export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
     const dataset = data();
     // Untrimmed: a trailing space ends the last word as a comma does ("hill " is not "hillcrest").
     const parsed = parseQuery(query.get('q')!, { prefix: true });
-    const hits = dataset.search.search(parsed, { max, filters, nearbyNumbers: true });
+    // Timed for the upstream's metrics when it subscribes; otherwise a direct call.
+    const search = dataset.search;
+    const hits = addressSearchChannel.traceSync(search.search, {}, search, parsed, {
+      max,
+      filters,
+      nearbyNumbers: true,
+    });
     const completions = hits.map((hit) => {
       const full = fullAddress(readParts(dataset.table, hit.row, hit.group));
       const completion: Record<string, string> = {

@@ -18,6 +18,8 @@ export interface AddressRoutes {
   readonly routes: readonly ValidationRoute[];
   /** Re-reads `<dataDir>/address/` (after an import) and swaps the data set in. */
   reload(): Promise<void>;
+  /** The data set served now: its version and where it came from (for the upstream's metrics). */
+  dataset(): { readonly version: string; readonly source: string };
 }
 
 /** Loads the data set once and returns the three address routes that answer from it. */
@@ -29,5 +31,6 @@ export async function createAddressRoutes(options: AddressRoutesOptions): Promis
     async reload() {
       dataset = await loadAddressDataset(options);
     },
+    dataset: () => ({ version: dataset.version, source: dataset.source }),
   };
 }

@@ -1,3 +1,4 @@
+import { addressSearchChannel } from '#common';
 import type { ValidationRoute } from '../../types.ts';
 import type { AddressDataset } from '../dataset/load.ts';
 import { addressObject } from '../format/address-object.ts';
@@ -31,7 +32,8 @@ export function verificationRoute(data: () => AddressDataset): ValidationRoute {
     const filters = { states: stateCodes(query), postBox: postBox(query), canonicalOnly: false, physical, postal };
     const dataset = data();
     const parsed = parseQuery(q, { prefix: false });
-    const hit = dataset.search.search(parsed, { max: 1, filters })[0];
+    const search = dataset.search;
+    const hit = addressSearchChannel.traceSync(search.search, {}, search, parsed, { max: 1, filters })[0];
     if (!hit || !verified(dataset, hit, parsed)) return { status: 200, body: { matched: false, success: true } };
     const address = addressObject(dataset.table, hit.row, { salt: dataset.salt, gps, extended, census });
     return { status: 200, body: { matched: true, success: true, address } };
