@@ -30,6 +30,10 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   METRICS_PORT: 'the gateway metrics port (default 9464)',
   UPSTREAM_METRICS_HOST: 'the upstream metrics listen address (default 127.0.0.1)',
   UPSTREAM_METRICS_PORT: 'the upstream metrics port (default 9465)',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP/HTTP collector for traces (unset: no tracing, no SDK loaded)',
+  OTEL_SERVICE_NAME: 'the service name of the spans (default tokengate-gateway, tokengate-upstream)',
+  OTEL_TRACES_SAMPLER: 'always_on, always_off, traceidratio, or parentbased_… (default parentbased_always_on)',
+  OTEL_TRACES_SAMPLER_ARG: 'the traceidratio sampling ratio, 0 to 1 (default 1)',
   LOG_LEVEL: 'fatal, error, warn, info, debug, trace or silent (default info)',
   LOG_FORMAT: 'json or pretty (default: pretty on a terminal, json otherwise)',
 };

@@ -26,3 +26,4 @@ export {
   type StoreQueryContext,
   storeQueryChannel,
 } from './diagnostics.ts';
+export { loadTracing, type TracingSdk, type TracingSettings, tracingSettings } from './tracing-settings.ts';

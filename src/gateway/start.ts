@@ -12,6 +12,7 @@ import { createHandler } from './server/handler.ts';
 import { createListener } from './server/listener.ts';
 import { prepareTlsReload } from './server/tls-files.ts';
 import { listen, listenerUrl } from './server/url.ts';
+import { loadGatewayTracing } from './tracing/load.ts';
 import { createAuthRuntime } from './verification/runtime.ts';
 
 export interface StartOptions {
@@ -59,6 +60,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // redaction pass every other line gets: it more than doubles the cost of the line.
   const accessLog = log.child({}, { redact: [] });
 
+  // Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then no SDK is loaded and no span made.
+  const tracing = await loadGatewayTracing(options.env ?? process.env, config.upstream.url);
   const firstAuth = newAuth(config);
   let server: ReturnType<typeof createListener> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetrics>> | undefined;
@@ -66,7 +69,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     current = createGeneration(config, firstAuth, hooks);
     server = createListener(
       config,
-      createHandler({ current: () => current as Generation, onIdle: closeGeneration, log, accessLog, metrics }),
+      createHandler({
+        current: () => current as Generation,
+        onIdle: closeGeneration,
+        log,
+        accessLog,
+        metrics,
+        tracing,
+      }),
     );
     await listen(server, config.listen.port, config.listen.host);
     if (options.clusterMetricsUrl === undefined)
@@ -77,6 +87,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     firstAuth.close();
     current?.forwarder.close();
     server?.close();
+    await tracing?.shutdown();
     throw error;
   }
   const listener = server;
@@ -118,6 +129,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       const gen = current as Generation;
       gen.auth.close();
       retire(gen, closeGeneration);
+      await tracing?.shutdown();
     },
   };
 }

@@ -1,5 +1,14 @@
 import { resolve } from 'node:path';
-import { ADMIN_TOKEN_UNUSABLE, isUsableAdminToken, LOG_FORMATS, LOG_LEVELS, type LogFormat, logFormat } from '#common';
+import {
+  ADMIN_TOKEN_UNUSABLE,
+  isUsableAdminToken,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogFormat,
+  logFormat,
+  type TracingSettings,
+  tracingSettings,
+} from '#common';
 import { invalidTrustedProxy } from '#issuer';
 import { ConfigError } from './config-error.ts';
 import { type Env, EnvReader } from './env.ts';
@@ -36,6 +45,8 @@ export interface UpstreamConfig {
   readonly keyEncryptionKey: string | undefined;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For the issuer believes; unset means loopback. */
   readonly trustedProxies: readonly string[] | undefined;
+  /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT …); undefined: tracing off. */
+  readonly tracing: TracingSettings | undefined;
 }
 
 const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -68,6 +79,7 @@ export function loadUpstreamConfig(env: Env = process.env, cwd: string = process
     feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
     keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),
     trustedProxies: trustedProxies(read),
+    tracing: tracingSettings(env, 'tokengate-upstream'),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return Object.freeze(config);

@@ -8,6 +8,7 @@ import { type ReadinessChecks, sendHealth, sendReadiness } from './health.ts';
 import { closeServer, createBoundedServer, listen } from './http-server.ts';
 import { logAccess, requestId } from './request-context.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.ts';
+import type { UpstreamTracing } from './tracing/types.ts';
 import { handleValidation } from './validation-handler.ts';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
@@ -27,6 +28,8 @@ export interface PublicServerDeps {
   readonly log: Logger;
   /** Called once per request before it is routed (the upstream's metrics). */
   readonly observe?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Spans per request, when tracing is on. */
+  readonly tracing?: UpstreamTracing | undefined;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
@@ -35,11 +38,15 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | vo
 export async function startPublicServer(deps: PublicServerDeps, host: string, port: number) {
   const log = deps.log.child({ server: 'upstream' });
   const router = buildRouter(deps, log);
+  const { tracing } = deps;
+  const known = new Set<string>([...ISSUER_PATHS, FEED_PATH, ...deps.routes.map((route) => route.path)]);
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
     deps.observe?.(req, res);
-    router.lookup(req, res);
+    const route = tracing === undefined ? undefined : routeName(req, known);
+    if (tracing !== undefined && route !== undefined) tracing.request(req, res, route, () => router.lookup(req, res));
+    else router.lookup(req, res);
   });
   const url = await listen(server, port, host);
   return { url, close: () => closeServer(server) };
@@ -60,12 +67,27 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   for (const path of ISSUER_PATHS)
     router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
   for (const route of deps.routes) {
-    on('GET', route.path, (req, res) => handleValidation(route, deps.apiAuth, req, res, log), route.errorExtra);
+    const handle: Handler = (req, res) => handleValidation(route, deps.apiAuth, req, res, log);
+    const { tracing } = deps;
+    on(
+      'GET',
+      route.path,
+      tracing ? (req, res) => tracing.handler(route.path, res, () => handle(req, res) as Promise<void>) : handle,
+      route.errorExtra,
+    );
   }
   return router;
 }
 
 type ErrorExtra = Readonly<Record<string, unknown>>;
+
+/** The span name of a request: its known path, `(unmatched)`, or undefined for health probes (no trace). */
+function routeName(req: IncomingMessage, known: ReadonlySet<string>): string | undefined {
+  const raw = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+  if (path === '/healthz' || path === '/readyz') return undefined;
+  return known.has(path) ? path : '(unmatched)';
+}
 
 /**
  * The last resort of every route: any failure, a rejected promise included, becomes a JSON answer

@@ -15,6 +15,7 @@ import { storeHealth } from './store-health.ts';
 import { startUpstreamMetricsServer } from './metrics/metrics-server.ts';
 import { createUpstreamMetrics } from './metrics/upstream-metrics.ts';
 import { storeOpenError } from './store-open-error.ts';
+import { loadUpstreamTracing } from './tracing/load.ts';
 import { defaultValidationRoutes } from './validation-routes.ts';
 
 /** The algorithms the issuer creates keys with (SIGNING_ALG); never HMAC or none. */
@@ -115,8 +116,11 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     cleanups.push(async () => metrics.close());
     const metricsServer = await startUpstreamMetricsServer(metrics.registry, config.metrics, log);
     cleanups.push(() => metricsServer.close());
+    // Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then the SDK is never loaded.
+    const tracing = await loadUpstreamTracing(config.tracing);
+    if (tracing) cleanups.push(() => tracing.close());
     const publicServer = await startPublicServer(
-      { issuer, apiAuth, routes, readiness, log, observe: metrics.observe },
+      { issuer, apiAuth, routes, readiness, log, observe: metrics.observe, tracing },
       config.host,
       config.upstreamPort,
     );
@@ -163,6 +167,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
         await issuer.close();
         await servers;
         metrics.close();
+        await tracing?.close();
         await store.close();
       },
     };

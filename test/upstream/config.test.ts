@@ -23,6 +23,7 @@ describe('upstream configuration', () => {
       adminToken: undefined,
       feedToken: undefined,
       keyEncryptionKey: undefined,
+      tracing: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

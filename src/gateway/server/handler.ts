@@ -4,6 +4,7 @@ import { type Logger, sendJson } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import { forwardHeaders, requestIdFrom } from '../proxy/passes/index.ts';
 import type { ForwardState } from '../proxy/state.ts';
+import type { GatewayTracing } from '../tracing/types.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
 import { finishRequest } from './access-log.ts';
 import { authorizeTimed, isKeySecretRequest } from './authorize.ts';
@@ -21,6 +22,8 @@ export interface HandlerDeps {
   /** The per-request line's logger: same destination, no redaction pass (see start.ts). */
   readonly accessLog: Logger;
   readonly metrics: GatewayMetrics;
+  /** Spans per request, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  readonly tracing?: GatewayTracing | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface HandlerDeps {
  * never changes the rules half-way through a request.
  */
 export function createHandler(deps: HandlerDeps) {
-  const { log, metrics } = deps;
+  const { log, metrics, tracing } = deps;
   const observe = (seconds: number) => metrics.verification.observe(seconds);
   // One shared listener, no closure per request: a response always ends with exactly one 'close'
   // (after 'finish' when the reply was handed to the socket, alone when it was cut short), so
@@ -37,6 +40,7 @@ export function createHandler(deps: HandlerDeps) {
     const record = recordOf(this) as RequestRecord;
     leave(record.gen, deps.onIdle);
     finishRequest(this, record, deps.accessLog, metrics);
+    record.trace?.end(this, record.route, record.decision, record.errorCode);
   }
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     const gen = deps.current();
@@ -50,11 +54,14 @@ export function createHandler(deps: HandlerDeps) {
     try {
       route = admit(gen, req, res, record);
       if (route === undefined) return;
+      // Routed requests only: health probes and refused paths make no trace.
+      if (tracing !== undefined) record.trace = tracing.start(req);
       if (route.auth === 'none' || isKeySecretRequest(req, route)) {
         record.decision = route.auth === 'none' ? 'public' : 'key_secret';
         forward(gen, req, res, record, route, undefined);
         return;
       }
+      record.trace?.verifying();
       const decision = authorizeTimed(gen.auth, req, route, observe);
       if (decision instanceof Promise) {
         // Asynchronous (batched signature check, unknown-kid refetch): the client may be gone by now,
@@ -99,6 +106,7 @@ export function createHandler(deps: HandlerDeps) {
       const reply = authFailureResponse(decision, route.errorFields);
       record.decision = 'denied';
       record.errorCode = reply.body.error_code;
+      record.trace?.verified(decision, record.errorCode);
       if (decision.kind !== 'credentials_missing')
         log.debug({ reqId: record.requestId, kind: decision.kind, detail: decision.detail }, 'token refused');
       sendJson(res, reply.status, reply.body, { ...reply.headers, 'x-request-id': record.requestId });
@@ -106,6 +114,7 @@ export function createHandler(deps: HandlerDeps) {
     }
     record.decision = 'allowed';
     record.token = decision.token;
+    record.trace?.verified(decision, '');
     forward(gen, req, res, record, route, decision);
   }
 
@@ -131,6 +140,7 @@ export function createHandler(deps: HandlerDeps) {
       encrypted: 'encrypted' in req.socket,
       token: decision?.ok ? decision.token : undefined,
     });
+    record.trace?.forwarding(req.headers);
     const limit = gen.config.limits.maxBodyBytes;
     const body = needsCounting(req)
       ? countingStream(req, limit, () => {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { VerifiedToken } from '#auth';
 import type { ErrorShape } from '../routing/error-shape.ts';
+import type { RequestTrace } from '../tracing/types.ts';
 import type { Generation } from './generation.ts';
 
 /** What one request's access-log line and metrics say; filled in as the request moves along. */
@@ -18,6 +19,8 @@ export interface RequestRecord {
   errorShape: ErrorShape;
   /** The accepted token (its client id and jti are logged), else undefined. */
   token: VerifiedToken | undefined;
+  /** Its spans, when tracing is on; undefined (and nothing made) when it is off. */
+  trace: RequestTrace | undefined;
 }
 
 export function newRecord(requestId: string, method: string, startedAt: number, gen: Generation): RequestRecord {
@@ -31,6 +34,7 @@ export function newRecord(requestId: string, method: string, startedAt: number, 
     errorCode: '',
     errorShape: 'api',
     token: undefined,
+    trace: undefined,
   };
 }
 
