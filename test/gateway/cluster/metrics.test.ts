@@ -1,7 +1,11 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '#common';
+import { freePort } from '#test/stack.ts';
 import { bearer, createTokenKit, type TokenKit } from '#test/tokens.ts';
 import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 import { type GatewayProcess, type LogLine, startGatewayProcess } from './gateway-process.ts';
@@ -122,6 +126,30 @@ describe('metrics of a gateway with 2 workers', () => {
     await untilEveryWorkerReady(url);
     await send(url, 4);
     expect((await scrape(metricsUrl))(REQUESTS)).toBe(12);
+  });
+
+  it('serves the sum on METRICS_HOST and METRICS_PORT when the file names no metrics listener', async () => {
+    // A Prometheus in another container scrapes the primary: the environment must reach its listener.
+    const dir = await mkdtemp(join(tmpdir(), 'tokengate-cluster-metrics-'));
+    try {
+      const config = join(dir, 'gateway.yaml');
+      writeFileSync(config, readFileSync(CONFIG, 'utf8').replace(/^metrics:.*\n/m, ''));
+      const port = await freePort();
+      run = startGatewayProcess({ ...fx.env('2', config), METRICS_HOST: '127.0.0.2', METRICS_PORT: String(port) });
+      const started = await run.waitFor(listening, 2);
+      const metricsUrl = `http://127.0.0.2:${port}/metrics`;
+      expect(started.map((line) => line['metrics'])).toEqual([metricsUrl, metricsUrl]);
+      const url = String(started[0]?.['url']);
+      await untilEveryWorkerReady(url);
+      await send(url, 3);
+      const value = await scrape(metricsUrl);
+      expect({ requests: value(REQUESTS), workers: value('tokengate_gateway_cluster_workers') }).toEqual({
+        requests: 3,
+        workers: 2,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
