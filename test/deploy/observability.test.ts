@@ -1,10 +1,11 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadGatewayConfig } from '#gateway';
 import { loadUpstreamConfig } from '#upstream';
-import { freePort, type Stack, startStack } from '#test/stack.ts';
+import { freePort, type Stack, startStack, waitForReady } from '#test/stack.ts';
 
 /**
  * The dashboard and the alert rules name series by hand: each must be one that a running gateway
@@ -145,26 +146,65 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
 
   describe('against a running gateway and upstream', () => {
     let stack: Stack;
+    let cluster: ChildProcess | undefined;
     let gateway: Map<string, string>;
+    let clusterGateway: Map<string, string>;
     let upstream: Map<string, string>;
     beforeAll(async () => {
-      const [metrics, upstreamMetrics] = await Promise.all([freePort(), freePort()]);
+      const [metrics, upstreamMetrics, clusterPort, clusterMetrics] = await Promise.all([
+        freePort(),
+        freePort(),
+        freePort(),
+        freePort(),
+      ]);
       stack = await startStack({
         env: { METRICS_PORT: String(metrics), UPSTREAM_METRICS_PORT: String(upstreamMetrics), LOG_LEVEL: 'warn' },
       });
+      // A second gateway on the same upstream, with 2 workers: its primary serves the sum over them,
+      // and the tokengate_gateway_cluster_* series of the dashboard's cluster panel.
+      cluster = spawn(process.execPath, [join(root, 'src', 'cli', 'main.ts'), 'gateway'], {
+        env: {
+          ...process.env,
+          ...stack.env,
+          PUBLIC_URL: stack.gatewayUrl,
+          GATEWAY_PORT: String(clusterPort),
+          METRICS_PORT: String(clusterMetrics),
+          GATEWAY_WORKERS: '2',
+        },
+        stdio: 'ignore',
+      });
+      await waitForReady(`http://127.0.0.1:${clusterPort}`, 60_000);
       gateway = await families(`http://127.0.0.1:${metrics}/metrics`);
+      clusterGateway = await families(`http://127.0.0.1:${clusterMetrics}/metrics`);
       upstream = await families(`http://127.0.0.1:${upstreamMetrics}/metrics`);
     }, 120_000);
-    afterAll(() => stack?.destroy());
+    afterAll(async () => {
+      if (cluster !== undefined && cluster.exitCode === null) {
+        const exited = new Promise((resolve) => cluster?.once('exit', resolve));
+        cluster.kill('SIGTERM');
+        await exited;
+      }
+      await stack?.destroy();
+    }, 30_000);
+
+    /** Its kind in a scrape, a histogram's `_bucket`, `_sum` and `_count` found through their family. */
+    function kindIn(source: Map<string, string>, series: string): string | undefined {
+      const family = series.replace(/_(bucket|sum|count)$/, '');
+      if (source.has(series)) return source.get(series);
+      const kind = source.get(family);
+      return series === family || kind === 'histogram' ? kind : undefined;
+    }
 
     it('serves every series the dashboard and the alert rules name', () => {
       expect(named.length).toBeGreaterThan(15);
       for (const series of named) {
-        const family = series.replace(/_(bucket|sum|count)$/, '');
-        const source = series.startsWith('tokengate_gateway_') ? gateway : upstream;
-        const kind = source.get(series) ?? source.get(family);
-        expect(kind, series).toBeDefined();
-        if (series !== family && !source.has(series)) expect(kind, series).toBe('histogram');
+        if (series.startsWith('tokengate_gateway_cluster_')) {
+          expect(kindIn(clusterGateway, series), `${series} (cluster)`).toBeDefined();
+        } else if (series.startsWith('tokengate_gateway_')) {
+          // The same panels serve a gateway of one process and a cluster's primary.
+          expect(kindIn(gateway, series), series).toBeDefined();
+          expect(kindIn(clusterGateway, series), `${series} (cluster)`).toBeDefined();
+        } else expect(kindIn(upstream, series), series).toBeDefined();
       }
     });
   });
