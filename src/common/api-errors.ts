@@ -28,12 +28,15 @@ export const API_ERRORS = {
   method_not_allowed: { code: '1042', status: 405, message: 'Method not allowed' },
   payload_too_large: { code: '1043', status: 413, message: 'Request too large' },
   invalid_request: { code: '1044', status: 400, message: 'More than one Authorization header' },
+  rate_limited: { code: '1045', status: 429, message: 'Rate limit exceeded; retry after the time in Retry-After' },
+  quota_exhausted: { code: '1046', status: 429, message: 'Monthly quota exhausted until <timestamp>' },
   upstream_unavailable: { code: '1050', status: 502, message: 'Upstream service unavailable' },
   upstream_timeout: { code: '1051', status: 504, message: 'Upstream service timed out' },
   keys_unavailable: { code: '1052', status: 503, message: 'Token verification keys are not available yet' },
   revocations_stale: { code: '1053', status: 503, message: 'Revocation list is stale; try again shortly' },
   shutting_down: { code: '1054', status: 503, message: 'Gateway is shutting down' },
   store_unavailable: { code: '1055', status: 503, message: 'Service temporarily unavailable' },
+  rate_limits_unavailable: { code: '1056', status: 503, message: 'Rate limiting is unavailable; try again shortly' },
   internal_error: { code: '1099', status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;
 

@@ -27,3 +27,4 @@ export {
   storeQueryChannel,
 } from './diagnostics.ts';
 export { loadTracing, type TracingSdk, type TracingSettings, tracingSettings } from './tracing-settings.ts';
+export { type LimitsOverride, limitsOverrideSchema } from './limits-override.ts';

@@ -1,9 +1,10 @@
-import type { Clock, Logger } from '#common';
+import { type Clock, type Logger, systemClock } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env, GatewayConfig } from './config/schema.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { startMetrics } from './ops/metrics-server.ts';
 import type { MetricSnapshot } from './ops/metrics-snapshot.ts';
+import { createRateLimiting } from './ratelimit/runtime.ts';
 import { createReloader, type ReloadResult } from './reload/reloader.ts';
 import { watchConfig } from './reload/watch.ts';
 import { drain } from './server/drain.ts';
@@ -63,6 +64,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   // Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then no SDK is loaded and no span made.
   const tracing = await loadGatewayTracing(options.env ?? process.env, config.upstream.url);
   const firstAuth = newAuth(config);
+  // Counters outlive reloads: a reload changes the limits, never what was already counted.
+  const rateLimiting = createRateLimiting({ clock: clock ?? systemClock, log });
   let server: ReturnType<typeof createListener> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetrics>> | undefined;
   try {
@@ -76,6 +79,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
         accessLog,
         metrics,
         tracing,
+        rateLimiting,
       }),
     );
     await listen(server, config.listen.port, config.listen.host);
@@ -85,6 +89,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     // A port in use, a router or TLS listener that cannot be built: stop what already started.
     // The key-set and feed loops would otherwise keep the process alive after the error.
     firstAuth.close();
+    rateLimiting.close();
     current?.forwarder.close();
     server?.close();
     await tracing?.shutdown();
@@ -128,6 +133,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       metricsServer?.server.close();
       const gen = current as Generation;
       gen.auth.close();
+      rateLimiting.close();
       retire(gen, closeGeneration);
       await tracing?.shutdown();
     },

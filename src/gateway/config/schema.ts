@@ -1,5 +1,6 @@
 import { SCOPES } from '#common';
 import { z } from 'zod';
+import { groupName, rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
 import { duration } from './duration.ts';
 
@@ -77,6 +78,12 @@ const route = z
       .describe(
         "Extra fields of this route's error bodies, e.g. `completions: []` on the validation API routes. They " +
           'never replace `message`, `error_code` or `success`.',
+      ),
+    rateLimitGroup: groupName
+      .optional()
+      .describe(
+        "The route's group in `rateLimits`: its calls count against the group's limits and the monthly quota. " +
+          'Unset: the route is neither limited nor counted.',
       ),
     errorShape: z
       .enum(['api', 'oauth'])
@@ -389,6 +396,12 @@ export function gatewaySchema(env: Env) {
       drainTimeoutMs: duration('ms', 0, 600_000, 10_000).describe(
         'On SIGTERM or SIGINT, how long, in ms, requests under way may take to finish.',
       ),
+      rateLimits: rateLimitsSchema()
+        .optional()
+        .describe(
+          'Rate limits per client and per project on route groups, and monthly quotas per project, by plan. ' +
+            'Absent: nothing is limited or counted.',
+        ),
       routes: z
         .array(route)
         .min(1)

@@ -15,6 +15,8 @@ export interface CompiledRoute {
   readonly errorFields: Readonly<Record<string, unknown>>;
   /** The body of the gateway's own errors on this route (error-shape.ts). */
   readonly errorShape: ErrorShape;
+  /** Its group in `rateLimits`; undefined: neither limited nor counted. */
+  readonly rateLimitGroup: string | undefined;
 }
 
 export function compileRoute(route: RouteConfig): CompiledRoute {
@@ -25,5 +27,6 @@ export function compileRoute(route: RouteConfig): CompiledRoute {
     allowKeySecret: route.allowKeySecret,
     errorFields: route.errorFields,
     errorShape: route.errorShape,
+    rateLimitGroup: route.rateLimitGroup,
   });
 }

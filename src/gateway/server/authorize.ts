@@ -5,15 +5,16 @@ import type { AuthRuntime } from '../verification/runtime.ts';
 
 /**
  * Key/secret requests (a `key` query parameter and no Bearer credential) on routes that allow
- * them are not the gateway's to judge: the upstream checks key and secret itself.
+ * them are not the gateway's to judge: the upstream checks key and secret itself. Returns the
+ * key (what the call's rate limits count by), else undefined.
  */
-export function isKeySecretRequest(req: IncomingMessage, route: CompiledRoute): boolean {
-  if (!route.allowKeySecret) return false;
+export function keySecretKey(req: IncomingMessage, route: CompiledRoute): string | undefined {
+  if (!route.allowKeySecret) return undefined;
   const authorization = req.headers.authorization;
-  if (authorization !== undefined && /^\s*bearer(\s|$)/i.test(authorization)) return false;
+  if (authorization !== undefined && /^\s*bearer(\s|$)/i.test(authorization)) return undefined;
   const url = req.url ?? '';
   const q = url.indexOf('?');
-  return q !== -1 && new URLSearchParams(url.slice(q + 1)).has('key');
+  return q === -1 ? undefined : (new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined);
 }
 
 /** Runs the plugin and times it (cache hits included) for the verification histogram. */

@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '../config/schema.ts';
+import { type CompiledPlans, compilePlans } from '../ratelimit/plans.ts';
 import { createForwarder, type Forwarder, type ForwarderHooks } from '../proxy/forward.ts';
 import { createRouter, type GatewayRouter } from '../routing/router.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';
@@ -13,6 +14,8 @@ export interface Generation {
   readonly router: GatewayRouter;
   readonly forwarder: Forwarder;
   readonly auth: AuthRuntime;
+  /** `rateLimits` compiled; undefined when the file has none (nothing is limited). */
+  readonly plans: CompiledPlans | undefined;
   inflight: number;
   retired: boolean;
 }
@@ -23,6 +26,7 @@ export function createGeneration(config: GatewayConfig, auth: AuthRuntime, hooks
     router: createRouter(config.routes),
     forwarder: createForwarder(config.upstream, hooks),
     auth,
+    plans: config.rateLimits === undefined ? undefined : compilePlans(config.rateLimits),
     inflight: 0,
     retired: false,
   };

@@ -7,12 +7,15 @@ import type { ForwardState } from '../proxy/state.ts';
 import type { GatewayTracing } from '../tracing/types.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
 import { finishRequest } from './access-log.ts';
-import { authorizeTimed, isKeySecretRequest } from './authorize.ts';
+import type { RateLimiting } from '../ratelimit/runtime.ts';
+import type { Verdict } from '../ratelimit/limiter.ts';
+import { authorizeTimed, keySecretKey } from './authorize.ts';
 import { admit } from './admit.ts';
 import { countingStream, needsCounting } from './body-limit.ts';
 import { enter, type Generation, leave } from './generation.ts';
 import { answerInternalError } from './last-resort.ts';
 import { attachRecord, newRecord, type RequestRecord, recordOf } from './record.ts';
+import { answerLimited, setLimitHeaders } from './rate-limit.ts';
 import { sendApiError } from './respond.ts';
 
 export interface HandlerDeps {
@@ -24,6 +27,8 @@ export interface HandlerDeps {
   readonly metrics: GatewayMetrics;
   /** Spans per request, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
   readonly tracing?: GatewayTracing | undefined;
+  /** Rate limits and quotas (applied to routes with a `rateLimitGroup` while `rateLimits` is configured). */
+  readonly rateLimiting?: RateLimiting | undefined;
 }
 
 /**
@@ -56,9 +61,15 @@ export function createHandler(deps: HandlerDeps) {
       if (route === undefined) return;
       // Routed requests only: health probes and refused paths make no trace.
       if (tracing !== undefined) record.trace = tracing.start(req);
-      if (route.auth === 'none' || isKeySecretRequest(req, route)) {
-        record.decision = route.auth === 'none' ? 'public' : 'key_secret';
+      if (route.auth === 'none') {
+        record.decision = 'public';
         forward(gen, req, res, record, route, undefined);
+        return;
+      }
+      const key = keySecretKey(req, route);
+      if (key !== undefined) {
+        record.decision = 'key_secret';
+        limitThenForward(gen, req, res, record, route, undefined, `k:${key}`, deps.rateLimiting?.projectOfKey(key));
         return;
       }
       record.trace?.verifying();
@@ -115,6 +126,58 @@ export function createHandler(deps: HandlerDeps) {
     record.decision = 'allowed';
     record.token = decision.token;
     record.trace?.verified(decision, '');
+    limitThenForward(gen, req, res, record, route, decision, decision.token.clientId, decision.token.projectId);
+  }
+
+  /** The route group's rate limits and the project's quota (ratelimit/limiter.ts), then forward. */
+  function limitThenForward(
+    gen: Generation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    route: CompiledRoute,
+    decision: AuthDecision | undefined,
+    client: string,
+    project: string | undefined,
+  ): void {
+    const limiting = deps.rateLimiting;
+    const group = route.rateLimitGroup;
+    if (limiting === undefined || group === undefined || gen.plans === undefined) {
+      forward(gen, req, res, record, route, decision);
+      return;
+    }
+    const verdict = limiting.limiter.check(gen.plans, group, client, project);
+    if (!(verdict instanceof Promise)) {
+      applyVerdict(gen, req, res, record, route, decision, verdict);
+      return;
+    }
+    verdict.then(
+      (v) => {
+        if (res.destroyed || res.writableEnded) return;
+        try {
+          applyVerdict(gen, req, res, record, route, decision, v);
+        } catch (error) {
+          answerInternalError(log, req, res, record, route, error);
+        }
+      },
+      (error: unknown) => answerInternalError(log, req, res, record, route, error),
+    );
+  }
+
+  function applyVerdict(
+    gen: Generation,
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RequestRecord,
+    route: CompiledRoute,
+    decision: AuthDecision | undefined,
+    verdict: Verdict,
+  ): void {
+    if (!verdict.ok) {
+      answerLimited(res, record, route, verdict);
+      return;
+    }
+    setLimitHeaders(res, verdict);
     forward(gen, req, res, record, route, decision);
   }
 

@@ -17,6 +17,7 @@ function state(): ForwardState {
       allowKeySecret: false,
       errorFields: {},
       errorShape: 'api',
+      rateLimitGroup: undefined,
     },
     timedOut: undefined,
     proxyReq: undefined,
