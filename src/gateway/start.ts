@@ -65,11 +65,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const tracing = await loadGatewayTracing(options.env ?? process.env, config.upstream.url);
   const firstAuth = newAuth(config);
   // Counters outlive reloads: a reload changes the limits, never what was already counted.
-  const rateLimiting = createRateLimiting({ clock: clock ?? systemClock, log });
+  const rateLimiting = createRateLimiting(config.rateLimits, {
+    clock: clock ?? systemClock,
+    log,
+    registry: metrics.registry,
+  });
   let server: ReturnType<typeof createListener> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetrics>> | undefined;
   try {
-    current = createGeneration(config, firstAuth, hooks);
+    current = createGeneration(config, firstAuth, hooks, rateLimiting.status);
     server = createListener(
       config,
       createHandler({
@@ -106,7 +110,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     prepareListener: (next) => prepareTlsReload(listener, next.tls),
     swap(next, auth) {
       const old = current as Generation;
-      current = createGeneration(next, auth, hooks);
+      current = createGeneration(next, auth, hooks, rateLimiting.status);
       retire(old, closeGeneration);
     },
   });

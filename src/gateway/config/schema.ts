@@ -396,7 +396,7 @@ export function gatewaySchema(env: Env) {
       drainTimeoutMs: duration('ms', 0, 600_000, 10_000).describe(
         'On SIGTERM or SIGINT, how long, in ms, requests under way may take to finish.',
       ),
-      rateLimits: rateLimitsSchema()
+      rateLimits: rateLimitsSchema(env)
         .optional()
         .describe(
           'Rate limits per client and per project on route groups, and monthly quotas per project, by plan. ' +

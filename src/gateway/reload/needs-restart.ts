@@ -22,6 +22,8 @@ export function sectionsNeedingRestart(old: GatewayConfig, next: GatewayConfig):
   ) {
     changed.push('limits (listener)');
   }
+  // The counters' store is chosen at start-up (ratelimit/runtime.ts); the limits themselves reload.
+  if (!isDeepStrictEqual(old.rateLimits?.redis, next.rateLimits?.redis)) changed.push('rateLimits.redis');
   return changed;
 }
 

@@ -50,7 +50,7 @@ export function admit(
     // RFC 9110 §9.1: GET and HEAD (some load balancers probe with HEAD); any other method is a 405.
     if (req.method === 'GET' || req.method === 'HEAD') {
       record.decision = 'health';
-      sendHealth(res, path, gen.auth.readiness, arrivedDuringDrain(req));
+      sendHealth(res, path, gen.auth.readiness, arrivedDuringDrain(req), gen.rateLimitStatus);
     } else sendApiError(res, record, 'method_not_allowed', { headers: { allow: 'GET, HEAD' } });
     return undefined;
   }

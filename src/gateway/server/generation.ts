@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '../config/schema.ts';
+import type { BucketsStatus } from '../ratelimit/buckets.ts';
 import { type CompiledPlans, compilePlans } from '../ratelimit/plans.ts';
 import { createForwarder, type Forwarder, type ForwarderHooks } from '../proxy/forward.ts';
 import { createRouter, type GatewayRouter } from '../routing/router.ts';
@@ -16,17 +17,25 @@ export interface Generation {
   readonly auth: AuthRuntime;
   /** `rateLimits` compiled; undefined when the file has none (nothing is limited). */
   readonly plans: CompiledPlans | undefined;
+  /** The counters' store, for /readyz; undefined when nothing is limited. */
+  readonly rateLimitStatus: (() => BucketsStatus) | undefined;
   inflight: number;
   retired: boolean;
 }
 
-export function createGeneration(config: GatewayConfig, auth: AuthRuntime, hooks: ForwarderHooks): Generation {
+export function createGeneration(
+  config: GatewayConfig,
+  auth: AuthRuntime,
+  hooks: ForwarderHooks,
+  rateLimitStatus?: () => BucketsStatus,
+): Generation {
   return {
     config,
     router: createRouter(config.routes),
     forwarder: createForwarder(config.upstream, hooks),
     auth,
     plans: config.rateLimits === undefined ? undefined : compilePlans(config.rateLimits),
+    rateLimitStatus: config.rateLimits === undefined ? undefined : rateLimitStatus,
     inflight: 0,
     retired: false,
   };
