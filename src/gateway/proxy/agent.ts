@@ -12,7 +12,7 @@ import type { GatewayConfig } from '../config/schema.ts';
 export function createUpstreamAgent(upstream: GatewayConfig['upstream']): HttpAgent {
   const options = {
     // Socket idle timeout: a request without upstream activity this long fails as 504
-    // (forward.ts); an idle pooled socket this old is closed.
+    // (engine-http-proxy.ts); an idle pooled socket this old is closed.
     timeout: upstream.responseTimeoutMs,
     keepAlive: true,
     keepAliveMsecs: 1_000,

@@ -1,16 +1,19 @@
-import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { ProxyServer } from 'http-proxy-3';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config/schema.ts';
-import { createUpstreamAgent } from './agent.ts';
-import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
-import { relayBody, relayedTo, relayInformational } from './relay.ts';
-import { responseHeaders } from './response-passes.ts';
-import { type ForwardState, forwardState, setForwardState } from './state.ts';
+import { createHttpProxyForwarder } from './engine-http-proxy.ts';
+import { createUndiciForwarder } from './engine-undici.ts';
+import type { UpstreamFailure } from './failure.ts';
+import type { ForwardState } from './state.ts';
 
+/**
+ * How a verified request reaches the upstream. Two engines keep the same contract (the
+ * parametrised suites in test/gateway run against each): `http-proxy-3` on Node's HTTP client,
+ * `undici` on undici's connection pool (docs/performance.md says what each costs).
+ */
 export interface Forwarder {
   /** Streams the request to the upstream (headers already passed) and the reply back. */
   forward(req: IncomingMessage, res: ServerResponse, state: ForwardState, body?: NodeJS.ReadableStream): void;
+  /** Closes the upstream connections; called once the generation that owns it is idle. */
   close(): void;
 }
 
@@ -18,146 +21,8 @@ export interface ForwarderHooks {
   onUpstreamFailure?(req: IncomingMessage, failure: UpstreamFailure, error: Error): void;
 }
 
-/**
- * http-proxy-3 with a keep-alive agent. Connect and response timeouts are ours so a slow upstream
- * (504) is told apart from one that is down or unreachable (502); either way the client gets the documented
- * JSON body, never an HTML page or a reset, unless the reply had already started.
- */
 export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
-  // The response timeout is the agent's socket timeout (set when a socket is made or reused), not
-  // http-proxy-3's `proxyTimeout`, which arms and clears a socket timer on every request.
-  const agent: Agent = createUpstreamAgent(upstream);
-  // selfHandleResponse: the reply is written with one writeHead from the upstream's raw header
-  // list (response-passes.ts) instead of http-proxy-3's per-header setHeader passes.
-  // The target parsed once: http-proxy-3 parses a string target again on every request.
-  const proxy = new ProxyServer({ target: new URL(upstream.url), agent, xfwd: false, selfHandleResponse: true });
-  keepOnlyStreamPass(proxy);
-
-  // Emitted only for a request without `expect`, which the header passes strip (hop-by-hop.ts).
-  proxy.on('proxyReq', (proxyReq, req, res, _options, socket) => {
-    const state = forwardState(req);
-    if (!state) return;
-    // Answered while it waited in the agent's queue for a socket (413 mid-upload): sending it now
-    // would only hold that socket with a request that never ends.
-    if (state.answered) {
-      proxyReq.destroy();
-      return;
-    }
-    state.proxyReq = proxyReq;
-    (proxyReq as WithState)[STATE] = state;
-    // `on`, not `once`: no wrapper per request; a second timeout finds the request destroyed.
-    proxyReq.on('timeout', onResponseTimeout);
-    relayInformational(proxyReq, res);
-    // Without an 'upgrade' listener Node drops the socket of a 101 reply and emits no response
-    // and no error: the client would wait for ever.
-    proxyReq.on('upgrade', onUnsolicitedUpgrade);
-    if (socket.connecting) armConnectTimeout(proxyReq, socket, state, upstream.connectTimeoutMs);
-  });
-  proxy.on('proxyRes', (proxyRes, req, res) => {
-    if (res.headersSent || res.writableEnded) {
-      // Already answered here (413 mid-upload): the upstream's reply is moot.
-      proxyRes.resume();
-      return;
-    }
-    const status = proxyRes.statusCode ?? 0;
-    // Node's client takes any three digits, and writeHead throws below 100: an upstream answering
-    // `099` would end the process from inside a socket callback. RFC 9110 §15 ends at 599. Such a
-    // reply is unusable: 502.
-    if (status < 200 || status > 599) return void unusableReply(proxyRes, req, res);
-    // The upstream answered before the whole request body arrived (and may have closed): the
-    // rest of it would be read as the client's next request, so this connection ends with the reply.
-    if (!req.complete) res.shouldKeepAlive = false;
-    // The reason phrase is not relayed (RFC 9112 §4: clients ignore it), so Node sends the standard
-    // one: writeHead throws on a control character in it, which Node's client lets through.
-    res.writeHead(status, responseHeaders(proxyRes, forwardState(req), req.httpVersion === '1.0', res.shouldKeepAlive));
-    relayBody(proxyRes, res);
-  });
-  proxy.on('econnreset', (_err, _req, res) => res.destroy());
-
-  function onError(error: Error, req: IncomingMessage, res: ServerResponse | Socket): void {
-    const state = forwardState(req);
-    if (state?.answered) return;
-    // Down (refused, reset, no connection within connectTimeoutMs) is 502; slow to answer is 504.
-    const failure: UpstreamFailure = state?.timedOut === 'response' ? 'upstream_timeout' : 'upstream_unavailable';
-    hooks.onUpstreamFailure?.(req, failure, error);
-    if (!state || !('writeHead' in res)) {
-      res.destroy();
-      return;
-    }
-    sendUpstreamFailure(res, failure, state);
-  }
-
-  function unusableReply(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse): void {
-    proxyRes.destroy();
-    const state = forwardState(req);
-    onError(new Error(`upstream answered status ${proxyRes.statusCode}`), req, res);
-    // The request's own error, when the destroyed socket reports it, must not touch the 502 sent.
-    if (state) state.answered = true;
-  }
-
-  /** This gateway never asks the upstream to switch protocols (Upgrade is hop-by-hop, stripped): a 101 is unusable. */
-  function onUnsolicitedUpgrade(this: ClientRequest, proxyRes: IncomingMessage, upstreamSocket: Socket): void {
-    upstreamSocket.destroy();
-    const res = relayedTo(this);
-    if (res && !res.headersSent && !res.destroyed) unusableReply(proxyRes, res.req, res);
-  }
-
-  return {
-    forward(req, res, state, body) {
-      setForwardState(req, state);
-      proxy.web(req, res, body ? { buffer: body as never } : hasBody(req) ? {} : NO_BODY, onError);
-    },
-    close() {
-      agent.destroy();
-      proxy.close();
-    },
-  };
-}
-
-/**
- * http-proxy-3 runs four passes on every request. `deleteLength` rewrites a DELETE or OPTIONS
- * request's framing to `content-length: 0` (dropping `transfer-encoding`) yet still streams its
- * chunked body upstream, where that body is read as further requests that never met our checks:
- * request smuggling (node-http-proxy #1720). `timeout` and `XHeaders` do nothing with our options.
- * Only `stream`, which forwards, is kept; passes are known by name, as http-proxy-3's own
- * before/after find them, and a release that renames it stops the gateway at start, not silently.
- */
-function keepOnlyStreamPass(proxy: ProxyServer): void {
-  const passes = (proxy as unknown as { webPasses: Array<{ name: string }> }).webPasses;
-  const stream = passes.filter((pass) => pass.name === 'stream');
-  if (stream.length !== 1)
-    throw new Error(`http-proxy-3: expected one "stream" web pass, found ${passes.map((p) => p.name).join(', ')}`);
-  passes.splice(0, passes.length, ...stream);
-}
-
-/**
- * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body. Its
- * upstream request is just ended, instead of piping the (already finished) request stream,
- * which costs a dozen listener additions and removals per request.
- */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-const NO_BODY = { buffer: { pipe: (dest: ClientRequest) => dest.end() } as never };
-
-const STATE = Symbol('tokengate.forward');
-type WithState = ClientRequest & { [STATE]?: ForwardState };
-
-/** The upstream socket was idle for responseTimeoutMs mid-request: 504 (see onError). */
-function onResponseTimeout(this: ClientRequest): void {
-  const state = (this as WithState)[STATE];
-  if (state) state.timedOut ??= 'response';
-  this.destroy();
-}
-
-/** Exported for its unit test: a socket still connecting after `ms` fails the request (502, unreachable). */
-export function armConnectTimeout(proxyReq: ClientRequest, socket: Socket, state: ForwardState, ms: number): void {
-  const timer = setTimeout(() => {
-    state.timedOut = 'connect';
-    proxyReq.destroy();
-  }, ms);
-  const clear = () => clearTimeout(timer);
-  socket.once('connect', clear);
-  proxyReq.once('close', clear);
+  return upstream.engine === 'undici'
+    ? createUndiciForwarder(upstream, hooks)
+    : createHttpProxyForwarder(upstream, hooks);
 }

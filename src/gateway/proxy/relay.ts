@@ -54,21 +54,30 @@ function isBodyFraming(name: string): boolean {
   return name === 'content-length' || name === 'transfer-encoding';
 }
 
+/** Node's client reports each 1xx reply as an 'information' event. */
+function forwardInformational(this: ClientRequest, info: InformationEvent): void {
+  const res = (this as Relaying)[CLIENT];
+  if (res) sendInformational(res, info.statusCode, info.headers);
+}
+
 /**
  * Node's server can write two 1xx replies: 102 and 103 (Early Hints, whose `link` Node
  * requires), without the upstream's hop-by-hop and framing headers. Not to an HTTP/1.0 client,
  * which cannot read them, and never once the final reply has started. 100 Continue was answered
- * at this hop.
+ * at this hop. Both engines relay through here.
  */
-function forwardInformational(this: ClientRequest, info: InformationEvent): void {
-  const res = (this as Relaying)[CLIENT];
-  if (!res || res.headersSent || res.destroyed || res.req.httpVersion === '1.0') return;
-  if (info.statusCode === 102) res.writeProcessing();
-  else if (info.statusCode === 103 && typeof info.headers.link === 'string') {
+export function sendInformational(
+  res: ServerResponse,
+  statusCode: number,
+  headers: Record<string, string | string[] | undefined>,
+): void {
+  if (res.headersSent || res.destroyed || res.req.httpVersion === '1.0') return;
+  if (statusCode === 102) res.writeProcessing();
+  else if (statusCode === 103 && typeof headers['link'] === 'string') {
     const hints: Record<string, string> = {};
-    for (const name in info.headers) {
-      const value = info.headers[name];
-      if (typeof value === 'string' && !isHopByHop(name, info.headers) && !isBodyFraming(name)) hints[name] = value;
+    for (const name in headers) {
+      const value = headers[name];
+      if (typeof value === 'string' && !isHopByHop(name, headers) && !isBodyFraming(name)) hints[name] = value;
     }
     // Node re-validates the link value and throws on one it cannot parse: such a hint is dropped.
     try {

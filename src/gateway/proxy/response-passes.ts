@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { HOP_BY_HOP } from './passes/hop-by-hop.ts';
 import type { ForwardState } from './state.ts';
 
@@ -58,7 +57,7 @@ function kindOf(name: string): number {
 }
 
 /**
- * The response header passes, run on the upstream's raw header list into the flat list the
+ * The response header passes, run on the upstream's header list (name, value, name, value…) into the flat list the
  * reply is written with (one `writeHead`, no per-header `setHeader`, duplicates such as
  * `set-cookie` kept as sent): the upstream's connection-level headers describe its hop, not the
  * client's, so they are dropped; the reply says close when it is not to keep its connection
@@ -67,12 +66,11 @@ function kindOf(name: string): number {
  * cannot read chunked framing, so Node re-frames.
  */
 export function responseHeaders(
-  proxyRes: IncomingMessage,
+  raw: readonly string[],
   state: ForwardState | undefined,
   http10: boolean,
   keepAlive: boolean,
 ): string[] {
-  const raw = proxyRes.rawHeaders;
   let named: Set<string> | undefined;
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {

@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { CompiledRoute } from '../routing/compile.ts';
 
 /** Per-request facts the proxy event handlers need, kept on the request under a private symbol. */
@@ -12,9 +12,15 @@ export interface ForwardState {
   readonly note: ReplyNote;
   readonly route: CompiledRoute;
   timedOut: 'connect' | 'response' | undefined;
-  proxyReq: ClientRequest | undefined;
+  /** The request to the upstream once an engine has one under way: destroying it cancels it. */
+  upstreamRequest: UpstreamRequest | undefined;
   /** Set when the gateway already answered (e.g. 413 mid-stream): later proxy errors are moot. */
   answered: boolean;
+}
+
+/** What an engine hands the gateway of its upstream request: a way to cancel it. */
+export interface UpstreamRequest {
+  destroy(): void;
 }
 
 const STATE = Symbol('tokengate.forward');

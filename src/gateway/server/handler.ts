@@ -193,7 +193,7 @@ export function createHandler(deps: HandlerDeps) {
       note: record,
       route,
       timedOut: undefined,
-      proxyReq: undefined,
+      upstreamRequest: undefined,
       answered: false,
     };
     // http-proxy-3 forwards `req.headers`: hand it the passed copy.
@@ -208,7 +208,7 @@ export function createHandler(deps: HandlerDeps) {
     const body = needsCounting(req)
       ? countingStream(req, limit, () => {
           state.answered = true;
-          state.proxyReq?.destroy();
+          state.upstreamRequest?.destroy();
           if (!res.headersSent)
             sendApiError(res, record, 'payload_too_large', {
               extra: route.errorFields,

@@ -29,7 +29,7 @@ export function answerInternalError(
   if (state !== undefined) {
     // Its upstream request, if any, is abandoned; a proxy error it reports later must not answer again.
     state.answered = true;
-    state.proxyReq?.destroy();
+    state.upstreamRequest?.destroy();
   }
   if (res.destroyed || res.writableEnded) return;
   if (res.headersSent) {

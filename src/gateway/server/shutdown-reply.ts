@@ -15,9 +15,9 @@ export function sendShuttingDown(res: ServerResponse): boolean {
   const state = forwardState(res.req);
   if (state !== undefined) {
     // Its proxy error, when the cancelled request reports it, must not answer a second time;
-    // one still queued for an upstream socket is dropped when it gets one (forward.ts).
+    // one still queued for an upstream socket is dropped when it gets one (either engine).
     state.answered = true;
-    state.proxyReq?.destroy();
+    state.upstreamRequest?.destroy();
   }
   // Not forwarded yet (waiting for its token check): the route is found again, as admit found it.
   const match = state === undefined ? record.gen.router.match(record.method, res.req.url ?? '/') : undefined;

@@ -86,6 +86,7 @@ describe('loading a valid gateway configuration', () => {
       listen: { host: '127.0.0.1', port: 8080 },
       upstream: {
         url: 'http://127.0.0.1:3000',
+        engine: 'http-proxy-3',
         connectTimeoutMs: 2_000,
         responseTimeoutMs: 30_000,
         keepAliveSockets: 256,
@@ -164,6 +165,12 @@ describe('loading a valid gateway configuration', () => {
 describe('rejecting an invalid gateway configuration', () => {
   it('names the path, the unknown scope and its line', () => {
     expect(problemsOf('invalid/unknown-scope.yaml')).toEqual(['routes[1].scopes[0]: unknown scope "adress" (line 8)']);
+  });
+
+  it('rejects a forwarding engine other than http-proxy-3 and undici, naming its line', () => {
+    expect(problemsOf('invalid/unknown-engine.yaml')).toEqual([
+      'upstream.engine: Invalid option: expected one of "http-proxy-3"|"undici" (line 3)',
+    ]);
   });
 
   it('rejects an unknown key, naming it and its line', () => {

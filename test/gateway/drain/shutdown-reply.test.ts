@@ -1,4 +1,4 @@
-import { type ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { type ForwardState, setForwardState } from '../../../src/gateway/proxy/state.ts';
@@ -15,19 +15,19 @@ describe('the reply a drain gives a forwarded request when drainTimeoutMs runs o
     const res = new ServerResponse(req);
     const record = newRecord('drain-1', 'GET', 0, {} as Generation);
     attachRecord(res, record);
-    const proxyReq = { destroy: vi.fn() };
+    const upstreamRequest = { destroy: vi.fn() };
     const route = { id: '/api/*', errorFields: { completions: [] } } as unknown as CompiledRoute;
     const state: ForwardState = {
       note: record,
       route,
       timedOut: undefined,
-      proxyReq: proxyReq as unknown as ClientRequest,
+      upstreamRequest,
       answered: false,
     };
     setForwardState(req, state);
 
     expect(sendShuttingDown(res)).toBe(true);
-    expect(proxyReq.destroy).toHaveBeenCalledOnce();
+    expect(upstreamRequest.destroy).toHaveBeenCalledOnce();
     expect(state.answered).toBe(true);
     expect(res.statusCode).toBe(503);
     expect(record.errorCode).toBe('1054');

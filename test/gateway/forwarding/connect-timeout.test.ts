@@ -2,7 +2,7 @@ import type { ClientRequest } from 'node:http';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { armConnectTimeout } from '../../../src/gateway/proxy/forward.ts';
+import { armConnectTimeout } from '../../../src/gateway/proxy/engine-http-proxy.ts';
 import type { ForwardState } from '../../../src/gateway/proxy/state.ts';
 import { compileRoute } from '../../../src/gateway/routing/compile.ts';
 
@@ -29,7 +29,7 @@ function fakes() {
       errorShape: 'api',
     }),
     timedOut: undefined,
-    proxyReq: undefined,
+    upstreamRequest: undefined,
     answered: false,
   };
   return { socket, proxyReq, state };

@@ -1,10 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { responseHeaders } from '../../../src/gateway/proxy/response-passes.ts';
 import type { ForwardState } from '../../../src/gateway/proxy/state.ts';
 
-function upstreamReply(raw: string[]): IncomingMessage {
-  return { rawHeaders: raw } as unknown as IncomingMessage;
+/** The upstream's reply head as both engines hand it over: a flat name, value list. */
+function upstreamReply(raw: string[]): string[] {
+  return raw;
 }
 
 function state(): ForwardState {
@@ -20,7 +20,7 @@ function state(): ForwardState {
       rateLimitGroup: undefined,
     },
     timedOut: undefined,
-    proxyReq: undefined,
+    upstreamRequest: undefined,
     answered: false,
   };
 }

@@ -6,6 +6,7 @@ import { loadGatewayConfig } from '#gateway';
 import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
 import { startJwksServer } from '#test/jwks-server.ts';
 import { bearer, createTestKey, createTokenKit } from '#test/tokens.ts';
+import { type Engine, ENGINES } from '../support/engines.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 let h: Harness | undefined;
@@ -22,11 +23,11 @@ const JWKS_LINE = ['jwksUrl: $', '{JWKS_URL}'].join('');
 const FEED_URL_REF = ['"$', '{FEED_URL}"'].join('');
 
 /** A gateway on a temporary copy of this folder's gateway.yaml, which the test then edits. */
-async function startOnCopy(watch: boolean, watchFile = true): Promise<{ h: Harness; file: string }> {
+async function startOnCopy(watch: boolean, watchFile = true, engine?: Engine): Promise<{ h: Harness; file: string }> {
   dir = await mkdtemp(join(tmpdir(), 'tg-reload-'));
   const file = join(dir, 'gateway.yaml');
   await copyFile(join(import.meta.dirname, 'gateway.yaml'), file);
-  h = await startHarness(import.meta.dirname, { file, watch, watchFile });
+  h = await startHarness(import.meta.dirname, { file, watch, watchFile, ...(engine ? { engine } : {}) });
   return { h, file };
 }
 
@@ -262,5 +263,33 @@ describe('configuration reload', () => {
     } finally {
       await Promise.all([feed.close(), jwks.close()]);
     }
+  });
+});
+
+describe.each(ENGINES)('a reload from the %s engine', (from) => {
+  const to: Engine = from === 'undici' ? 'http-proxy-3' : 'undici';
+
+  it(`forwards new requests on a new ${to} engine and closes the old engine's connections once its last request is done`, async () => {
+    const { h, file } = await startOnCopy(false, true, from);
+    expect(await statusOf(h, '/api/first')).toBe(200);
+    expect(h.upstream.openConnections()).toBe(1);
+    // In flight on the old engine, on its kept-alive connection, across the reload.
+    const inflight = h.fetch('/api/first?delayMs=600');
+    await until(() => h.upstream.seen.length === 2, 'the upstream holds the request in flight');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/engine: "[^"]*"/, `engine: "${to}"`));
+    expect((await h.gateway.reload()).ok).toBe(true);
+    // The new generation's engine opens its own connection; the old one keeps its busy one.
+    expect(await statusOf(h, '/api/first')).toBe(200);
+    expect(h.upstream.openConnections()).toBe(2);
+    const res = await inflight;
+    expect({ status: res.status, body: await res.json() }).toMatchObject({
+      status: 200,
+      body: { url: '/api/first?delayMs=600' },
+    });
+    // Idle now: the old engine is closed, the new one keeps its kept-alive connection.
+    await until(() => h.upstream.openConnections() === 1, "the old engine's connection is closed");
+    expect(await statusOf(h, '/api/first')).toBe(200);
+    expect(h.upstream.openConnections()).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** What the echo upstream saw of one request. */
 export interface SeenRequest {
@@ -20,6 +20,10 @@ export interface EchoUpstream {
   largeBytesWritten(): number;
   /** Requests whose body is still arriving: neither complete nor cut off with their connection. */
   receiving(): number;
+  /** Connections the gateway holds open to this upstream now. */
+  openConnections(): number;
+  /** Bytes of `/public/held-upload` bodies read so far (the body is not read for its first `delayMs`). */
+  heldUploadBytes(): number;
   close(): Promise<void>;
 }
 
@@ -30,7 +34,9 @@ export interface EchoUpstream {
  * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it. A `delayMs=N` query parameter delays that one answer instead of `setDelay`'s;
- * `sized=1` frames it with Content-Length instead of chunked.
+ * `sized=1` frames it with Content-Length instead of chunked. `/api/status/204` and `/api/status/304`
+ * answer those statuses (the 304 with the Content-Length its representation would have);
+ * `/api/reset` drops the connection without answering.
  */
 /** The byte at offset i of a large body. */
 export const largeByte = (i: number): number => i % 251;
@@ -73,7 +79,22 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   let largeBytes = 0;
   let receiving = 0;
   let cancelled = 0;
+  let heldUpload = 0;
   const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/public/held-upload')) {
+      // Reads nothing for delayMs: the gateway must hold the client back meanwhile, not buffer.
+      req.pause();
+      req.on('data', (chunk: Buffer) => {
+        heldUpload += chunk.length;
+      });
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(String(heldUpload)));
+      setTimeout(() => req.resume(), delayOf(req.url, 0));
+      return;
+    }
+    if (req.url?.startsWith('/api/reset')) {
+      req.socket.destroy();
+      return;
+    }
     if (req.url?.startsWith('/api/early')) {
       // Answers and closes before reading the request body, as an upstream refusing an upload may.
       res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('early');
@@ -130,6 +151,14 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
           res.writeHead(200, { 'content-type': 'text/plain', ...sizedAs(req.url, 'final') }).end('final');
           return;
         }
+        if (req.url?.startsWith('/api/status/204')) {
+          res.writeHead(204, { 'x-upstream': 'echo' }).end();
+          return;
+        }
+        if (req.url?.startsWith('/api/status/304')) {
+          res.writeHead(304, { etag: '"v1"', 'content-length': '42' }).end();
+          return;
+        }
         if (req.url?.startsWith('/api/half')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"partial":');
@@ -155,6 +184,11 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
       } else answer();
     });
   });
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -166,6 +200,8 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     cancelled: () => cancelled,
     largeBytesWritten: () => largeBytes,
     receiving: () => receiving,
+    openConnections: () => open.size,
+    heldUploadBytes: () => heldUpload,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,6 +5,7 @@ import { startJwksServer, type JwksServer } from '#test/jwks-server.ts';
 import { createTestKey, createTokenKit, TEST_AUDIENCE, TEST_ISSUER, type TokenKit } from '#test/tokens.ts';
 import { type EchoUpstream, startEchoUpstream } from './echo-upstream.ts';
 import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
+import type { Engine } from './engines.ts';
 import { createLogSink, type LogSink } from './log-sink.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface HarnessOptions {
   readonly watchFile?: boolean;
   /** A config file other than `<dir>/gateway.yaml` (reload tests edit a temporary copy). */
   readonly file?: string;
+  /** The forwarding engine, for fixtures whose `upstream.engine` is `${UPSTREAM_ENGINE:-http-proxy-3}`. */
+  readonly engine?: Engine;
 }
 
 export async function startHarness(dir: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -51,6 +54,7 @@ export async function startHarness(dir: string, options: HarnessOptions = {}): P
     FEED_TOKEN: feed.token,
     ISSUER: TEST_ISSUER,
     AUDIENCE: TEST_AUDIENCE,
+    ...(options.engine ? { UPSTREAM_ENGINE: options.engine } : {}),
     ...options.env,
   };
   const configFile = options.file ?? join(dir, 'gateway.yaml');

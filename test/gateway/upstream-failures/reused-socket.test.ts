@@ -1,26 +1,29 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { ENGINES } from '../support/engines.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness(import.meta.dirname, { file: join(import.meta.dirname, 'patient.yaml') });
-});
-afterAll(() => h.close());
+describe.each(ENGINES)('on the %s engine', (engine) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(import.meta.dirname, { engine, file: join(import.meta.dirname, 'patient.yaml') });
+  });
+  afterAll(() => h.close());
 
-describe('a request on a pooled upstream socket', () => {
-  it("waits the configured responseTimeoutMs, not the idle timeout the upstream's keep-alive hint set on the socket", async () => {
-    // Regression: Node's agent shortens an idle pooled socket's timeout to the upstream's `Keep-Alive: timeout=5`
-    // less a second, and keeps it when the socket is reused, so any answer slower than 4 s on a reused socket was 504.
-    const warm = await h.fetch('/api/warm');
-    expect(warm.status).toBe(200);
-    await warm.text();
-    h.upstream.setDelay(4_600);
-    const slow = await h.fetch('/api/slow');
-    h.upstream.setDelay(0);
-    expect({ status: slow.status, seen: h.upstream.seen.map((r) => r.url) }).toEqual({
-      status: 200,
-      seen: ['/api/warm', '/api/slow'],
+  describe('a request on a pooled upstream socket', () => {
+    it("waits the configured responseTimeoutMs, not the idle timeout the upstream's keep-alive hint set on the socket", async () => {
+      // Regression: Node's agent shortens an idle pooled socket's timeout to the upstream's `Keep-Alive: timeout=5`
+      // less a second, and keeps it when the socket is reused, so any answer slower than 4 s on a reused socket was 504.
+      const warm = await h.fetch('/api/warm');
+      expect(warm.status).toBe(200);
+      await warm.text();
+      h.upstream.setDelay(4_600);
+      const slow = await h.fetch('/api/slow');
+      h.upstream.setDelay(0);
+      expect({ status: slow.status, seen: h.upstream.seen.map((r) => r.url) }).toEqual({
+        status: 200,
+        seen: ['/api/warm', '/api/slow'],
+      });
     });
   });
 });

@@ -21,7 +21,7 @@ export const HOP_BY_HOP: ReadonlySet<string> = new Set([
  * Request side only, `expect` too: not hop-by-hop by RFC, but this hop has already answered it
  * (the listener sends the client `100 Continue` when the request's turn comes, before the handler
  * runs) and the body is streamed upstream at once. Forwarded, it would also make http-proxy-3 skip its `proxyReq` event, which
- * arms the upstream timeouts and lets a 413 abort the upstream request (forward.ts): the request
+ * arms the upstream timeouts and lets a 413 abort the upstream request (engine-http-proxy.ts): the request
  * would hang on a stuck upstream and hold an upstream socket after its 413.
  */
 const NOT_FORWARDED: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'expect']);
