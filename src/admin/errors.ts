@@ -73,7 +73,7 @@ export function asAdminError(error: unknown): AdminError | undefined {
   if (error instanceof AdminError) return error;
   if (error instanceof StoreUnavailableError) return storeUnavailable(error);
   if (error instanceof IssuerInputError) return badRequest(error.message);
-  if (error instanceof StoreError && error.code === 'project_not_found')
+  if (error instanceof StoreError && (error.code === 'project_not_found' || error.code === 'account_not_found'))
     return new AdminError('not_found', error.message);
   if (error instanceof StoreError && error.code === 'plan_forbids_oauth') return conflict(error.message);
   if (error instanceof RotationTooEarlyError)

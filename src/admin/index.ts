@@ -13,5 +13,13 @@ export {
   revokeTokenInput,
   rotateKeysInput,
 } from './input/operations.ts';
+export {
+  type AccountPlanInput,
+  type AccountProjectInput,
+  accountPlanInput,
+  accountProjectInput,
+  type CreateAccountInput,
+  createAccountInput,
+} from './input/account.ts';
 export { parseInput } from './input/parse.ts';
 export { type AdminService, createAdminService } from './service.ts';

@@ -1,3 +1,11 @@
+import {
+  createAccount,
+  createAccountProject,
+  getAccount,
+  listAccounts,
+  setAccountEnabled,
+  setAccountPlan,
+} from './accounts.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, listApiKeys } from './api-keys.ts';
 import { createClient, findClient, listClients, setClientEnabled } from './clients.ts';
@@ -9,6 +17,12 @@ import { revokeToken } from './tokens.ts';
 
 /** Every operation on a running upstream. (`importAddressData` needs none: it runs beside the files.) */
 const OPERATIONS = {
+  createAccount,
+  listAccounts,
+  getAccount,
+  setAccountPlan,
+  setAccountEnabled,
+  createAccountProject,
   createProject,
   listProjects,
   findProject,

@@ -113,6 +113,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
           .catch((error: unknown) => Promise.reject(new ClientRevocationError(clientId, error)));
       return client;
     },
+    async revokeClientTokens(clientId) {
+      clients.evict(clientId);
+      await revoker.revokeClient(clientId);
+    },
     revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),
     async listKeys() {
       await keyring.load();

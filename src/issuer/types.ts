@@ -52,6 +52,11 @@ export interface Issuer {
   createClient(input: { projectId: string; name: string; scopes: Scope[] }): Promise<CreatedClient>;
   /** Disabling revokes every outstanding token of the client. */
   setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
+  /**
+   * Revokes every outstanding token of the client without disabling it (a disabled account: its
+   * clients are refused at the token endpoint by the account's state, not their own).
+   */
+  revokeClientTokens(clientId: string): Promise<void>;
   /** Accepts a compact JWT (its jti is read after checking our signature) or a bare jti. */
   revokeToken(jwtOrJti: string): Promise<void>;
 

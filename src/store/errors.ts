@@ -1,6 +1,7 @@
 /** Why a store write was refused. Hosts map these to API errors; messages carry no secrets. */
 export type StoreErrorCode =
   | 'project_not_found'
+  | 'account_not_found'
   | 'plan_forbids_oauth'
   /** The project already has a client of that name (compared without case and surrounding spaces). */
   | 'client_name_taken'

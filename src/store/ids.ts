@@ -13,6 +13,10 @@ export function isWellFormedId(value: string): boolean {
 }
 
 /** Public identifiers: a type prefix and random base64url (unguessable, URL-safe). */
+export function newAccountId(): string {
+  return 'acc_' + randomBytes(12).toString('base64url');
+}
+
 export function newProjectId(): string {
   return 'prj_' + randomBytes(12).toString('base64url');
 }

@@ -1,7 +1,9 @@
 export type {
   Store,
   StoreOptions,
+  Account,
   Project,
+  NewProject,
   OAuthClient,
   ApiKey,
   SigningKey,

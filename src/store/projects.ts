@@ -1,40 +1,71 @@
 import type { Plan } from '#common';
+import { createAccount } from './accounts.ts';
+import { StoreError } from './errors.ts';
 import { newProjectId } from './ids.ts';
-import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { Project } from './types.ts';
+import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
+import type { NewProject, Project } from './types.ts';
 
 interface ProjectRow {
   id: string;
   name: string;
   plan: Plan;
+  account_id: string;
+  account_enabled: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'id, name, plan, created_at';
+/** A project with what it takes from its account: the plan and whether the account is enabled. */
+const SELECT = `SELECT p.id, p.name, a.plan, p.account_id, a.enabled AS account_enabled, p.created_at
+  FROM projects p JOIN accounts a ON a.id = p.account_id`;
 
 function toProject(row: ProjectRow): Project {
-  return { id: row.id, name: row.name, plan: row.plan, createdAt: toNumber(row.created_at) };
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    accountId: row.account_id,
+    accountEnabled: row.account_enabled,
+    createdAt: toNumber(row.created_at),
+  };
 }
 
-export async function createProject(
-  db: SqlRunner,
-  input: { name: string; plan: Plan },
-  nowMs: number,
-): Promise<Project> {
-  const rows = await db.query<ProjectRow>(
-    `INSERT INTO projects (id, name, plan, created_at) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [newProjectId(), input.name, input.plan, nowMs],
-  );
-  return toProject(rows[0]!);
+/**
+ * In the account given, or (with a plan instead) in a new account of that plan named after the
+ * project, in one transaction. Throws StoreError `account_not_found`.
+ */
+export async function createProject(db: SqlRunner, input: NewProject, nowMs: number): Promise<Project> {
+  return db.transaction(async (tx) => {
+    const accountId =
+      'accountId' in input ? await lockAccount(tx, input.accountId) : (await createAccount(tx, input, nowMs)).id;
+    const id = newProjectId();
+    await tx.query('INSERT INTO projects (id, name, account_id, created_at) VALUES ($1, $2, $3, $4)', [
+      id,
+      input.name,
+      accountId,
+      nowMs,
+    ]);
+    const rows = await tx.query<ProjectRow>(`${SELECT} WHERE p.id = $1`, [id]);
+    return toProject(rows[0]!);
+  });
+}
+
+async function lockAccount(tx: Queryable, accountId: string): Promise<string> {
+  const rows = await tx.query<{ id: string }>('SELECT id FROM accounts WHERE id = $1 FOR SHARE', [accountId]);
+  if (!rows[0]) throw new StoreError('account_not_found', 'account not found');
+  return rows[0].id;
 }
 
 export async function getProject(db: SqlRunner, id: string): Promise<Project | null> {
-  const rows = await db.query<ProjectRow>(`SELECT ${COLUMNS} FROM projects WHERE id = $1`, [id]);
+  const rows = await db.query<ProjectRow>(`${SELECT} WHERE p.id = $1`, [id]);
   return rows[0] ? toProject(rows[0]) : null;
 }
 
-export async function listProjects(db: SqlRunner): Promise<Project[]> {
-  const rows = await db.query<ProjectRow>(`SELECT ${COLUMNS} FROM projects ORDER BY created_at, id`);
+/** Every project, or an account's. */
+export async function listProjects(db: SqlRunner, accountId?: string): Promise<Project[]> {
+  const rows =
+    accountId === undefined
+      ? await db.query<ProjectRow>(`${SELECT} ORDER BY p.created_at, p.id`)
+      : await db.query<ProjectRow>(`${SELECT} WHERE p.account_id = $1 ORDER BY p.created_at, p.id`, [accountId]);
   return rows.map(toProject);
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '#common';
+import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
 import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
 import { createClient, getClient, listClients, setClientEnabled } from './clients.ts';
@@ -20,9 +21,14 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
   let closed: Promise<void> | null = null;
   return {
     kind,
+    createAccount: (input) => createAccount(db, input, clock.now()),
+    getAccount: (id) => getAccount(db, id),
+    listAccounts: () => listAccounts(db),
+    updateAccount: (id, change) => updateAccount(db, id, change),
+
     createProject: (input) => createProject(db, input, clock.now()),
     getProject: (id) => getProject(db, id),
-    listProjects: () => listProjects(db),
+    listProjects: (accountId) => listProjects(db, accountId),
     deleteProject: (id) => deleteProject(db, id),
 
     createClient: (input) => createClient(db, input, clock.now()),

@@ -5,12 +5,29 @@ import type { Clock, Plan, Scope } from '#common';
  * embedded PGlite under DATA_DIR (default) and PostgreSQL when DATABASE_URL is set.
  * Times are epoch milliseconds unless a name says seconds.
  */
-export interface Project {
+/** A customer: owns projects, and its plan is theirs. */
+export interface Account {
   id: string;
   name: string;
   plan: Plan;
+  /** A disabled account's clients get no tokens (their outstanding ones are revoked) and its API keys are refused. */
+  enabled: boolean;
   createdAt: number;
 }
+
+export interface Project {
+  id: string;
+  name: string;
+  /** The account's plan (read with the project; it has no plan of its own). */
+  plan: Plan;
+  accountId: string;
+  /** Whether the account is enabled (read with the project). */
+  accountEnabled: boolean;
+  createdAt: number;
+}
+
+/** In an existing account, or in a new account of the plan given (named after the project). */
+export type NewProject = { name: string; accountId: string } | { name: string; plan: Plan };
 
 export interface OAuthClient {
   clientId: string;
@@ -87,9 +104,17 @@ export interface PortalSession {
 export interface Store {
   readonly kind: 'embedded' | 'postgres';
 
-  createProject(input: { name: string; plan: Plan }): Promise<Project>;
+  createAccount(input: { name: string; plan: Plan }): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  /** Changes the plan and/or the enabled flag; null when there is no such account. */
+  updateAccount(id: string, change: { plan?: Plan; enabled?: boolean }): Promise<Account | null>;
+
+  /** Throws StoreError `account_not_found` for an unknown account. */
+  createProject(input: NewProject): Promise<Project>;
   getProject(id: string): Promise<Project | null>;
-  listProjects(): Promise<Project[]>;
+  /** Every project, or (given an id) the account's. */
+  listProjects(accountId?: string): Promise<Project[]>;
   /** Deletes the project with its clients and API keys; returns false if it did not exist. */
   deleteProject(id: string): Promise<boolean>;
 

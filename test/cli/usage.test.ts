@@ -174,6 +174,11 @@ describe('tokengate CLI without a server', () => {
       'keys list',
       'keys rotate',
       'apikey create --project PROJECT_ID',
+      'account create --name NAME --plan free|business|enterprise',
+      'account plan ACCOUNT_ID --plan free|business|enterprise',
+      'account disable ACCOUNT_ID',
+      'account enable ACCOUNT_ID',
+      '--account ACCOUNT_ID',
     ]) {
       expect(result.stdout).toContain(usage);
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Store } from '#store';
 import { fakeClock, type StoreHarness } from './harness.ts';
+import { accountCases } from './cases/accounts.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
 import { clientCases } from './cases/clients.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
@@ -32,6 +33,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
     await context.harness?.dispose();
   });
 
+  describe('accounts', () => accountCases(context));
   describe('projects', () => projectCases(context));
   describe('OAuth clients', () => clientCases(context));
   describe('API keys', () => apiKeyCases(context));

@@ -37,7 +37,13 @@ describe('admin API over HTTP', () => {
 
   it('creates, lists, reads and deletes a project', async () => {
     const project = await createProject('business', 'Acme');
-    expect(project).toEqual({ id: expect.any(String), name: 'Acme', plan: 'business' });
+    // In a new account of its own, whose plan it shows.
+    expect(project).toEqual({
+      id: expect.any(String),
+      name: 'Acme',
+      plan: 'business',
+      account_id: expect.stringMatching(/^acc_/),
+    });
     const one = await t.admin('GET', `/projects/${project.id}`);
     expect(one.body).toMatchObject({ ...project, created_at: expect.any(String) });
     const list = await t.admin('GET', '/projects');

@@ -6,6 +6,7 @@ export interface AdminValues {
   readonly name?: string | undefined;
   readonly plan?: string | undefined;
   readonly project?: string | undefined;
+  readonly account?: string | undefined;
   readonly scopes?: string | undefined;
   readonly gnaf?: string | undefined;
   /** `keys rotate --now`: the emergency rotation. */

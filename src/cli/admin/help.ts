@@ -15,9 +15,32 @@ export interface AdminHelp {
  * commands that exist: no help for a command that is gone, no command without help.
  */
 export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
-  'project create': {
-    summary: 'Create a project in a new account of the plan given.',
+  'account create': {
+    summary: 'Create an account (a customer: it owns projects, and its plan is theirs).',
     options: { '--name NAME': 'its name (1-100 characters)', '--plan PLAN': `one of ${PLANS.join(', ')}` },
+  },
+  'account plan': {
+    summary: 'Change an account’s plan; every project of the account follows it.',
+    arguments: { ACCOUNT_ID: 'the account' },
+    options: { '--plan PLAN': `one of ${PLANS.join(', ')}` },
+  },
+  'account disable': {
+    summary:
+      'Disable an account: its clients get no tokens, their outstanding ones are revoked, its API keys are refused.',
+    arguments: { ACCOUNT_ID: 'the account' },
+  },
+  'account enable': {
+    summary: 'Enable an account again (tokens revoked by the disable stay revoked).',
+    arguments: { ACCOUNT_ID: 'the account' },
+  },
+  'account list': { summary: 'List the accounts, with their plans and states.' },
+  'project create': {
+    summary: 'Create a project: in the account given, or in a new account of the plan given.',
+    options: {
+      '--name NAME': 'its name (1-100 characters)',
+      '--plan PLAN': `one of ${PLANS.join(', ')}: the project gets a new account of that plan`,
+      '--account ACCOUNT_ID': 'the account it belongs to (it takes the account’s plan)',
+    },
   },
   'project delete': {
     summary: 'Delete a project. Its tokens are then answered 1025 (deleting does not revoke them).',

@@ -3,6 +3,7 @@ import { CliError, usageError } from '../cli-error.ts';
 import { closest } from '../closest.ts';
 import { optionMistake } from '../options.ts';
 import { type AdminApi, createAdminApi } from './api-client.ts';
+import { accountCommands } from './account.ts';
 import { addressCommands } from './address.ts';
 import { apiKeyCommands } from './apikey.ts';
 import { clientCommands } from './client.ts';
@@ -14,6 +15,7 @@ import { type AdminSettings, adminSettings } from './settings.ts';
 import { tokenCommands } from './token.ts';
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  ...accountCommands,
   ...projectCommands,
   ...clientCommands,
   ...tokenCommands,
@@ -70,6 +72,7 @@ const OPTIONS = {
   name: { type: 'string' },
   plan: { type: 'string' },
   project: { type: 'string' },
+  account: { type: 'string' },
   scopes: { type: 'string' },
   gnaf: { type: 'string' },
   now: { type: 'boolean' },

@@ -1,7 +1,8 @@
 import { PLANS } from '#common';
 import { usageError } from '../cli-error.ts';
 import { noPositionals, required, segment, singleId } from './args.ts';
-import type { AdminCommand } from './command.ts';
+import { planOption } from './account.ts';
+import type { AdminCommand, CommandInput, CommandOutput } from './command.ts';
 import { asRow, asRows, pick, text } from './shape.ts';
 import { table } from './table.ts';
 
@@ -10,13 +11,12 @@ const PROJECT = ['id', 'name', 'plan'] as const;
 const create: AdminCommand = {
   noun: 'project',
   verb: 'create',
-  usage: `project create --name NAME --plan ${PLANS.join('|')} [--json]`,
+  usage: `project create --name NAME --plan ${PLANS.join('|')} | --account ACCOUNT_ID [--json]`,
   async run(input) {
     noPositionals(input, create);
     const name = required(input, create, 'name');
-    const plan = required(input, create, 'plan');
-    if (!(PLANS as readonly string[]).includes(plan))
-      throw usageError(`--plan must be one of ${PLANS.join(', ')}`, create.usage);
+    if (input.values.account !== undefined) return createInAccount(input, name);
+    const plan = planOption(input, create);
     const project = pick(asRow(await input.api.request('POST', '/projects', { name, plan })), PROJECT);
     return {
       json: project,
@@ -24,6 +24,19 @@ const create: AdminCommand = {
     };
   },
 };
+
+/** In an existing account: the plan is the account's, so `--plan` is refused rather than ignored. */
+async function createInAccount(input: CommandInput, name: string): Promise<CommandOutput> {
+  const account = required(input, create, 'account');
+  if (input.values.plan !== undefined)
+    throw usageError('--plan and --account exclude each other: the project takes its account’s plan', create.usage);
+  const answer = await input.api.request('POST', `/accounts/${segment(account)}/projects`, { name });
+  const project = pick(asRow(answer), [...PROJECT, 'account_id']);
+  return {
+    json: project,
+    text: `created project ${text(project['id'])} (name: ${text(project['name'])}, plan: ${text(project['plan'])}) in account ${text(project['account_id'])}`,
+  };
+}
 
 const remove: AdminCommand = {
   noun: 'project',

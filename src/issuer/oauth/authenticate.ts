@@ -32,7 +32,7 @@ function loggableClientId(presented: string, known: boolean): string {
 
 /**
  * Client authentication shared by the token and revocation endpoints. Unknown id, wrong secret,
- * disabled client and a deleted project all answer the same 401 `invalid_client`; the reason
+ * disabled client, a deleted project and a disabled account all answer the same 401 `invalid_client`; the reason
  * goes to the log (with the client id and address, never the secret, nor a secret sent as the id).
  */
 export async function authenticateClient(
@@ -51,7 +51,9 @@ export async function authenticateClient(
         ? 'client disabled'
         : !record.project
           ? 'project deleted'
-          : null;
+          : !record.project.accountEnabled
+            ? 'account disabled'
+            : null;
   // Correct credentials pass whatever the failure counters say (see BruteForceGuard).
   if (record && reason === null) return record;
   const address = sourceAddress(req, deps.trustedProxies);

@@ -59,9 +59,9 @@ export async function issueToken(
   return { token, jti, kid: signer.kid, iat, exp };
 }
 
-/** The client as the store has it since its last eviction; null once it is disabled, gone or its project is. */
+/** The client as the store has it since its last eviction; null once it is disabled or gone, or its project or account is. */
 async function currentClient(record: ClientRecord, clients: ClientDirectory): Promise<OAuthClient | null> {
   let current: ClientRecord | null = record;
   while (current && !clients.isCurrent(current)) current = await clients.get(record.client.clientId);
-  return current?.client.enabled && current.project ? current.client : null;
+  return current?.client.enabled && current.project?.accountEnabled ? current.client : null;
 }

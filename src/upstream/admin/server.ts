@@ -4,6 +4,7 @@ import { AdminError, type AdminService } from '#admin';
 import { apiError, type Logger, sendJson } from '#common';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
+import { accountRoutes } from './accounts.ts';
 import { addressRoutes } from './addresses.ts';
 import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';
@@ -15,6 +16,7 @@ import { type AdminRoute, operatorActor } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...accountRoutes,
   ...projectRoutes,
   ...clientRoutes,
   ...tokenRoutes,

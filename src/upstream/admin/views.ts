@@ -1,12 +1,17 @@
 import type { SigningKeyInfo } from '#issuer';
-import type { OAuthClient, Project } from '#store';
+import type { Account, OAuthClient, Project } from '#store';
 
 /**
  * The JSON the admin API (and so `tokengate admin --json`) shows: snake_case, as in the operator
  * contract. A client view never has a secret; `scopes` is always an array of strings.
  */
+export function accountView(account: Account) {
+  return { id: account.id, name: account.name, plan: account.plan, enabled: account.enabled };
+}
+
+/** `plan` is the account's. */
 export function projectView(project: Project) {
-  return { id: project.id, name: project.name, plan: project.plan };
+  return { id: project.id, name: project.name, plan: project.plan, account_id: project.accountId };
 }
 
 export function projectDetailView(project: Project) {

@@ -34,8 +34,10 @@ export async function authenticateKeySecret(
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
   if (!verifySecret(input.secret, apiKey.secretHash))
     return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
-  if ((await projects(apiKey.projectId)) === null)
-    return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
+  const project = await projects(apiKey.projectId);
+  if (project === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
+  // A disabled account's keys are refused like unknown ones; the log says why.
+  if (!project.accountEnabled) return refused('key_not_found', route, log, 'account disabled', apiKey.projectId);
   return { ok: true, projectId: apiKey.projectId, via: 'key', scopes: SCOPES };
 }
 
