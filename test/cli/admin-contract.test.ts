@@ -107,7 +107,8 @@ describe('tokengate admin (operator contract)', () => {
       secret: expect.any(String),
     });
     expect(await json(['project', 'delete', projectId])).toEqual({ id: projectId, deleted: true });
-  });
+    // A dozen CLI processes, each 2-3 s to start on a loaded two-core machine.
+  }, 60_000);
 
   it('revokes a token whose jti starts with "-" (one in 64), given last or after --, and the upstream refuses it', async () => {
     const project = (await json(['project', 'create', '--name', 'Dash', '--plan', 'business'])) as Json;
