@@ -60,7 +60,8 @@ describe('upgrading a store whose projects had plans of their own (migration 007
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // PGlite starts twice (seed, then open): 5 s idle, over 30 s on a loaded two-core machine.
+  }, 120_000);
 
   it.skipIf(!TEST_DATABASE_URL)(
     'gives each project an account of its own with its name, plan and creation time (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
@@ -83,5 +84,6 @@ describe('upgrading a store whose projects had plans of their own (migration 007
         await harness.dispose();
       }
     },
+    120_000,
   );
 });
