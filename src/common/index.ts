@@ -8,7 +8,7 @@ export {
   STORE_RETRY_AFTER_SEC,
   utcTimestamp,
 } from './api-errors.ts';
-export { createLogger, LOG_LEVELS, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
+export { createLogger, destinationOf, LOG_LEVELS, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
 export { LOG_FORMATS, type LogFormat, logFormat, logFormatProblem, prettyOutput } from './log-format.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';

@@ -87,6 +87,22 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
     serializers: { err: errorWithoutData },
   };
-  if (options.destination) return pino(config, options.destination);
-  return (options.format ?? logFormat()) === 'pretty' ? pino(config, prettyOutput().destination) : pino(config);
+  // The destination is made here, not left to pino, so that destinationOf can name it: pino's
+  // own default is the same sonic-boom on stdout that pino.destination(1) makes.
+  const destination =
+    options.destination ??
+    ((options.format ?? logFormat()) === 'pretty' ? prettyOutput().destination : pino.destination(1));
+  const log = pino(config, destination);
+  destinations.set(log, destination);
+  return log;
+}
+
+const destinations = new WeakMap<Logger, DestinationStream>();
+
+/**
+ * The stream a logger made by createLogger writes to, through which a caller may write lines it
+ * built in pino's line format itself (the gateway's access line). Undefined for other loggers.
+ */
+export function destinationOf(log: Logger): DestinationStream | undefined {
+  return destinations.get(log);
 }

@@ -22,7 +22,7 @@ export function createHttpProxyForwarder(upstream: GatewayConfig['upstream'], ho
   // list (response-passes.ts) instead of http-proxy-3's per-header setHeader passes.
   // The target parsed once: http-proxy-3 parses a string target again on every request.
   const proxy = new ProxyServer({ target: new URL(upstream.url), agent, xfwd: false, selfHandleResponse: true });
-  keepOnlyStreamPass(proxy);
+  keepRequestFraming(proxy);
 
   // Emitted only for a request without `expect`, which the header passes strip (hop-by-hop.ts).
   proxy.on('proxyReq', (proxyReq, req, res, _options, socket) => {
@@ -109,19 +109,30 @@ export function createHttpProxyForwarder(upstream: GatewayConfig['upstream'], ho
 }
 
 /**
- * http-proxy-3 runs four passes on every request. `deleteLength` rewrites a DELETE or OPTIONS
- * request's framing to `content-length: 0` (dropping `transfer-encoding`) yet still streams its
- * chunked body upstream, where that body is read as further requests that never met our checks:
- * request smuggling (node-http-proxy #1720). `timeout` and `XHeaders` do nothing with our options.
- * Only `stream`, which forwards, is kept; passes are known by name, as http-proxy-3's own
- * before/after find them, and a release that renames it stops the gateway at start, not silently.
+ * http-proxy-3's `deleteLength` pass rewrites a DELETE or OPTIONS request's framing to
+ * `content-length: 0` (dropping `transfer-encoding`) yet still streams its chunked body upstream,
+ * where that body is read as further requests that never met our checks: request smuggling
+ * (node-http-proxy #1720). Two passes of ours around it, added with http-proxy-3's public
+ * `before` (its `after` inserts before the named pass too), put the framing back. A release that
+ * renames either pass makes `before` throw: the gateway stops at start, not silently.
  */
-function keepOnlyStreamPass(proxy: ProxyServer): void {
-  const passes = (proxy as unknown as { webPasses: Array<{ name: string }> }).webPasses;
-  const stream = passes.filter((pass) => pass.name === 'stream');
-  if (stream.length !== 1)
-    throw new Error(`http-proxy-3: expected one "stream" web pass, found ${passes.map((p) => p.name).join(', ')}`);
-  passes.splice(0, passes.length, ...stream);
+function keepRequestFraming(proxy: ProxyServer): void {
+  proxy.before('web', 'deleteLength', noteFraming);
+  proxy.before('web', 'timeout', restoreFraming);
+}
+
+/** The passes run one after another within one `web` call, so one slot carries the value across. */
+let framing: string | undefined;
+
+function noteFraming(req: IncomingMessage): void {
+  framing = req.headers['content-length'] === undefined ? req.headers['transfer-encoding'] : undefined;
+}
+
+function restoreFraming(req: IncomingMessage): void {
+  if (framing === undefined) return;
+  delete req.headers['content-length'];
+  req.headers['transfer-encoding'] = framing;
+  framing = undefined;
 }
 
 /**

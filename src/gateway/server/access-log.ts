@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { pino } from 'pino';
 import type { VerifiedToken } from '#auth';
-import type { Logger } from '#common';
+import { destinationOf, type Logger } from '#common';
 import type { GatewayMetrics } from '../ops/metrics.ts';
 import type { RequestRecord } from './record.ts';
 
@@ -30,9 +30,26 @@ function tokenJson(token: VerifiedToken): string {
   return fields;
 }
 
-/** pino's own symbols for a logger's bindings and stream, looked up once. */
-const BINDINGS = pino.symbols.chindingsSym;
-const STREAM = pino.symbols.streamSym;
+/**
+ * Where access lines go: the gateway logger's own destination (common/logger.ts) with its
+ * bindings as JSON text, both read once through pino's public API; `log` for its level, and for
+ * a logger createLogger did not make, which gets the fields through `info` (slower, same line).
+ */
+export interface AccessLine {
+  readonly log: Logger;
+  readonly destination: pino.DestinationStream | undefined;
+  /** `,"name":"gateway"`: the logger's bindings as they follow `time` in pino's line. */
+  readonly bindings: string;
+}
+
+export function accessLineFor(log: Logger): AccessLine {
+  let bindings = '';
+  for (const [name, value] of Object.entries(log.bindings()))
+    bindings += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+  // Access lines carry only fixed, non-secret fields, so the fallback skips the redaction pass.
+  const destination = destinationOf(log);
+  return { log: destination ? log : log.child({}, { redact: [] }), destination, bindings };
+}
 
 /** `Date.now()` as text, redone when the millisecond changes: the epoch-ms double is past the small-integer range, so each conversion takes V8's double-to-string path, and a busy gateway logs many lines per millisecond. */
 let lastTime = 0;
@@ -73,16 +90,20 @@ export function millisJson(ms: number): string {
  * per request. Every field is either validated plain text (request id, method, status, codes)
  * or JSON-escaped.
  */
-export function finishRequest(res: ServerResponse, record: RequestRecord, log: Logger, metrics: GatewayMetrics): void {
+export function finishRequest(
+  res: ServerResponse,
+  record: RequestRecord,
+  out: AccessLine,
+  metrics: GatewayMetrics,
+): void {
   const status = res.statusCode;
   metrics.countRequest(record.route, status, record.errorCode);
-  if (log.levelVal > INFO) return;
-  const fields = log as unknown as Record<symbol, unknown>;
-  const stream = fields[STREAM] as pino.DestinationStream;
-  let line = `{"level":${INFO},"time":${timeText()}${fields[BINDINGS] as string},"reqId":"${record.requestId}","method":"${record.method}","route":${quotedRoute(record.route)},"status":${status},"decision":"${record.decision}"`;
-  if (record.errorCode !== '') line += `,"errorCode":"${record.errorCode}"`;
-  if (record.token !== undefined) line += tokenJson(record.token);
-  if (!res.writableFinished) line += ',"aborted":true';
-  line += `,"ms":${millisJson(performance.now() - record.startedAt)},"msg":"request"}\n`;
-  stream.write(line);
+  if (out.log.levelVal > INFO) return;
+  let fields = `"reqId":"${record.requestId}","method":"${record.method}","route":${quotedRoute(record.route)},"status":${status},"decision":"${record.decision}"`;
+  if (record.errorCode !== '') fields += `,"errorCode":"${record.errorCode}"`;
+  if (record.token !== undefined) fields += tokenJson(record.token);
+  if (!res.writableFinished) fields += ',"aborted":true';
+  fields += `,"ms":${millisJson(performance.now() - record.startedAt)}`;
+  if (out.destination === undefined) out.log.info(JSON.parse(`{${fields}}`) as object, 'request');
+  else out.destination.write(`{"level":${INFO},"time":${timeText()}${out.bindings},${fields},"msg":"request"}\n`);
 }

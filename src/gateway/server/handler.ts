@@ -6,7 +6,7 @@ import { forwardHeaders, requestIdFrom } from '../proxy/passes/index.ts';
 import type { ForwardState } from '../proxy/state.ts';
 import type { GatewayTracing } from '../tracing/types.ts';
 import type { CompiledRoute } from '../routing/compile.ts';
-import { finishRequest } from './access-log.ts';
+import { type AccessLine, finishRequest } from './access-log.ts';
 import type { RateLimiting } from '../ratelimit/runtime.ts';
 import type { Verdict } from '../ratelimit/limiter.ts';
 import { authorizeTimed, keySecretKey } from './authorize.ts';
@@ -22,8 +22,8 @@ export interface HandlerDeps {
   current(): Generation;
   onIdle(gen: Generation): void;
   readonly log: Logger;
-  /** The per-request line's logger: same destination, no redaction pass (see start.ts). */
-  readonly accessLog: Logger;
+  /** Where the per-request line goes (access-log.ts). */
+  readonly accessLine: AccessLine;
   readonly metrics: GatewayMetrics;
   /** Spans per request, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
   readonly tracing?: GatewayTracing | undefined;
@@ -44,7 +44,7 @@ export function createHandler(deps: HandlerDeps) {
   function done(this: ServerResponse): void {
     const record = recordOf(this) as RequestRecord;
     leave(record.gen, deps.onIdle);
-    finishRequest(this, record, deps.accessLog, metrics);
+    finishRequest(this, record, deps.accessLine, metrics);
     record.trace?.end(this, record.route, record.decision, record.errorCode);
   }
   return function handle(req: IncomingMessage, res: ServerResponse): void {
