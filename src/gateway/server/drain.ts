@@ -3,8 +3,9 @@ import { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { sendShuttingDown } from './shutdown-reply.ts';
 
-/** A connection, with the reply it is writing in Node's own field (which closeIdleConnections reads too). */
-type Connection = Socket & { _httpMessage?: ServerResponse | null };
+/** A connection, with the replies to the requests it carried that have not closed yet, oldest first. */
+const REPLIES = Symbol('tokengate.replies');
+type Connection = Socket & { [REPLIES]?: ServerResponse[] };
 
 const openConnections = new WeakMap<Server, Set<Connection>>();
 /** HTTPS only: every TCP connection, a TLS handshake not yet done included (see trackConnections). */
@@ -24,16 +25,43 @@ const IDLE_AFTER_REPLY_MS = 500;
 const FINAL_REPLY_MS = 1_000;
 
 /**
- * Keeps the listener's open connections so a drain can reach the replies still being prepared
- * on them. Kept per connection, not per request: nothing is added to a request's path.
+ * Keeps the listener's open connections, and each one's replies not yet closed, so a drain can
+ * reach the replies still being prepared on them. Node keeps the reply a connection is writing
+ * in a private field only; noting each reply here costs a listener call and a shared 'close'
+ * listener per request.
  */
 export function trackConnections(server: Server): void {
+  server.on('request', noteReply);
   const https = server instanceof HttpsServer;
   // HTTPS speaks HTTP on the TLS socket, which 'secureConnection' hands out.
   openConnections.set(server, track(server, https ? 'secureConnection' : 'connection'));
   // Until its handshake is done a TLS connection is in neither that set nor Node's own list
   // (closeAllConnections): only its TCP socket reaches it.
   if (https) tcpConnections.set(server, track(server, 'connection'));
+}
+
+function noteReply(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket as Connection;
+  const replies = socket[REPLIES];
+  if (replies === undefined) socket[REPLIES] = [res];
+  else replies.push(res);
+  res.on('close', forgetReply);
+}
+
+function forgetReply(this: ServerResponse): void {
+  const replies = (this.req.socket as Connection)[REPLIES];
+  const at = replies === undefined ? -1 : replies.indexOf(this);
+  if (at >= 0) replies?.splice(at, 1);
+}
+
+/**
+ * The reply the connection is writing, or will write next: Node writes a connection's replies in
+ * the order of its requests, each once the one before has finished (RFC 9112 §9.3.2), so it is
+ * the oldest not finished. A finished one stays listed until its 'close', a tick later.
+ */
+function currentReply(socket: Connection): ServerResponse | undefined {
+  for (const reply of socket[REPLIES] ?? []) if (!reply.writableFinished) return reply;
+  return undefined;
 }
 
 function track(server: Server, event: 'connection' | 'secureConnection'): Set<Connection> {
@@ -94,21 +122,21 @@ export function arrivedDuringDrain(req: IncomingMessage): boolean {
 
 /** Makes the connection's current reply its last, or if that reply already promised keep-alive, watches it. */
 function closeAfterReply(socket: Connection): void {
-  const reply = socket._httpMessage;
+  const reply = currentReply(socket);
   if (!reply) return;
   if (!reply.headersSent) reply.shouldKeepAlive = false;
   else if (reply.shouldKeepAlive) reply.once('finish', () => afterKeepAliveReply(socket));
 }
 
 /**
- * Runs after Node's own 'finish' listener (added when the reply was made), which has detached
- * the reply and either handed the connection to the reply of a request pipelined behind it
- * (received before the drain, so not told to close) or set the connection's keep-alive timer,
- * cleared by Node when a request arrives; this shortens that timer.
+ * Runs after Node's own 'finish' listener (added when the reply was made), which has either
+ * handed the connection to the reply of a request pipelined behind it (received before the
+ * drain, so not told to close) or set the connection's keep-alive timer, cleared by Node when a
+ * request arrives; this shortens that timer.
  */
 function afterKeepAliveReply(socket: Connection): void {
   if (socket.destroyed) return;
-  if (socket._httpMessage) closeAfterReply(socket);
+  if (currentReply(socket)) closeAfterReply(socket);
   else socket.setTimeout(IDLE_AFTER_REPLY_MS);
 }
 
@@ -124,7 +152,7 @@ function cutAll(server: Server): void {
 /** drainTimeoutMs has run out: answer what has not started (503), cut what has. */
 function stopWaiting(open: Set<Connection>): void {
   for (const socket of open) {
-    const reply = socket._httpMessage;
+    const reply = currentReply(socket);
     if (reply && !reply.headersSent && sendShuttingDown(reply)) continue;
     socket.destroy();
   }
