@@ -6,6 +6,8 @@ import type { AuthFailure, VerifiedToken } from './types.ts';
 export const TOKEN_TYPE = 'at+jwt';
 /** The claim naming the project a token belongs to (the issuer mints it under this name). */
 export const PROJECT_ID_CLAIM = 'project_id';
+/** The client's generation at issue (client-cut-off.ts); tokens of older issuers lack it. */
+export const CLIENT_GENERATION_CLAIM = 'client_gen';
 
 /** Header rules beyond alg/kid: RFC 9068 typ, and no extension we would have to understand. */
 export function checkHeader(header: Record<string, unknown>): AuthFailure | undefined {
@@ -68,7 +70,11 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
   if (nbf !== undefined && !isNumericDate(nbf)) return fail('invalid_token', 'nbf is not an integer');
   const scopes = parseScopes(payload['scope']);
   if (scopes === undefined) return fail('invalid_token', 'scope is not a string');
-  return { sub, clientId, projectId, scopes, jti, iat, exp };
+  const clientGen = payload[CLIENT_GENERATION_CLAIM];
+  if (clientGen === undefined) return { sub, clientId, projectId, scopes, jti, iat, exp };
+  if (typeof clientGen !== 'number' || !Number.isSafeInteger(clientGen) || clientGen < 0)
+    return fail('invalid_token', 'client_gen is not a non-negative integer');
+  return { sub, clientId, projectId, scopes, jti, iat, exp, clientGen };
 }
 
 /**

@@ -35,5 +35,6 @@ export { createRevocationSet } from './revocation-set.ts';
 export { createRevocationFeedClient } from './revocation-feed.ts';
 export { authFailureResponse } from './response.ts';
 export { extractBearer } from './extractor.ts';
-export { PROJECT_ID_CLAIM, TOKEN_TYPE } from './claims.ts';
+export { CLIENT_GENERATION_CLAIM, PROJECT_ID_CLAIM, TOKEN_TYPE } from './claims.ts';
+export { type ClientCutOff, cutOffCovers, mergeClientEntry } from './client-cut-off.ts';
 export { SUPPORTED_ALGORITHMS, type SupportedAlgorithm } from './algorithms.ts';

@@ -4,6 +4,10 @@ const MAX_VALUE_LENGTH = 1024;
 const MAX_ANNOUNCED_KIDS = 100;
 const MAX_KID_LENGTH = 256;
 
+function isGeneration(value: unknown): boolean {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
 function isEntry(value: unknown): value is RevocationEntry {
   if (typeof value !== 'object' || value === null) return false;
   const e = value as Record<string, unknown>;
@@ -13,6 +17,7 @@ function isEntry(value: unknown): value is RevocationEntry {
     e['value'].length > 0 &&
     e['value'].length <= MAX_VALUE_LENGTH &&
     (e['issuedBefore'] === null || Number.isSafeInteger(e['issuedBefore'])) &&
+    (e['generation'] === undefined || e['generation'] === null || isGeneration(e['generation'])) &&
     Number.isSafeInteger(e['expiresAt'])
   );
 }

@@ -1,9 +1,10 @@
 import { systemClock } from '#common';
+import { type ClientCutOff, cutOffCovers, mergeClientEntry } from './client-cut-off.ts';
 import type { RevocationEntry, RevocationSet, RevocationSetOptions, VerifiedToken } from './types.ts';
 
 /**
  * Every live revocation, in memory (the set stays small: an entry is forgotten once no token it
- * covers can still be valid). By jti, and by client: tokens issued at or before a time. O(1) per
+ * covers can still be valid). By jti, and by client: tokens of an earlier generation (client-cut-off.ts). O(1) per
  * check. Staleness is measured from the last sync; past the bound, fail-closed stops answering.
  */
 export function createRevocationSet(options: RevocationSetOptions = {}): RevocationSet {
@@ -13,7 +14,7 @@ export function createRevocationSet(options: RevocationSetOptions = {}): Revocat
     throw new TypeError('"maxStalenessSec" must be a non-negative number');
   const failOpen = options.failOpen ?? false;
   const jtis = new Map<string, number>();
-  const clients = new Map<string, { issuedBefore: number; expiresAt: number }>();
+  const clients = new Map<string, ClientCutOff>();
   let syncedAt: number | null = null;
 
   function prune(nowSec: number): void {
@@ -26,12 +27,8 @@ export function createRevocationSet(options: RevocationSetOptions = {}): Revocat
       jtis.set(entry.value, Math.max(entry.expiresAt, jtis.get(entry.value) ?? 0));
       return;
     }
-    if (entry.kind !== 'client' || entry.issuedBefore === null) return;
-    const known = clients.get(entry.value);
-    clients.set(entry.value, {
-      issuedBefore: Math.max(entry.issuedBefore, known?.issuedBefore ?? 0),
-      expiresAt: Math.max(entry.expiresAt, known?.expiresAt ?? 0),
-    });
+    if (entry.kind !== 'client') return;
+    clients.set(entry.value, mergeClientEntry(clients.get(entry.value), entry));
   }
 
   const stale = (): boolean => syncedAt === null || clock.now() - syncedAt > maxStalenessMs;
@@ -40,7 +37,7 @@ export function createRevocationSet(options: RevocationSetOptions = {}): Revocat
     isRevoked(token: VerifiedToken): boolean {
       if (jtis.has(token.jti)) return true;
       const client = clients.get(token.clientId);
-      return client !== undefined && token.iat <= client.issuedBefore;
+      return client !== undefined && cutOffCovers(client, token);
     },
     usable: () => failOpen || !stale(),
     apply(entries) {

@@ -22,6 +22,12 @@ export interface VerifiedToken {
   readonly jti: string;
   readonly iat: number;
   readonly exp: number;
+  /**
+   * The client's generation when the token was issued (`client_gen`): a disable raises it, which
+   * revokes every token carrying a lower one (client-cut-off.ts). Absent from tokens of issuers
+   * that predate it.
+   */
+  readonly clientGen?: number;
 }
 
 /** Closed set of failures; `src/auth/response.ts` is the one place that maps them to HTTP. */
@@ -187,8 +193,14 @@ export interface RemoteKeySet extends KeyResolver {
 export interface RevocationEntry {
   readonly kind: 'jti' | 'client';
   readonly value: string;
-  /** For `client`: tokens issued at or before this epoch second are revoked. */
+  /** For `client`: tokens issued at or before this epoch second are revoked (see `generation`). */
   readonly issuedBefore: number | null;
+  /**
+   * For `client`: the client's generation after the disable; tokens whose `client_gen` is lower
+   * are revoked, and `issuedBefore` then applies only to tokens without `client_gen`. Absent or
+   * null from an issuer that predates generations.
+   */
+  readonly generation?: number | null;
   /** Epoch seconds after which the entry can be forgotten. */
   readonly expiresAt: number;
 }

@@ -109,13 +109,15 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
       clients.evict(clientId);
       if (client && !enabled)
         await revoker
-          .revokeClient(clientId)
+          .revokeClient(clientId, client.generation)
           .catch((error: unknown) => Promise.reject(new ClientRevocationError(clientId, error)));
       return client;
     },
     async revokeClientTokens(clientId) {
+      // Raised like a disable raises it: every token issued so far carries a lower generation.
+      const generation = await store.raiseClientGeneration(clientId);
       clients.evict(clientId);
-      await revoker.revokeClient(clientId);
+      if (generation !== null) await revoker.revokeClient(clientId, generation);
     },
     revokeToken: (jwtOrJti) => adminRevoke(jwtOrJti, { keyring, revoker, issuer, audience, clock, log }),
     async listKeys() {

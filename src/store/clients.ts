@@ -11,11 +11,12 @@ interface ClientRow {
   name: string;
   scopes: Scope[];
   enabled: boolean;
+  generation: unknown;
   secret_hash: string;
   created_at: unknown;
 }
 
-const COLUMNS = 'client_id, project_id, name, scopes, enabled, secret_hash, created_at';
+const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, created_at';
 
 function toClient(row: ClientRow): OAuthClient {
   return {
@@ -24,6 +25,7 @@ function toClient(row: ClientRow): OAuthClient {
     name: row.name,
     scopes: [...row.scopes],
     enabled: row.enabled,
+    generation: toNumber(row.generation),
     secretHash: row.secret_hash,
     createdAt: toNumber(row.created_at),
   };
@@ -73,10 +75,20 @@ export async function listClients(db: SqlRunner, projectId: string): Promise<OAu
   return rows.map(toClient);
 }
 
+/** A disable raises the generation in the same row update, so two disables never share one. */
 export async function setClientEnabled(db: SqlRunner, clientId: string, enabled: boolean): Promise<OAuthClient | null> {
   const rows = await db.query<ClientRow>(
-    `UPDATE oauth_clients SET enabled = $2 WHERE client_id = $1 RETURNING ${COLUMNS}`,
+    `UPDATE oauth_clients SET enabled = $2, generation = generation + (CASE WHEN $2 THEN 0 ELSE 1 END)
+     WHERE client_id = $1 RETURNING ${COLUMNS}`,
     [clientId, enabled],
   );
   return rows[0] ? toClient(rows[0]) : null;
+}
+
+export async function raiseClientGeneration(db: SqlRunner, clientId: string): Promise<number | null> {
+  const rows = await db.query<{ generation: unknown }>(
+    'UPDATE oauth_clients SET generation = generation + 1 WHERE client_id = $1 RETURNING generation',
+    [clientId],
+  );
+  return rows[0] ? toNumber(rows[0].generation) : null;
 }

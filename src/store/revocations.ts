@@ -7,11 +7,12 @@ interface RevocationRow {
   kind: RevocationKind;
   value: string;
   issued_before: unknown;
+  generation: unknown;
   expires_at: unknown;
   created_at: unknown;
 }
 
-const COLUMNS = 'seq, kind, value, issued_before, expires_at, created_at';
+const COLUMNS = 'seq, kind, value, issued_before, generation, expires_at, created_at';
 /** One feed page; a caller resumes from the last seq it got. */
 export const DEFAULT_FEED_LIMIT = 1000;
 const MAX_FEED_LIMIT = 10_000;
@@ -29,6 +30,7 @@ function toRevocation(row: RevocationRow): Revocation {
     kind: row.kind,
     value: row.value,
     issuedBefore: toNullableNumber(row.issued_before),
+    generation: toNullableNumber(row.generation),
     expiresAt: toNumber(row.expires_at),
     createdAt: toNumber(row.created_at),
   };
@@ -44,9 +46,9 @@ export function addRevocation(db: SqlRunner, entry: NewRevocation, nowMs: number
   return db.transaction(async (tx) => {
     await tx.query('LOCK TABLE revocations IN SHARE ROW EXCLUSIVE MODE');
     const rows = await tx.query<RevocationRow>(
-      `INSERT INTO revocations (kind, value, issued_before, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [entry.kind, entry.value, entry.issuedBefore, entry.expiresAt, nowMs],
+      `INSERT INTO revocations (kind, value, issued_before, generation, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [entry.kind, entry.value, entry.issuedBefore, entry.generation ?? null, entry.expiresAt, nowMs],
     );
     await tx.query('SELECT pg_notify($1, current_schema())', [REVOCATION_CHANNEL]);
     return toRevocation(rows[0]!);

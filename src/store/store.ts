@@ -2,7 +2,7 @@ import type { Clock } from '#common';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
 import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
-import { createClient, getClient, listClients, setClientEnabled } from './clients.ts';
+import { createClient, getClient, listClients, raiseClientGeneration, setClientEnabled } from './clients.ts';
 import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
 import {
   createPortalSession,
@@ -35,6 +35,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     getClient: (clientId) => getClient(db, clientId),
     listClients: (projectId) => listClients(db, projectId),
     setClientEnabled: (clientId, enabled) => setClientEnabled(db, clientId, enabled),
+    raiseClientGeneration: (clientId) => raiseClientGeneration(db, clientId),
 
     createApiKey: (input) => createApiKey(db, input, clock.now()),
     getApiKey: (key) => getApiKey(db, key),

@@ -35,6 +35,11 @@ export interface OAuthClient {
   name: string;
   scopes: Scope[];
   enabled: boolean;
+  /**
+   * Raised by every disable; tokens carry it as `client_gen`, and a disable's revocation entry
+   * revokes every token of a lower one (migration 006).
+   */
+  generation: number;
   /** Hash of the 256-bit secret; the secret itself is never stored. */
   secretHash: string;
   createdAt: number;
@@ -76,8 +81,10 @@ export interface Revocation {
   kind: RevocationKind;
   /** The token's jti, or the client id. */
   value: string;
-  /** For `client`: tokens issued at or before this epoch second are revoked. */
+  /** For `client`: tokens issued at or before this epoch second are revoked (tokens without `client_gen`). */
   issuedBefore: number | null;
+  /** For `client`: tokens whose `client_gen` is below this are revoked; null in entries from before migration 006. */
+  generation: number | null;
   /** Epoch seconds after which no token covered by the entry can be valid; then it is pruned. */
   expiresAt: number;
   createdAt: number;
@@ -87,6 +94,8 @@ export interface NewRevocation {
   kind: RevocationKind;
   value: string;
   issuedBefore: number | null;
+  /** For `client`: the generation the disable raised the client to. */
+  generation?: number | null;
   expiresAt: number;
 }
 
@@ -121,7 +130,10 @@ export interface Store {
   createClient(input: { projectId: string; name: string; scopes: Scope[]; secretHash: string }): Promise<OAuthClient>;
   getClient(clientId: string): Promise<OAuthClient | null>;
   listClients(projectId: string): Promise<OAuthClient[]>;
+  /** Disabling also raises the client's generation (in the same statement); enabling leaves it. */
   setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
+  /** Raises the client's generation (its tokens so far are to be revoked); null for an unknown client. */
+  raiseClientGeneration(clientId: string): Promise<number | null>;
 
   createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
   getApiKey(key: string): Promise<ApiKey | null>;

@@ -24,6 +24,41 @@ describe('revocation set', () => {
     expect(set.isRevoked(token({ jti: 'j2' }))).toBe(false);
   });
 
+  it("revokes a client's tokens of a generation below the entry's, whatever their issue time", () => {
+    const clock = createFakeClock();
+    const set = createRevocationSet({ clock });
+    set.apply([{ kind: 'client', value: 'c1', issuedBefore: 1000, generation: 2, expiresAt: clock.nowSec() + 3600 }]);
+    expect(set.isRevoked(token({ clientGen: 0, iat: 5000 }))).toBe(true);
+    expect(set.isRevoked(token({ clientGen: 1, iat: 5000 }))).toBe(true);
+    // Same second as the disable, but issued after it: its generation says so.
+    expect(set.isRevoked(token({ clientGen: 2, iat: 1000 }))).toBe(false);
+    expect(set.isRevoked(token({ clientGen: 3, iat: 999 }))).toBe(false);
+    expect(set.isRevoked(token({ clientId: 'c2', clientGen: 0 }))).toBe(false);
+  });
+
+  it('keeps the highest generation whatever order the entries arrive in', () => {
+    const clock = createFakeClock();
+    const set = createRevocationSet({ clock });
+    const expiresAt = clock.nowSec() + 3600;
+    set.apply([{ kind: 'client', value: 'c1', issuedBefore: 1000, generation: 3, expiresAt }]);
+    set.apply([{ kind: 'client', value: 'c1', issuedBefore: 1000, generation: 1, expiresAt }]);
+    expect(set.isRevoked(token({ clientGen: 2 }))).toBe(true);
+    expect(set.isRevoked(token({ clientGen: 3 }))).toBe(false);
+  });
+
+  it('judges a token without client_gen by its issue time, and an entry without a generation covers every token by issue time', () => {
+    const clock = createFakeClock();
+    const set = createRevocationSet({ clock });
+    const expiresAt = clock.nowSec() + 3600;
+    set.apply([{ kind: 'client', value: 'c1', issuedBefore: 1000, generation: 1, expiresAt }]);
+    expect(set.isRevoked(token({ iat: 1000 }))).toBe(true);
+    expect(set.isRevoked(token({ iat: 1001 }))).toBe(false);
+    // An entry of a replica of the previous version: no generation, a seconds cut-off for everyone.
+    set.apply([{ kind: 'client', value: 'c1', issuedBefore: 2000, generation: null, expiresAt }]);
+    expect(set.isRevoked(token({ clientGen: 5, iat: 2000 }))).toBe(true);
+    expect(set.isRevoked(token({ clientGen: 5, iat: 2001 }))).toBe(false);
+  });
+
   it("revokes a client's tokens issued at or before the cut-off, not those issued after", () => {
     const clock = createFakeClock();
     const set = createRevocationSet({ clock });

@@ -170,6 +170,18 @@ describe('verifier: scope requirements', () => {
     expect(f.verifier.authorize(token, ADDRESS)).toMatchObject({ kind: 'insufficient_scope' });
   });
 
+  it("reads client_gen as the token's client generation, and refuses one that is not a non-negative integer", async () => {
+    const withGen = bearer(await f.kit.goodToken({ claims: { client_gen: 7 } }));
+    expect(f.verifier.authorize(withGen, ANY)).toMatchObject({ ok: true, token: { clientGen: 7 } });
+    for (const bad of [-1, 1.5, '3', null, 2 ** 53]) {
+      const token = bearer(await f.kit.goodToken({ claims: { client_gen: bad } }));
+      expect({ bad, decision: f.verifier.authorize(token, ANY) }).toMatchObject({
+        bad,
+        decision: { kind: 'invalid_token', detail: 'client_gen is not a non-negative integer' },
+      });
+    }
+  });
+
   it('treats a token without a scope claim as having no scope: accepted where none is required, 1026 where one is', async () => {
     const token = bearer(await f.kit.goodToken({ claims: { scope: undefined } }));
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true, token: { scopes: [] } });

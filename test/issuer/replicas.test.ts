@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIssuer } from '#issuer';
 import type { Store } from '#store';
 import { createFakeClock } from '#test/fake-clock.ts';
-import { FEED_TOKEN, type Harness, logSink, postForm, startHarness } from './harness.ts';
+import { FEED_TOKEN, type Harness, logSink, postForm, startHarness, verdictOf } from './harness.ts';
 
 const clock = createFakeClock(Date.now());
 let a: Harness;
@@ -10,7 +10,8 @@ let b: Harness;
 
 beforeAll(async () => {
   a = await startHarness({ clock });
-  b = await startHarness({ clock, store: a.store });
+  // One deployment: both replicas sign as the same issuer, for the same audience.
+  b = await startHarness({ clock, store: a.store, config: { issuer: a.config.issuer, audience: a.config.audience } });
 });
 afterAll(async () => {
   await b.close();
@@ -37,6 +38,29 @@ describe('several issuer replicas on one store', () => {
       ).toBe(true),
     );
     expect((await postForm(b.url, form)).status).toBe(401);
+  });
+
+  it('revokes a token issued by either replica between a re-enable and a second disable, all within one second', async () => {
+    const second = clock.nowSec();
+    for (const issuing of [a, b]) {
+      const { client, secret } = await a.client(['phone']);
+      const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: secret };
+      expect((await postForm(b.url, form)).status).toBe(200); // b caches the client record
+      await a.issuer.setClientEnabled(client.clientId, false);
+      await a.issuer.setClientEnabled(client.clientId, true);
+      // b may still hold the disabled record for a moment: it answers 401 until it reads the enable.
+      const issued = await vi.waitFor(async () => {
+        const res = await postForm(issuing.url, form);
+        expect(res.status).toBe(200);
+        return String(res.json['access_token']);
+      });
+      expect(await verdictOf(a, issued, clock)).toBe('ok');
+      await a.issuer.setClientEnabled(client.clientId, false);
+      expect(clock.nowSec()).toBe(second);
+      for (const replica of [a, b])
+        await vi.waitFor(async () => expect(await verdictOf(replica, issued, clock)).toBe('token_revoked'));
+      for (const replica of [a, b]) expect((await postForm(replica.url, form)).status).toBe(401);
+    }
   });
 
   it('answers pending feed long-polls at once when the issuer closes', async () => {

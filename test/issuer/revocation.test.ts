@@ -133,10 +133,41 @@ describe('client disable and enable', () => {
     ).toBe(401);
     await h.issuer.setClientEnabled(cred.id, true);
     const after = await tokenFor(cred);
-    // Same second on the fake clock: the new token must fall outside the disable cut-off.
-    expect(Number(decodeJwt(after).payload['iat'])).toBe(clock.nowSec() + 1);
+    // Same second on the fake clock: the disable raised the generation, the new token carries it.
+    expect(decodeJwt(before).payload).toMatchObject({ iat: clock.nowSec(), client_gen: 0 });
+    expect(decodeJwt(after).payload).toMatchObject({ iat: clock.nowSec(), client_gen: 1 });
     expect(await kindOf(after)).toBe('ok');
     expect(await kindOf(before)).toBe('token_revoked');
+  });
+
+  it('revokes a token issued between a re-enable and a second disable within the same second', async () => {
+    const c = await h.client(['phone']);
+    const cred = { id: c.client.clientId, secret: c.secret };
+    const second = clock.nowSec();
+    await h.issuer.setClientEnabled(cred.id, false);
+    await h.issuer.setClientEnabled(cred.id, true);
+    const token = await tokenFor(cred);
+    expect(await kindOf(token)).toBe('ok');
+    await h.issuer.setClientEnabled(cred.id, false);
+    expect(clock.nowSec()).toBe(second);
+    expect(await kindOf(token)).toBe('token_revoked');
+    expect(
+      (await postForm(h.url, { grant_type: 'client_credentials', client_id: cred.id, client_secret: cred.secret }))
+        .status,
+    ).toBe(401);
+  });
+
+  it('revokes, by raising the generation, a token issued in the same second after an earlier revocation of the client tokens (account disable)', async () => {
+    const c = await h.client(['phone']);
+    const cred = { id: c.client.clientId, secret: c.secret };
+    const first = await tokenFor(cred);
+    await h.issuer.revokeClientTokens(cred.id);
+    const second = await tokenFor(cred);
+    expect([await kindOf(first), await kindOf(second)]).toEqual(['token_revoked', 'ok']);
+    await h.issuer.revokeClientTokens(cred.id);
+    expect(decodeJwt(second).payload['iat']).toBe(clock.nowSec());
+    expect(await kindOf(second)).toBe('token_revoked');
+    expect(await h.store.getClient(cred.id)).toMatchObject({ enabled: true, generation: 2 });
   });
 
   it('does not revoke tokens when their project is deleted', async () => {
@@ -174,6 +205,7 @@ describe('revocation feed', () => {
       kind: expect.any(String),
       value: expect.any(String),
       issuedBefore: null,
+      generation: null,
       expiresAt: expect.any(Number),
       createdAt: expect.any(Number),
     });
@@ -186,7 +218,7 @@ describe('revocation feed', () => {
     });
   });
 
-  it('gives a revoked jti an expiry of the token exp plus 60 s skew and a client entry issuedBefore = now', async () => {
+  it('gives a revoked jti an expiry of the token exp plus 60 s skew and a client entry its new generation and issuedBefore = now', async () => {
     const cursor = Number((await feed('?cursor=0')).body['cursor']);
     const token = await tokenFor(b);
     await revoke(b, { token });
@@ -199,7 +231,7 @@ describe('revocation feed', () => {
         issuedBefore: null,
         expiresAt: Number(decodeJwt(token).payload['exp']) + 60,
       },
-      { kind: 'client', value: b.id, issuedBefore: clock.nowSec(), expiresAt: clock.nowSec() + 3660 },
+      { kind: 'client', value: b.id, issuedBefore: clock.nowSec(), generation: 1, expiresAt: clock.nowSec() + 3660 },
     ]);
     await h.issuer.setClientEnabled(b.id, true);
   });

@@ -8,6 +8,11 @@ import { arrivals, describeScaleOut, type Endpoint, everyOne, PHONE_PATH, report
  */
 const REVOKED = { status: 401, error_code: '1024', inTime: true };
 
+/** Resolves within the first 30 ms of a wall-clock second. */
+async function startOfSecond(): Promise<void> {
+  while (Date.now() % 1000 >= 30) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+}
+
 describeScaleOut('changes made on one replica, seen at two gateways and two replicas on PostgreSQL', (stack) => {
   /** Every endpoint answers the token 200, twice (a gateway caches a token from its second sighting). */
   const expectAcceptedEverywhere = async (token: string) => {
@@ -133,6 +138,60 @@ describeScaleOut('changes made on one replica, seen at two gateways and two repl
         body: expect.objectContaining({ error_code: '1025', message: 'Project not found for bearer token' }),
         inTime: true,
       });
+    }
+  });
+
+  it('refuses everywhere a token issued between a re-enable and a second disable inside one second, whoever issued it', {
+    timeout: 60_000,
+  }, async () => {
+    const s = stack();
+    const [r1, r2] = s.replicas;
+    const api = async (path: string) => expect((await s.adminApi('POST', path, undefined, r1)).status).toBe(200);
+    for (const issuer of [r1, r2, s.gateways[0]]) {
+      // A machine too slow to run the four steps inside one second proves nothing: try again.
+      for (let attempt = 1; ; attempt++) {
+        const { client } = await s.newClient();
+        await s.token(client, r1);
+        await s.token(client, r2); // both replicas cache the client
+        await startOfSecond();
+        const second = Math.floor(Date.now() / 1000);
+        await api(`/clients/${client.client_id}/disable`);
+        await api(`/clients/${client.client_id}/enable`);
+        const token = await s.token(client, issuer);
+        await api(`/clients/${client.client_id}/disable`);
+        const answered = performance.now();
+        if (Math.floor(Date.now() / 1000) !== second) {
+          expect(attempt).toBeLessThan(3);
+          continue;
+        }
+        const [calls, requests] = await Promise.all([
+          arrivals(
+            s.everywhere,
+            (at) => s.call(PHONE_PATH, token, at),
+            (a) => a.status !== 200,
+            {
+              since: answered,
+              windowMs: 3000,
+            },
+          ),
+          arrivals(
+            s.replicas,
+            (at) => s.tokenRequest(client, at),
+            (a) => a.status !== 200,
+            {
+              since: answered,
+              windowMs: 3000,
+              intervalMs: 100,
+            },
+          ),
+        ]);
+        report(`disable, enable, token from ${issuer.name}, disable inside one second: the token refused`, calls);
+        expect(verdicts(calls, 1000)).toEqual(everyOne(s.everywhere, REVOKED));
+        expect(verdicts(requests, 1000)).toEqual(
+          everyOne(s.replicas, { status: 401, error_code: undefined, inTime: true }),
+        );
+        break;
+      }
     }
   });
 });

@@ -56,6 +56,12 @@ export class ClientDirectory {
     }
   }
 
+  /** The record as the store has it now (the cached one is dropped first). */
+  reload(clientId: string): Promise<ClientRecord | null> {
+    this.evict(clientId);
+    return this.get(clientId);
+  }
+
   /** False once the record's client was evicted during or after its lookup: read it again before trusting it. */
   isCurrent(record: ClientRecord): boolean {
     return !this.#stale.has(record);

@@ -30,17 +30,22 @@ export class Revoker {
     this.#log.info({ jti }, 'token revoked');
   }
 
-  /** Every token of the client issued at or before this second. */
-  async revokeClient(clientId: string): Promise<void> {
+  /**
+   * Every token of the client below `generation` (the one its disable raised it to). `issuedBefore`
+   * (this second) covers tokens minted before generations existed, and is what gateways of the
+   * previous version read.
+   */
+  async revokeClient(clientId: string, generation: number): Promise<void> {
     const now = epochSeconds(this.#clock);
     await this.#store.addRevocation({
       kind: 'client',
       value: clientId,
       issuedBefore: now,
+      generation,
       expiresAt: now + MAX_LIFETIME_SEC + SKEW_SEC,
     });
     await this.#sync.sync();
     revocationChannel.publish({ kind: 'client' });
-    this.#log.info({ clientId }, 'client tokens revoked');
+    this.#log.info({ clientId, generation }, 'client tokens revoked');
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CLIENT_GENERATION_CLAIM } from '#auth';
 import { type Clock, epochSeconds, type Scope } from '#common';
 import type { OAuthClient } from '#store';
 import type { ClientDirectory, ClientRecord } from '../clients/client-directory.ts';
@@ -24,10 +25,10 @@ export interface TokenContext {
 /**
  * Mints an RFC 9068 access token, or returns null when the client turns out to be disabled.
  * A record whose client was evicted since its lookup began (a disable landed meanwhile) is read
- * again first, so the client record is never older than a cut-off it can see. `iat` is normally
- * now; if the client was disabled (its revocation cut-off covers tokens issued at or before a
- * second) and re-enabled within that same second, `iat` moves to the next second so the new
- * token is not caught by the old cut-off.
+ * again first, and so is one whose generation is below a disable this replica has applied: the
+ * token carries the client's generation (`client_gen`), and one carrying a revoked generation
+ * would be refused everywhere. Whatever a replica signs from a stale record is covered by the
+ * disable that made it stale, once that disable's entry reaches the verifier.
  */
 export async function issueToken(
   record: ClientRecord,
@@ -36,12 +37,9 @@ export async function issueToken(
   lifetimeSec: number,
   ctx: TokenContext,
 ): Promise<IssuedToken | null> {
-  const client = await currentClient(record, clients);
+  const client = await currentClient(record, clients, ctx.revocations);
   if (!client) return null;
-  // Nothing is awaited from here on, so no eviction or cut-off can land before the signature.
-  const cutOff = ctx.revocations.clientCutOff(client.clientId);
-  const now = epochSeconds(ctx.clock);
-  const iat = cutOff !== undefined && cutOff >= now ? cutOff + 1 : now;
+  const iat = epochSeconds(ctx.clock);
   const exp = iat + lifetimeSec;
   const jti = randomBytes(16).toString('base64url');
   const signer = ctx.keyring.signer;
@@ -55,13 +53,21 @@ export async function issueToken(
     iat,
     exp,
     jti,
+    [CLIENT_GENERATION_CLAIM]: client.generation,
   });
   return { token, jti, kid: signer.kid, iat, exp };
 }
 
 /** The client as the store has it since its last eviction; null once it is disabled or gone, or its project or account is. */
-async function currentClient(record: ClientRecord, clients: ClientDirectory): Promise<OAuthClient | null> {
+async function currentClient(
+  record: ClientRecord,
+  clients: ClientDirectory,
+  revocations: LiveRevocations,
+): Promise<OAuthClient | null> {
+  const id = record.client.clientId;
   let current: ClientRecord | null = record;
-  while (current && !clients.isCurrent(current)) current = await clients.get(record.client.clientId);
-  return current?.client.enabled && current.project?.accountEnabled ? current.client : null;
+  while (current && !clients.isCurrent(current)) current = await clients.get(id);
+  if (current && current.client.generation < revocations.clientGeneration(id)) current = await clients.reload(id);
+  if (!current || current.client.generation < revocations.clientGeneration(id)) return null;
+  return current.client.enabled && current.project?.accountEnabled ? current.client : null;
 }

@@ -8,6 +8,8 @@ export interface OwnTokenClaims {
   readonly exp: number;
   /** Issue time (epoch seconds); +Infinity when absent (we always set it), so no client cut-off covers it. */
   readonly iat: number;
+  /** `client_gen`, when the token carries one. */
+  readonly clientGen?: number;
   /** True when the signature is ours but the token has expired (nothing left to revoke). */
   readonly expired: boolean;
 }
@@ -42,7 +44,8 @@ export async function readOwnToken(
 }
 
 function claims(payload: Record<string, unknown>, expired: boolean): OwnTokenClaims | null {
-  const { jti, client_id: clientId, exp, iat } = payload;
+  const { jti, client_id: clientId, exp, iat, client_gen: clientGen } = payload;
   if (typeof jti !== 'string' || typeof clientId !== 'string' || typeof exp !== 'number') return null;
-  return { jti, clientId, exp, iat: typeof iat === 'number' ? iat : Number.POSITIVE_INFINITY, expired };
+  const known = { jti, clientId, exp, iat: typeof iat === 'number' ? iat : Number.POSITIVE_INFINITY, expired };
+  return typeof clientGen === 'number' ? { ...known, clientGen } : known;
 }

@@ -112,6 +112,23 @@ export function clientCases(ctx: SuiteContext): void {
     expect(await ctx.store.listClients(a.id)).toEqual([first, second]);
   });
 
+  it('raises the generation on every disable, concurrent ones included, and never on enable', async () => {
+    const project = await newProject();
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'g',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
+    const disables = await Promise.all([1, 2, 3].map(() => ctx.store.setClientEnabled(client.clientId, false)));
+    expect(disables.map((c) => c?.generation).sort()).toEqual([1, 2, 3]);
+    expect((await ctx.store.setClientEnabled(client.clientId, true))?.generation).toBe(3);
+    expect((await ctx.store.getClient(client.clientId))?.generation).toBe(3);
+    expect(await ctx.store.raiseClientGeneration(client.clientId)).toBe(4);
+    expect(await ctx.store.getClient(client.clientId)).toMatchObject({ enabled: true, generation: 4 });
+    expect(await ctx.store.raiseClientGeneration('cli_missing')).toBeNull();
+  });
+
   it('disables and re-enables a client, and answers null for an unknown one', async () => {
     const project = await newProject();
     const client = await ctx.store.createClient({
@@ -120,9 +137,14 @@ export function clientCases(ctx: SuiteContext): void {
       scopes: ['email'],
       secretHash: 'h',
     });
-    expect(await ctx.store.setClientEnabled(client.clientId, false)).toEqual({ ...client, enabled: false });
+    expect(client.generation).toBe(0);
+    expect(await ctx.store.setClientEnabled(client.clientId, false)).toEqual({
+      ...client,
+      enabled: false,
+      generation: 1,
+    });
     expect((await ctx.store.getClient(client.clientId))?.enabled).toBe(false);
-    expect((await ctx.store.setClientEnabled(client.clientId, true))?.enabled).toBe(true);
+    expect(await ctx.store.setClientEnabled(client.clientId, true)).toMatchObject({ enabled: true, generation: 1 });
     expect(await ctx.store.setClientEnabled('cli_missing', false)).toBeNull();
     expect(await ctx.store.getClient('cli_missing')).toBeNull();
   });

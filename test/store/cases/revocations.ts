@@ -24,6 +24,7 @@ export function revocationCases(ctx: SuiteContext): void {
       kind: 'client',
       value: 'cli_x',
       issuedBefore: NOW_S,
+      generation: 4,
       expiresAt: NOW_S + 3660,
     });
     expect(b.seq).toBeGreaterThan(a.seq);
@@ -32,10 +33,25 @@ export function revocationCases(ctx: SuiteContext): void {
       kind: 'jti',
       value: 'jti-a',
       issuedBefore: null,
+      generation: null,
       expiresAt: NOW_S + 900,
       createdAt: ctx.clock.now(),
     });
-    expect(b).toMatchObject({ kind: 'client', value: 'cli_x', issuedBefore: NOW_S, expiresAt: NOW_S + 3660 });
+    expect(b).toMatchObject({
+      kind: 'client',
+      value: 'cli_x',
+      issuedBefore: NOW_S,
+      generation: 4,
+      expiresAt: NOW_S + 3660,
+    });
+    expect((await ctx.store.revocationsSince(a.seq, NOW_S))[0]).toEqual(b);
+  });
+
+  it('refuses a generation on a jti entry, and one below 1, at the database', async () => {
+    await expect(ctx.store.addRevocation({ ...jti('jti-g'), generation: 2 })).rejects.toThrow();
+    await expect(
+      ctx.store.addRevocation({ kind: 'client', value: 'cli_y', issuedBefore: NOW_S, generation: 0, expiresAt: NOW_S }),
+    ).rejects.toThrow();
   });
 
   it('returns the live entries after a cursor, oldest first', async () => {
