@@ -1,6 +1,8 @@
 /**
- * `npm run bench -- gateway`: the gateway against plain http-proxy-3 and the bare upstream,
- * side by side in one run on the same loopback upstream (issue 3 "Done means"). The measured
+ * `npm run bench -- gateway`: the gateway on each forwarding engine against plain http-proxy-3,
+ * a plain undici forwarder, HAProxy verifying the same tokens with `jwt_verify` (where haproxy is
+ * installed, or installable with apt as root) and the bare upstream, side by side in one run on
+ * the same loopback upstream (issues 3 and 20). The measured
  * servers are pinned to core 1; the upstream and the (raw-socket, cheap) load generator share
  * core 0, so the measured server is the one that runs out of CPU. This machine is shared and its
  * speed drifts from second to second, so the scenarios take turns in short slices (half a second
@@ -26,9 +28,12 @@ import {
 } from './gateway/children.ts';
 import type { LoadJob } from './gateway/loadgen.ts';
 import { BEARER_PATH as PATH, gatewayYaml, PUBLIC_PATH } from './gateway/config.ts';
-import { benchKey, mintTokens } from './gateway/mint.ts';
+import { findHaproxy, haproxyVersion, startHaproxy } from './gateway/haproxy.ts';
+import { type MachineLoad, watchMachine } from './gateway/machine.ts';
+import { type BenchKey, benchKey, mintTokens } from './gateway/mint.ts';
 import {
   emptyTotals,
+  HAPROXY_BASELINE,
   printGc,
   printGoals,
   printTable,
@@ -36,6 +41,7 @@ import {
   type Row,
   rows,
   type Totals,
+  UNDICI_BASELINE,
 } from './gateway/report.ts';
 
 const CONNECTIONS = 16;
@@ -53,8 +59,8 @@ const DISTINCT = 10_000;
  * less than another would measure its compiler, not its code. At least every token of (b) twice.
  */
 const WARMUP = Math.max(Number(process.env.BENCH_WARMUP ?? 30_000), 2 * DISTINCT);
-/** Never-seen tokens for (c)'s warm-up and every slice of it at up to 9,000 requests/s. */
-const FRESH = WARMUP + Math.ceil((SLICES * SLICE_MS * 9_000) / 1000);
+/** Never-seen tokens for (c)'s warm-up and every slice of it at up to 12,000 requests/s. */
+const FRESH = WARMUP + Math.ceil((SLICES * SLICE_MS * 12_000) / 1000);
 
 interface Scenario {
   readonly name: string;
@@ -76,7 +82,14 @@ function job(scenario: Scenario, server: Child, durationMs: number): LoadJob {
   };
 }
 
-async function slice(load: LoadGenerator, scenario: Scenario, server: Child, totals: Totals): Promise<void> {
+async function slice(
+  load: LoadGenerator,
+  scenario: Scenario,
+  server: Child,
+  totals: Totals,
+  machine: MachineLoad,
+): Promise<void> {
+  machine.sample();
   const before = await server.usage();
   const result = await load.run(job(scenario, server, SLICE_MS));
   const after = await server.usage();
@@ -113,15 +126,25 @@ export default async function gatewayBench(): Promise<void> {
       cycle: file('cycle.txt', tokens.slice(1, 1 + DISTINCT)),
       fresh: file('fresh.txt', tokens.slice(1 + DISTINCT)),
     };
-    const config = join(dir, 'gateway.yaml');
-    writeFileSync(config, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
+    const configs: Configs = {
+      httpProxy: join(dir, 'gateway-http-proxy-3.yaml'),
+      undici: join(dir, 'gateway-undici.yaml'),
+    };
+    writeFileSync(configs.httpProxy, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
+    writeFileSync(configs.undici, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'undici'));
+    const haproxy = findHaproxy();
+    console.log(
+      haproxy
+        ? `HAProxy: ${haproxyVersion(haproxy)}, jwt_verify RS256 + issuer, audience, expiry and scope checks, one thread`
+        : 'HAProxy: not installed (and not root to install it): its row and the goals against it are left out',
+    );
     console.log(
       `node ${process.version}; ${RUNS} runs; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted`,
     );
     const runs: Row[][] = [];
     for (let run = 1; run <= RUNS; run++) {
       if (RUNS > 1) console.log(`--- run ${run} of ${RUNS}`);
-      runs.push(await measureRun(upstream, config, files));
+      runs.push(await measureRun(upstream, configs, files, { binary: haproxy, key, dir }));
     }
     if (RUNS > 1) printVerdicts(runs);
     for (const child of children.splice(0)) child.stop();
@@ -144,6 +167,18 @@ export default async function gatewayBench(): Promise<void> {
   console.log(`gateway bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
+interface Configs {
+  readonly httpProxy: string;
+  readonly undici: string;
+}
+
+/** What HAProxy needs: its binary (undefined: not measured), the tokens' key, a folder for its files. */
+interface HaproxySetup {
+  readonly binary: string | undefined;
+  readonly key: BenchKey;
+  readonly dir: string;
+}
+
 interface TokenFiles {
   readonly one: string;
   readonly cycle: string;
@@ -155,7 +190,12 @@ interface TokenFiles {
  * the interleaved slices, then the table, GC line and goals. The fresh tokens are reused from
  * run to run: each run's (c) processes have never seen them.
  */
-async function measureRun(upstream: Child, config: string, files: TokenFiles): Promise<Row[]> {
+async function measureRun(
+  upstream: Child,
+  configs: Configs,
+  files: TokenFiles,
+  haproxySetup: HaproxySetup,
+): Promise<Row[]> {
   const children: Child[] = [];
   try {
     // PROCESSES processes per scenario, same configuration, taking turns slice by slice: a
@@ -168,31 +208,59 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
       children.push(...started);
       return started;
     };
-    const plain = await processes('plain-proxy.ts', [upstream.info.url ?? '']);
-    const gateway = () => processes('gateway-server.ts', [config]);
-    const [publicGateway, gatewayA, gatewayB, gatewayC] = [
-      await gateway(),
-      await gateway(),
-      await gateway(),
-      await gateway(),
-    ];
+    const upstreamUrl = upstream.info.url ?? '';
+    const plain = await processes('plain-proxy.ts', [upstreamUrl]);
+    const undiciPlain = await processes('undici-proxy.ts', [upstreamUrl]);
+    const gateways = async (config: string) => ({
+      none: await processes('gateway-server.ts', [config]),
+      a: await processes('gateway-server.ts', [config]),
+      b: await processes('gateway-server.ts', [config]),
+      c: await processes('gateway-server.ts', [config]),
+    });
+    const httpProxy = await gateways(configs.httpProxy);
+    const undici = await gateways(configs.undici);
+    const haproxy = haproxySetup.binary
+      ? await startHaproxy(
+          haproxySetup.binary,
+          upstreamUrl,
+          haproxySetup.key.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          haproxySetup.dir,
+          1,
+        )
+      : undefined;
+    if (haproxy) children.push(haproxy);
     const load = await startLoadGenerator(0);
-    // Every scenario sends the same request (one bearer token) except where its tokens differ,
-    // so the proxies parse the same bytes; the plain proxy, the upstream and the auth: none
-    // route ignore the header.
-    const scenarios: Scenario[] = [
-      { name: 'direct upstream', servers: [upstream], mode: 'cycle', tokensFile: files.one },
-      { name: 'plain http-proxy-3 (no auth)', servers: plain, mode: 'cycle', tokensFile: files.one },
+    const engineScenarios = (engine: string, g: typeof httpProxy): Scenario[] => [
       {
-        name: 'gateway, auth: none route',
-        servers: publicGateway,
+        name: `gw ${engine} auth: none route`,
+        servers: g.none,
         mode: 'cycle',
         path: PUBLIC_PATH,
         tokensFile: files.one,
       },
-      { name: 'gateway (a) one token reused', servers: gatewayA, mode: 'cycle', tokensFile: files.one },
-      { name: 'gateway (b) 10,000 tokens cycled', servers: gatewayB, mode: 'cycle', tokensFile: files.cycle },
-      { name: 'gateway (c) every token new', servers: gatewayC, mode: 'fresh', tokensFile: files.fresh },
+      { name: `gw ${engine} (a) one token`, servers: g.a, mode: 'cycle', tokensFile: files.one },
+      { name: `gw ${engine} (b) 10,000 tokens cycled`, servers: g.b, mode: 'cycle', tokensFile: files.cycle },
+      { name: `gw ${engine} (c) every token new`, servers: g.c, mode: 'fresh', tokensFile: files.fresh },
+    ];
+    // Every scenario sends the same request (one bearer token) except where its tokens differ,
+    // so the proxies parse the same bytes; the plain proxies, the upstream and the auth: none
+    // route ignore the header. HAProxy verifies every request, so one row (10,000 tokens) is its figure.
+    const scenarios: Scenario[] = [
+      { name: 'direct upstream', servers: [upstream], mode: 'cycle', tokensFile: files.one },
+      { name: 'plain http-proxy-3 (no auth)', servers: plain, mode: 'cycle', tokensFile: files.one },
+      { name: `${UNDICI_BASELINE} (no auth)`, servers: undiciPlain, mode: 'cycle', tokensFile: files.one },
+      ...(haproxy
+        ? [
+            {
+              name: `${HAPROXY_BASELINE} jwt_verify, 10,000 tokens`,
+              servers: [haproxy],
+              mode: 'cycle' as const,
+              tokensFile: files.cycle,
+            },
+          ]
+        : []),
+      ...engineScenarios('http-proxy-3', httpProxy),
+      ...engineScenarios('undici', undici),
     ];
     // Warm-up: WARMUP requests each, as its slices will send them ((c)'s processes use up the
     // first WARMUP fresh tokens; cursors persist per process), so every server is as warm and
@@ -206,9 +274,10 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     }
     const names = scenarios.map((s) => s.name);
     const totals = new Map(names.map((name) => [name, emptyTotals()]));
+    const machine = await watchMachine();
     for (let pass = 0; pass < SLICES; pass++) {
       for (const s of pass % 2 === 0 ? scenarios : scenarios.toReversed()) {
-        await slice(load, s, s.servers[pass % s.servers.length] as Child, totals.get(s.name) as Totals);
+        await slice(load, s, s.servers[pass % s.servers.length] as Child, totals.get(s.name) as Totals, machine);
       }
     }
     load.stop();
@@ -216,10 +285,17 @@ async function measureRun(upstream: Child, config: string, files: TokenFiles): P
     printTable(table);
     printGc(names, totals);
     printGoals(table);
-    const rss = Math.max(...(await Promise.all(gatewayC.map((c) => c.usage()))).map((u) => u.rss));
-    console.log(
-      `RSS of gateway (c), largest of its processes after all slices (${totals.get(names[5] ?? '')?.requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`,
-    );
+    console.log(machine.report());
+    for (const [engine, g] of [
+      ['http-proxy-3', httpProxy],
+      ['undici', undici],
+    ] as const) {
+      const rss = Math.max(...(await Promise.all(g.c.map((c) => c.usage()))).map((u) => u.rss));
+      const requests = totals.get(`gw ${engine} (c) every token new`)?.requests;
+      console.log(
+        `RSS of gateway ${engine} (c), largest of its processes after all slices (${requests} tokens in all): ${Math.round(rss / 2 ** 20)} MiB`,
+      );
+    }
     return table;
   } finally {
     for (const child of children) child.stop();

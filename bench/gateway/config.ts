@@ -6,9 +6,9 @@ export const BEARER_PATH = '/api/au/address/autocomplete';
 export const PUBLIC_PATH = '/public/ping';
 
 /** The measured gateway's YAML: the bench upstream as key set, feed and upstream; access log on. */
-export function gatewayYaml(upstream: string, feedToken: string): string {
+export function gatewayYaml(upstream: string, feedToken: string, engine = 'http-proxy-3'): string {
   return `listen: { port: 0 }
-upstream: { url: "${upstream}" }
+upstream: { url: "${upstream}", engine: ${engine} }
 issuer:
   issuer: ${BENCH_ISSUER}
   audience: ${BENCH_AUDIENCE}
