@@ -1,4 +1,4 @@
-import type { Logger } from '#common';
+import type { Clock, Logger } from '#common';
 import type { Issuer } from '#issuer';
 import type { Store } from '#store';
 
@@ -9,4 +9,6 @@ export interface AdminContext {
   readonly log: Logger;
   /** Re-reads the address data set from DATA_DIR (absent when the host serves no address routes). */
   readonly reloadAddresses?: (() => Promise<void>) | undefined;
+  /** What "this month" is for usage (default: the system clock). */
+  readonly clock?: Clock | undefined;
 }

@@ -22,4 +22,6 @@ export {
   createAccountInput,
 } from './input/account.ts';
 export { parseInput } from './input/parse.ts';
+export { type Month, monthSchema, type SetLimitsInput, setLimitsInput } from './input/limits.ts';
+export type { ProjectLimits, ProjectUsage } from './rate-limits.ts';
 export { type AdminService, createAdminService } from './service.ts';

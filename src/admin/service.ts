@@ -13,6 +13,7 @@ import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
 import { listKeys, rotateKeys } from './keys.ts';
 import { createProject, deleteProject, findProject, getProject, listProjects } from './projects.ts';
+import { clearProjectLimits, getProjectLimits, projectUsage, setProjectLimits } from './rate-limits.ts';
 import { revokeToken } from './tokens.ts';
 
 /** Every operation on a running upstream. (`importAddressData` needs none: it runs beside the files.) */
@@ -38,6 +39,10 @@ const OPERATIONS = {
   createApiKey,
   listApiKeys,
   reloadAddresses,
+  getProjectLimits,
+  setProjectLimits,
+  clearProjectLimits,
+  projectUsage,
 };
 
 type Operation = (ctx: AdminContext, ...args: never[]) => Promise<unknown>;

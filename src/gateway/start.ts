@@ -66,10 +66,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const tracing = await loadGatewayTracing(options.env ?? process.env, config.upstream.url);
   const firstAuth = newAuth(config);
   // Counters outlive reloads: a reload changes the limits, never what was already counted.
-  const rateLimiting = createRateLimiting(config.rateLimits, {
+  const rateLimiting = createRateLimiting({
     clock: clock ?? systemClock,
     log,
     registry: metrics.registry,
+    current: () => current?.config ?? config,
   });
   let server: ReturnType<typeof createListener> | undefined;
   let metricsServer: Awaited<ReturnType<typeof startMetrics>> | undefined;
@@ -94,7 +95,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
     // A port in use, a router or TLS listener that cannot be built: stop what already started.
     // The key-set and feed loops would otherwise keep the process alive after the error.
     firstAuth.close();
-    rateLimiting.close();
+    await rateLimiting.close();
     current?.forwarder.close();
     server?.close();
     await tracing?.shutdown();
@@ -138,7 +139,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
       metricsServer?.server.close();
       const gen = current as Generation;
       gen.auth.close();
-      rateLimiting.close();
+      await rateLimiting.close();
       retire(gen, closeGeneration);
       await tracing?.shutdown();
     },

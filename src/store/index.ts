@@ -13,6 +13,9 @@ export type {
   RevocationKind,
   NewRevocation,
   PortalSession,
+  ProjectPolicy,
+  UsageReport,
+  DailyUsage,
 } from './types.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';

@@ -12,6 +12,7 @@ import {
   setPortalSessionFlash,
   takePortalSessionFlash,
 } from './portal-sessions.ts';
+import { addUsage, apiKeyProjects, projectPolicies, setProjectLimits, usageBetween } from './rate-limits.ts';
 import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
 import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
 import type { Store } from './types.ts';
@@ -61,6 +62,12 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     takePortalSessionFlash: (id) => takePortalSessionFlash(db, id),
     deletePortalSession: (id) => deletePortalSession(db, id),
     prunePortalSessions: (limit) => prunePortalSessions(db, clock.now(), limit),
+
+    setProjectLimits: (projectId, override) => setProjectLimits(db, projectId, override, clock.now()),
+    projectPolicies: () => projectPolicies(db),
+    apiKeyProjects: () => apiKeyProjects(db),
+    addUsage: (reports) => addUsage(db, reports),
+    usageBetween: (projectId, fromDay, toDay) => usageBetween(db, projectId, fromDay, toDay),
 
     ping: async () => void (await db.query('SELECT 1')),
 

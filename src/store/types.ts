@@ -1,4 +1,4 @@
-import type { Clock, Plan, Scope } from '#common';
+import type { Clock, LimitsOverride, Plan, Scope } from '#common';
 
 /**
  * The persistence contract. Two implementations share one SQL schema and one test suite:
@@ -110,6 +110,27 @@ export interface PortalSession {
   flash: string | null;
 }
 
+/** A project's plan and its override of the plan's rate limits (null: none). */
+export interface ProjectPolicy {
+  readonly projectId: string;
+  readonly plan: Plan;
+  readonly override: LimitsOverride | null;
+}
+
+/** Calls a gateway counted for a project on one UTC day, and the monthly quota it enforced. */
+export interface UsageReport {
+  readonly projectId: string;
+  readonly day: string;
+  readonly calls: number;
+  readonly quota: number | null;
+}
+
+export interface DailyUsage {
+  readonly day: string;
+  readonly calls: number;
+  readonly quota: number | null;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'postgres';
 
@@ -173,6 +194,17 @@ export interface Store {
   deletePortalSession(id: string): Promise<boolean>;
   /** Removes at most `limit` (default 100) expired sessions; returns how many. */
   prunePortalSessions(limit?: number): Promise<number>;
+
+  /** Sets a project's rate-limit override, or removes it (null); false when the project does not exist. */
+  setProjectLimits(projectId: string, override: LimitsOverride | null): Promise<boolean>;
+  /** Every project's plan and override (the gateways' policy feed). */
+  projectPolicies(): Promise<ProjectPolicy[]>;
+  /** Every API key with its project (the policy feed: key/secret calls count against their project). */
+  apiKeyProjects(): Promise<Array<{ key: string; projectId: string }>>;
+  /** Adds calls counted by a gateway; counts for a project that no longer exists are dropped. */
+  addUsage(reports: readonly UsageReport[]): Promise<void>;
+  /** A project's daily counts from `fromDay` to `toDay` inclusive (`YYYY-MM-DD`), oldest first. */
+  usageBetween(projectId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
 
   /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */
   ping(): Promise<void>;

@@ -10,6 +10,8 @@ import { logAccess, requestId } from './request-context.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.ts';
 import type { UpstreamTracing } from './tracing/types.ts';
 import { handleValidation } from './validation-handler.ts';
+import { POLICY_PATH, receiveUsage, servePolicies, USAGE_PATH } from './internal/rate-limits.ts';
+import type { Store } from '#store';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
 export const ISSUER_PATHS = [
@@ -26,6 +28,9 @@ export interface PublicServerDeps {
   readonly routes: readonly ValidationRoute[];
   readonly readiness: ReadinessChecks;
   readonly log: Logger;
+  /** The rate-limit policy feed and usage reports of the gateways (internal/rate-limits.ts). */
+  readonly store: Store;
+  readonly feedToken: string;
   /** Called once per request before it is routed (the upstream's metrics). */
   readonly observe?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Spans per request, when tracing is on. */
@@ -39,7 +44,13 @@ export async function startPublicServer(deps: PublicServerDeps, host: string, po
   const log = deps.log.child({ server: 'upstream' });
   const router = buildRouter(deps, log);
   const { tracing } = deps;
-  const known = new Set<string>([...ISSUER_PATHS, FEED_PATH, ...deps.routes.map((route) => route.path)]);
+  const known = new Set<string>([
+    ...ISSUER_PATHS,
+    FEED_PATH,
+    POLICY_PATH,
+    USAGE_PATH,
+    ...deps.routes.map((route) => route.path),
+  ]);
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
@@ -64,6 +75,8 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   on(['GET', 'HEAD'], '/healthz', (_req, res) => sendHealth(res));
   on(['GET', 'HEAD'], '/readyz', (_req, res) => sendReadiness(res, deps.readiness));
   on('GET', FEED_PATH, (req, res) => deps.issuer.handleFeed(req, res));
+  on('GET', POLICY_PATH, (req, res) => servePolicies(deps.store, deps.feedToken, req, res));
+  on('POST', USAGE_PATH, (req, res) => receiveUsage(deps.store, deps.feedToken, req, res));
   for (const path of ISSUER_PATHS)
     router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));
   for (const route of deps.routes) {

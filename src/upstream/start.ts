@@ -120,12 +120,12 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const tracing = await loadUpstreamTracing(config.tracing);
     if (tracing) cleanups.push(() => tracing.close());
     const publicServer = await startPublicServer(
-      { issuer, apiAuth, routes, readiness, log, observe: metrics.observe, tracing },
+      { issuer, apiAuth, routes, readiness, log, observe: metrics.observe, tracing, store, feedToken: feedToken.value },
       config.host,
       config.upstreamPort,
     );
     cleanups.push(() => publicServer.close());
-    const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses };
+    const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses, clock };
     const service = createAdminService(context);
     // The account portal: the admin API's operations behind its own sign-in (session cookie).
     const portal = createPortal({

@@ -11,6 +11,11 @@ export interface AdminValues {
   readonly gnaf?: string | undefined;
   /** `keys rotate --now`: the emergency rotation. */
   readonly now?: boolean | undefined;
+  /** `project limits --set JSON`: the override; `--clear` removes it. */
+  readonly set?: string | undefined;
+  readonly clear?: boolean | undefined;
+  /** `project usage --month YYYY-MM`. */
+  readonly month?: string | undefined;
 }
 
 export interface CommandInput {

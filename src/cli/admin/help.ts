@@ -47,6 +47,21 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     arguments: { PROJECT_ID: 'the project' },
   },
   'project list': { summary: 'List the projects, with their plans.' },
+  'project limits': {
+    summary:
+      "Show a project's rate-limit override, or set or clear it; every gateway applies a change within its policy refresh (500 ms).",
+    arguments: { PROJECT_ID: 'the project' },
+    options: {
+      '--set JSON':
+        'the override: {"monthlyQuota": N, "groups": {"GROUP": {"client": {"requests": N, "windowSec": S}, "project": ...}}}; null removes a limit',
+      '--clear': 'remove the override: the plan applies again',
+    },
+  },
+  'project usage': {
+    summary: "Show a project's calls this month (or another), per UTC day, as the gateways counted them.",
+    arguments: { PROJECT_ID: 'the project' },
+    options: { '--month YYYY-MM': 'a UTC calendar month (default: this one)' },
+  },
   'client create': {
     summary: 'Create an OAuth client (business and enterprise plans only). Its secret is shown once.',
     options: {

@@ -11,12 +11,14 @@ import type { AdminCommand } from './command.ts';
 import { adminCommandHelp, adminNounHelp, adminOverview } from './help.ts';
 import { keyCommands } from './keys.ts';
 import { projectCommands } from './project.ts';
+import { projectLimitCommands } from './project-limits.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
 import { tokenCommands } from './token.ts';
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...accountCommands,
   ...projectCommands,
+  ...projectLimitCommands,
   ...clientCommands,
   ...tokenCommands,
   ...keyCommands,
@@ -76,6 +78,9 @@ const OPTIONS = {
   scopes: { type: 'string' },
   gnaf: { type: 'string' },
   now: { type: 'boolean' },
+  set: { type: 'string' },
+  clear: { type: 'boolean' },
+  month: { type: 'string' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

@@ -5,6 +5,7 @@ import { type Limit, quotaLimit } from './limit.ts';
 import { type Month, monthOf } from './month.ts';
 import type { CompiledPlans } from './plans.ts';
 import type { PolicyBook } from './policy-book.ts';
+import type { UsageCounter } from './usage.ts';
 
 export interface LimitHeaders {
   readonly 'ratelimit-policy': string;
@@ -30,6 +31,13 @@ interface Counter {
   readonly resetAt: number;
 }
 
+/** The counters one call takes a token of, and what its admission is counted under. */
+interface Calls {
+  readonly counters: Counter[];
+  readonly project: string | undefined;
+  readonly quota: number | undefined;
+}
+
 export interface Limiter {
   /**
    * Takes one call of `client` (and its project, when known) on a route group: every counter
@@ -38,7 +46,7 @@ export interface Limiter {
   check(plans: CompiledPlans, group: string, client: string, project: string | undefined): Verdict | Promise<Verdict>;
 }
 
-export function createLimiter(buckets: Buckets, book: PolicyBook, clock: Clock): Limiter {
+export function createLimiter(buckets: Buckets, book: PolicyBook, clock: Clock, usage: UsageCounter): Limiter {
   let month: Month = monthOf(clock.now());
   const quotas = new Map<number, Limit>();
   function quotaOf(calls: number): Limit {
@@ -50,12 +58,19 @@ export function createLimiter(buckets: Buckets, book: PolicyBook, clock: Clock):
     return limit;
   }
 
-  function countersFor(plans: CompiledPlans, group: string, client: string, project: string | undefined, now: number) {
+  function countersFor(
+    plans: CompiledPlans,
+    group: string,
+    client: string,
+    project: string | undefined,
+    now: number,
+  ): Calls {
     const rules = book.rulesFor(plans, project);
     const counters: Counter[] = [];
+    const calls: Calls = { counters, project, quota: rules.monthlyQuota };
     const rates = rules.groups.get(group);
     if (rates?.client) counters.push({ key: `c:${group}:${client}`, limit: rates.client, resetAt: Infinity });
-    if (project === undefined) return counters;
+    if (project === undefined) return calls;
     if (rates?.project) counters.push({ key: `p:${group}:${project}`, limit: rates.project, resetAt: Infinity });
     if (rules.monthlyQuota !== undefined) {
       if (now >= month.endMs || now < month.startMs) {
@@ -64,19 +79,21 @@ export function createLimiter(buckets: Buckets, book: PolicyBook, clock: Clock):
       }
       counters.push({ key: `q:${project}:${month.key}`, limit: quotaOf(rules.monthlyQuota), resetAt: month.endMs });
     }
-    return counters;
+    return calls;
   }
 
-  function run(counters: Counter[], from: number, states: string[], now: number): Verdict | Promise<Verdict> {
+  function run(calls: Calls, from: number, states: string[], now: number): Verdict | Promise<Verdict> {
+    const { counters } = calls;
     for (let i = from; i < counters.length; i++) {
       const c = counters[i] as Counter;
       const taken = buckets.take(c.key, c.limit, now, c.resetAt);
       if (taken instanceof Promise)
-        return taken.then((t) => settle(counters, i, t, states, now) ?? run(counters, i + 1, states, now));
+        return taken.then((t) => settle(counters, i, t, states, now) ?? run(calls, i + 1, states, now));
       const verdict = settle(counters, i, taken, states, now);
       if (verdict !== undefined) return verdict;
     }
-    return admitted(counters, states);
+    if (calls.project !== undefined) usage.count(calls.project, now, calls.quota);
+    return counters.length === 0 ? ADMIT : admitted(counters, states);
   }
 
   /** A refusal (the tokens taken before it go back), or undefined to go on to the next counter. */
@@ -114,9 +131,7 @@ export function createLimiter(buckets: Buckets, book: PolicyBook, clock: Clock):
   return {
     check(plans, group, client, project) {
       const now = clock.now();
-      const counters = countersFor(plans, group, client, project, now);
-      if (counters.length === 0) return ADMIT;
-      return run(counters, 0, [], now);
+      return run(countersFor(plans, group, client, project, now), 0, [], now);
     },
   };
 }

@@ -7,7 +7,10 @@ import { createMemoryBuckets } from './memory-buckets.ts';
 import { createRateLimitMetrics } from './metrics.ts';
 import { createPolicyBook, type PolicyBook } from './policy-book.ts';
 import { connectRedis } from './redis-connection.ts';
-import type { RateLimitsConfig } from './schema.ts';
+import type { GatewayConfig } from '../config/schema.ts';
+import { startPolicyFeed } from './policy-feed.ts';
+import { createUpstreamChannel } from './upstream-channel.ts';
+import { createUsageCounter } from './usage.ts';
 
 /** The gateway's rate limiting: counters, projects' policies, and the limiter over them. */
 export interface RateLimiting {
@@ -16,21 +19,25 @@ export interface RateLimiting {
   /** The project of an API key, once the upstream has named it (key/secret calls). */
   projectOfKey(key: string): string | undefined;
   status(): BucketsStatus;
-  close(): void;
+  /** Stops the loops, reports the last counts, closes Redis. */
+  close(): Promise<void>;
 }
 
 export interface RateLimitingDeps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly registry: Registry;
+  /** The configuration in force (a reload may change the plans, the upstream, the intervals). */
+  readonly current: () => GatewayConfig;
 }
 
 /**
  * Counters in this process, or in Redis when `rateLimits.redis.url` (or REDIS_URL) names one at
  * start-up: the store is chosen once (a reload that changes it is refused, reload/needs-restart.ts).
  */
-export function createRateLimiting(config: RateLimitsConfig | undefined, deps: RateLimitingDeps): RateLimiting {
-  const { clock, log } = deps;
+export function createRateLimiting(deps: RateLimitingDeps): RateLimiting {
+  const { clock, log, current } = deps;
+  const config = current().rateLimits;
   const now = () => clock.now();
   const memory = createMemoryBuckets(now);
   let buckets: Buckets = memory;
@@ -49,11 +56,38 @@ export function createRateLimiting(config: RateLimitsConfig | undefined, deps: R
   }
   const book = createPolicyBook();
   const keyProjects = new Map<string, string>();
+  const abort = new AbortController();
+  const stop = new AbortController();
+  // The policy feed and usage reports run while the configuration has rateLimits (a reload may add them).
+  const limited = () => current().rateLimits !== undefined;
+  const channel = createUpstreamChannel(current, abort.signal, 5_000);
+  const usage = createUsageCounter(channel, log);
+  startPolicyFeed({
+    channel,
+    refreshMs: () => current().rateLimits?.policyRefreshMs ?? 500,
+    enabled: limited,
+    book,
+    keyProjects,
+    log,
+    signal: stop.signal,
+  });
+  const flushLoop = async () => {
+    while (!stop.signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, current().rateLimits?.usageFlushMs ?? 1_000).unref());
+      await usage.flush();
+    }
+  };
+  void flushLoop();
   return {
-    limiter: createLimiter(buckets, book, clock),
+    limiter: createLimiter(buckets, book, clock, usage),
     book,
     projectOfKey: (key) => keyProjects.get(key),
     status: () => buckets.status(),
-    close: () => buckets.close(),
+    async close() {
+      stop.abort();
+      buckets.close();
+      await usage.flush();
+      abort.abort();
+    },
   };
 }

@@ -62,7 +62,9 @@ export function rateLimitsSchema(env: Readonly<Record<string, string | undefined
       defaultPlan: z
         .enum(PLANS)
         .default('free')
-        .describe('The plan a project is held to when the gateway knows none for it.'),
+        .describe(
+          "The plan of a project the upstream's policy feed has not named (yet): a new one, or any before the feed first answers.",
+        ),
       redis: z
         .strictObject({
           url: redisUrl.optional().meta({
@@ -94,6 +96,15 @@ export function rateLimitsSchema(env: Readonly<Record<string, string | undefined
         })
         .prefault({})
         .describe('Counters shared by several gateways through Redis.'),
+      policyRefreshMs: duration('ms', 100, 60_000, 500).describe(
+        "How often, in ms, the gateway asks the upstream for every project's plan and override, and every API " +
+          "key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
+          'override set through the admin API takes effect within this time.',
+      ),
+      usageFlushMs: duration('ms', 100, 600_000, 1_000).describe(
+        'How often, in ms, the gateway reports the calls it admitted per project and UTC day to the upstream ' +
+          '(`<upstream.url>/internal/usage`), for the portal and the admin API.',
+      ),
     })
     .transform((c, ctx) => {
       if (c.redis.url === undefined && envRedis !== undefined && !REDIS_URL.test(envRedis)) {

@@ -11,6 +11,7 @@ import { createAdminAuth } from './auth.ts';
 import { clientRoutes } from './clients.ts';
 import { keyRoutes } from './keys.ts';
 import { projectRoutes } from './projects.ts';
+import { rateLimitRoutes } from './rate-limits.ts';
 import { refusalResponse } from './respond.ts';
 import { type AdminRoute, operatorActor } from './route.ts';
 import { tokenRoutes } from './tokens.ts';
@@ -18,6 +19,7 @@ import { tokenRoutes } from './tokens.ts';
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...accountRoutes,
   ...projectRoutes,
+  ...rateLimitRoutes,
   ...clientRoutes,
   ...tokenRoutes,
   ...keyRoutes,
