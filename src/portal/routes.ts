@@ -6,12 +6,14 @@ import { projectRoutes } from './pages/project.ts';
 import { projectsRoutes } from './pages/projects.ts';
 import { signingKeyRoutes } from './pages/signing-keys.ts';
 import { tokenRoutes } from './pages/tokens.ts';
+import { usageRoutes } from './pages/usage.ts';
 import type { PortalRoute } from './routing.ts';
 
 export const PORTAL_ROUTES: readonly PortalRoute[] = [
   ...loginRoutes,
   ...projectsRoutes,
   ...projectRoutes,
+  ...usageRoutes,
   ...apiKeyRoutes,
   ...clientRoutes,
   ...clientStateRoutes,
