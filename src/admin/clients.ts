@@ -1,11 +1,18 @@
 import { planAllowsOAuth } from '#common';
-import { ClientRevocationError, type CreatedClient } from '#issuer';
+import { ClientRevocationError } from '#issuer';
 import { isWellFormedId, type OAuthClient } from '#store';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
+import type { ClientAuthMethod } from './input/jwks.ts';
 import { AdminError, conflict, notFound } from './errors.ts';
-import type { CreateClientInput } from './input/operations.ts';
+import type { CreateClientInput, SetClientKeysInput } from './input/operations.ts';
 import { getProject } from './projects.ts';
+
+/** A new client; `clientSecret` is shown once, and null for a private_key_jwt client (it has none). */
+export interface NewClient {
+  readonly client: OAuthClient;
+  readonly clientSecret: string | null;
+}
 
 /** Only business and enterprise projects may hold OAuth clients. The secret is returned here once. */
 export async function createClient(
@@ -13,16 +20,47 @@ export async function createClient(
   actor: Actor,
   projectId: string,
   input: CreateClientInput,
-): Promise<CreatedClient> {
+): Promise<NewClient> {
   const project = await getProject(ctx, actor, projectId);
   if (!planAllowsOAuth(project.plan)) {
     throw conflict(
       `project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`,
     );
   }
-  const created = await ctx.issuer.createClient({ projectId: project.id, name: input.name, scopes: [...input.scopes] });
-  ctx.log.info({ actor, projectId: project.id, clientId: created.client.clientId }, 'admin: client created');
+  const fields = { projectId: project.id, name: input.name, scopes: [...input.scopes] };
+  const created: NewClient = input.jwks
+    ? { client: await ctx.issuer.createKeyClient({ ...fields, jwks: input.jwks }), clientSecret: null }
+    : await ctx.issuer.createClient(fields);
+  ctx.log.info(
+    { actor, projectId: project.id, clientId: created.client.clientId, auth: clientAuthMethod(created.client) },
+    'admin: client created',
+  );
   return created;
+}
+
+/**
+ * Replaces a private_key_jwt client's public keys; assertions signed by a key no longer in the
+ * set are refused from now on, on every replica (the token endpoint reads the set from the store).
+ */
+export async function setClientKeys(
+  ctx: AdminContext,
+  actor: Actor,
+  clientId: string,
+  input: SetClientKeysInput,
+): Promise<OAuthClient> {
+  const client = isWellFormedId(clientId) ? await ctx.issuer.setClientJwks(clientId, input.jwks) : null;
+  if (client) {
+    ctx.log.info({ actor, clientId, keys: input.jwks.keys.length }, 'admin: client keys replaced');
+    return client;
+  }
+  if (await findClient(ctx, actor, clientId))
+    throw conflict('client authenticates with a secret: only a private_key_jwt client has keys');
+  throw notFound('client', clientId);
+}
+
+/** How the client proves itself at the token endpoint. */
+export function clientAuthMethod(client: OAuthClient): ClientAuthMethod {
+  return client.jwks ? 'private_key_jwt' : 'client_secret';
 }
 
 export async function listClients(ctx: AdminContext, actor: Actor, projectId: string): Promise<OAuthClient[]> {

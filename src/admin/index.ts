@@ -1,6 +1,7 @@
 export type { Actor } from './actor.ts';
 export { type AddressImport, importAddressData } from './addresses.ts';
 export type { CreatedApiKey } from './api-keys.ts';
+export { clientAuthMethod, type NewClient } from './clients.ts';
 export type { AdminContext } from './context.ts';
 export { ADMIN_ERRORS, AdminError, type AdminErrorKind } from './errors.ts';
 export {
@@ -12,6 +13,8 @@ export {
   type RotateKeysInput,
   revokeTokenInput,
   rotateKeysInput,
+  type SetClientKeysInput,
+  setClientKeysInput,
 } from './input/operations.ts';
 export {
   type AccountPlanInput,
@@ -21,6 +24,7 @@ export {
   type CreateAccountInput,
   createAccountInput,
 } from './input/account.ts';
+export { type ClientAuthMethod, MAX_CLIENT_KEYS } from './input/jwks.ts';
 export { parseInput } from './input/parse.ts';
 export { type Month, monthSchema, type SetLimitsInput, setLimitsInput } from './input/limits.ts';
 export type { ProjectLimits, ProjectUsage } from './rate-limits.ts';

@@ -14,6 +14,7 @@ import { Keyring } from './keys/keyring.ts';
 import { localKeyResolver } from './keys/local-key-resolver.ts';
 import { KEY_RELOAD_INTERVAL_MS, REVOCATION_PRUNE_INTERVAL_MS } from './limits.ts';
 import { BruteForceGuard } from './oauth/brute-force.ts';
+import { ClientAssertions } from './oauth/client-assertion.ts';
 import { DEFAULT_TRUSTED_PROXIES, trustedProxies } from './oauth/trusted-proxies.ts';
 import { adminRevoke } from './revocation/admin-revoke.ts';
 import { RevocationFeed } from './revocation/feed.ts';
@@ -43,7 +44,8 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const revoker = new Revoker({ store, sync, clock, log });
   const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log, keys: keyring });
   const { issuer, audience } = config;
-  const auth = { clients, guard: new BruteForceGuard(clock), trustedProxies: proxies, log };
+  const assertions = new ClientAssertions({ store, issuer, clock });
+  const auth = { clients, guard: new BruteForceGuard(clock), assertions, trustedProxies: proxies, log };
   const tokens = { keyring, revocations: live, issuer, audience, clock };
   const metadata = metadataDocument(issuer);
   const routes = new Map<string, OAuthHandler>([
@@ -73,6 +75,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     const now = epochSeconds(clock);
     live.prune(now);
     await store.pruneRevocations(now);
+    await store.pruneJtis(now);
   };
   const timers = [
     setInterval(
@@ -103,6 +106,17 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
       const client = await store.createClient({ ...input, secretHash: hashSecret(clientSecret) });
       log.info({ clientId: client.clientId, projectId: client.projectId }, 'client created');
       return { client, clientSecret };
+    },
+    async createKeyClient(input) {
+      const client = await store.createClient(input);
+      log.info({ clientId: client.clientId, projectId: client.projectId, auth: 'private_key_jwt' }, 'client created');
+      return client;
+    },
+    async setClientJwks(clientId, jwks) {
+      const client = await store.setClientJwks(clientId, jwks);
+      clients.evict(clientId);
+      if (client) log.info({ clientId, kids: jwks.keys.map((key) => key['kid']) }, 'client key set replaced');
+      return client;
     },
     async setClientEnabled(clientId, enabled) {
       const client = await store.setClientEnabled(clientId, enabled);

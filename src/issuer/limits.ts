@@ -31,3 +31,7 @@ export const FEED_MAX_WAIT_SEC = 30;
 export const FEED_MAX_ENTRIES = 5000;
 /** Concurrent feed long-polls held at once (each gateway holds one). */
 export const FEED_MAX_WAITERS = 1000;
+/** A client assertion (RFC 7523) may expire at most this far ahead (seconds); its jti is kept that long. */
+export const MAX_ASSERTION_LIFETIME_SEC = 300;
+/** Clock skew allowed on a client assertion's `exp`, `nbf` and `iat` (seconds). */
+export const ASSERTION_SKEW_SEC = 30;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyResolver, RevocationChecker } from '#auth';
 import type { Clock, Logger, Scope } from '#common';
-import type { OAuthClient, Store } from '#store';
+import type { ClientKeySet, OAuthClient, Store } from '#store';
 
 /**
  * Contract between the issuer and its hosts (the upstream server, the admin API, the CLI).
@@ -50,6 +50,18 @@ export interface Issuer {
   handleFeed(req: IncomingMessage, res: ServerResponse): Promise<void>;
 
   createClient(input: { projectId: string; name: string; scopes: Scope[] }): Promise<CreatedClient>;
+  /** A private_key_jwt client (RFC 7523): it proves itself with these public keys and has no secret. */
+  createKeyClient(input: {
+    projectId: string;
+    name: string;
+    scopes: Scope[];
+    jwks: ClientKeySet;
+  }): Promise<OAuthClient>;
+  /**
+   * Replaces a private_key_jwt client's public keys; null when there is no such client or it uses
+   * a secret. Every replica reads the keys from the store for each assertion, so it counts at once.
+   */
+  setClientJwks(clientId: string, jwks: ClientKeySet): Promise<OAuthClient | null>;
   /** Disabling revokes every outstanding token of the client. */
   setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
   /**

@@ -3,7 +3,7 @@ import { isUniqueViolation, StoreError } from './errors.ts';
 import { newClientId } from './ids.ts';
 import { requireOAuthPlan } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { OAuthClient } from './types.ts';
+import type { ClientKeySet, OAuthClient } from './types.ts';
 
 interface ClientRow {
   client_id: string;
@@ -12,11 +12,12 @@ interface ClientRow {
   scopes: Scope[];
   enabled: boolean;
   generation: unknown;
-  secret_hash: string;
+  secret_hash: string | null;
+  jwks: ClientKeySet | null;
   created_at: unknown;
 }
 
-const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, created_at';
+const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, created_at';
 
 function toClient(row: ClientRow): OAuthClient {
   return {
@@ -27,15 +28,18 @@ function toClient(row: ClientRow): OAuthClient {
     enabled: row.enabled,
     generation: toNumber(row.generation),
     secretHash: row.secret_hash,
+    jwks: row.jwks,
     createdAt: toNumber(row.created_at),
   };
 }
 
+/** Exactly one of `secretHash` and `jwks` (the table's check refuses both and neither). */
 export interface NewClient {
   projectId: string;
   name: string;
   scopes: Scope[];
-  secretHash: string;
+  secretHash?: string | undefined;
+  jwks?: ClientKeySet | undefined;
 }
 
 /** The unique index on a project's client names (migration 005): lower(btrim(name)). */
@@ -47,9 +51,17 @@ export async function createClient(db: SqlRunner, input: NewClient, nowMs: numbe
     return await db.transaction(async (tx) => {
       await requireOAuthPlan(tx, input.projectId);
       const rows = await tx.query<ClientRow>(
-        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, created_at)
-         VALUES ($1, $2, $3, $4, true, $5, $6) RETURNING ${COLUMNS}`,
-        [newClientId(), input.projectId, input.name, [...new Set(input.scopes)], input.secretHash, nowMs],
+        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, jwks, created_at)
+         VALUES ($1, $2, $3, $4, true, $5, $6::jsonb, $7) RETURNING ${COLUMNS}`,
+        [
+          newClientId(),
+          input.projectId,
+          input.name,
+          [...new Set(input.scopes)],
+          input.secretHash ?? null,
+          input.jwks === undefined ? null : JSON.stringify(input.jwks),
+          nowMs,
+        ],
       );
       return toClient(rows[0]!);
     });
@@ -91,4 +103,13 @@ export async function raiseClientGeneration(db: SqlRunner, clientId: string): Pr
     [clientId],
   );
   return rows[0] ? toNumber(rows[0].generation) : null;
+}
+
+/** Replaces a private_key_jwt client's key set; null when there is no such client or it uses a secret. */
+export async function setClientJwks(db: SqlRunner, clientId: string, jwks: ClientKeySet): Promise<OAuthClient | null> {
+  const rows = await db.query<ClientRow>(
+    `UPDATE oauth_clients SET jwks = $2::jsonb WHERE client_id = $1 AND jwks IS NOT NULL RETURNING ${COLUMNS}`,
+    [clientId, JSON.stringify(jwks)],
+  );
+  return rows[0] ? toClient(rows[0]) : null;
 }

@@ -5,6 +5,7 @@ export type {
   Project,
   NewProject,
   OAuthClient,
+  ClientKeySet,
   ApiKey,
   SigningKey,
   SigningKeyStatus,

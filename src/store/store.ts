@@ -2,7 +2,14 @@ import type { Clock } from '#common';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
 import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
-import { createClient, getClient, listClients, raiseClientGeneration, setClientEnabled } from './clients.ts';
+import {
+  createClient,
+  getClient,
+  listClients,
+  raiseClientGeneration,
+  setClientEnabled,
+  setClientJwks,
+} from './clients.ts';
 import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
 import {
   createPortalSession,
@@ -16,6 +23,7 @@ import { addUsage, apiKeyProjects, projectPolicies, setProjectLimits, usageBetwe
 import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
 import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
 import type { Store } from './types.ts';
+import { claimJti, pruneJtis } from './used-jtis.ts';
 
 /** Binds the per-table functions to one backend; the SQL is the same for both. */
 export function createStore({ kind, runner: db, signal }: Backend, clock: Clock): Store {
@@ -37,6 +45,9 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     listClients: (projectId) => listClients(db, projectId),
     setClientEnabled: (clientId, enabled) => setClientEnabled(db, clientId, enabled),
     raiseClientGeneration: (clientId) => raiseClientGeneration(db, clientId),
+    setClientJwks: (clientId, jwks) => setClientJwks(db, clientId, jwks),
+    claimJti: (scope, jti, expiresAtSec) => claimJti(db, scope, jti, expiresAtSec),
+    pruneJtis: (nowSeconds) => pruneJtis(db, nowSeconds),
 
     createApiKey: (input) => createApiKey(db, input, clock.now()),
     getApiKey: (key) => getApiKey(db, key),

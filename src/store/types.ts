@@ -40,9 +40,16 @@ export interface OAuthClient {
    * revokes every token of a lower one (migration 006).
    */
   generation: number;
-  /** Hash of the 256-bit secret; the secret itself is never stored. */
-  secretHash: string;
+  /** Hash of the 256-bit secret; the secret itself is never stored. Null for a private_key_jwt client. */
+  secretHash: string | null;
+  /** The public keys a private_key_jwt client signs its assertions with (RFC 7523); null for a secret client. */
+  jwks: ClientKeySet | null;
   createdAt: number;
+}
+
+/** A JWK set holding public keys only (the admin input refuses private members). */
+export interface ClientKeySet {
+  keys: Array<Record<string, unknown>>;
 }
 
 export interface ApiKey {
@@ -148,13 +155,31 @@ export interface Store {
   /** Deletes the project with its clients and API keys; returns false if it did not exist. */
   deleteProject(id: string): Promise<boolean>;
 
-  createClient(input: { projectId: string; name: string; scopes: Scope[]; secretHash: string }): Promise<OAuthClient>;
+  /** Exactly one of `secretHash` (a secret client) and `jwks` (a private_key_jwt client). */
+  createClient(input: {
+    projectId: string;
+    name: string;
+    scopes: Scope[];
+    secretHash?: string | undefined;
+    jwks?: ClientKeySet | undefined;
+  }): Promise<OAuthClient>;
   getClient(clientId: string): Promise<OAuthClient | null>;
   listClients(projectId: string): Promise<OAuthClient[]>;
   /** Disabling also raises the client's generation (in the same statement); enabling leaves it. */
   setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
   /** Raises the client's generation (its tokens so far are to be revoked); null for an unknown client. */
   raiseClientGeneration(clientId: string): Promise<number | null>;
+
+  /** Replaces a private_key_jwt client's key set; null when there is no such client or it has a secret. */
+  setClientJwks(clientId: string, jwks: ClientKeySet): Promise<OAuthClient | null>;
+
+  /**
+   * Records a JWT id (a client assertion's, a DPoP proof's) as used within `scope` until
+   * `expiresAtSec`: true the first time, false for a replay, on whichever replica it was used.
+   */
+  claimJti(scope: string, jti: string, expiresAtSec: number): Promise<boolean>;
+  /** Forgets used JWT ids whose JWT has expired; returns how many. */
+  pruneJtis(nowSeconds: number): Promise<number>;
 
   createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
   getApiKey(key: string): Promise<ApiKey | null>;

@@ -9,6 +9,7 @@ import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
 import { signingKeyCases } from './cases/signing-keys.ts';
+import { usedJtiCases } from './cases/used-jtis.ts';
 
 /** What every case gets: the open store (replaced on restart), its harness and clock. */
 export interface SuiteContext {
@@ -40,5 +41,6 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('signing keys', () => signingKeyCases(context));
   describe('revocations', () => revocationCases(context));
   describe('portal sessions', () => portalSessionCases(context));
+  describe('used JWT ids and client key sets', () => usedJtiCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

@@ -148,12 +148,18 @@ describe('admin API over HTTP', () => {
     });
     expect(created.status).toBe(201);
     const client = created.body as Json;
-    expect(Object.keys(client)).toEqual(['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
+    expect(Object.keys(client)).toEqual(['client_id', 'client_secret', 'name', 'scopes', 'enabled', 'auth']);
     expect(client).toMatchObject({ name: 'backend', scopes: ['address', 'phone'], enabled: true });
     expect(String(client['client_secret']).length).toBeGreaterThanOrEqual(43);
     const list = await t.admin('GET', `/projects/${project.id}/clients`);
     expect(list.body).toEqual([
-      { client_id: client['client_id'], name: 'backend', scopes: ['address', 'phone'], enabled: true },
+      {
+        client_id: client['client_id'],
+        name: 'backend',
+        scopes: ['address', 'phone'],
+        enabled: true,
+        auth: 'client_secret',
+      },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(String(client['client_secret']));
   });

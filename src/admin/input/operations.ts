@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flagSchema } from './flag.ts';
+import { authSchema, jwksSchema } from './jwks.ts';
 import { nameSchema } from './name.ts';
 import { planSchema } from './plan.ts';
 import { scopesSchema } from './scopes.ts';
@@ -19,8 +20,18 @@ export const createProjectInput = z
   .brand<'CreateProjectInput'>();
 export type CreateProjectInput = z.output<typeof createProjectInput>;
 
+/** `auth` defaults to a secret; `private_key_jwt` needs `jwks` (its public keys), and only it may have one. */
 export const createClientInput = z
-  .object({ name: nameSchema, scopes: scopesSchema }, { error: NOT_AN_OBJECT })
+  .object(
+    { name: nameSchema, scopes: scopesSchema, auth: authSchema.optional(), jwks: jwksSchema.optional() },
+    { error: NOT_AN_OBJECT },
+  )
+  .superRefine((input, ctx) => {
+    if (input.auth === 'private_key_jwt' && input.jwks === undefined)
+      ctx.addIssue({ code: 'custom', message: 'jwks: required when auth is private_key_jwt' });
+    if (input.auth !== 'private_key_jwt' && input.jwks !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'jwks: only a private_key_jwt client has keys (send auth too)' });
+  })
   .brand<'CreateClientInput'>();
 export type CreateClientInput = z.output<typeof createClientInput>;
 
@@ -32,3 +43,9 @@ export const rotateKeysInput = z
   .object({ now: flagSchema('now') }, { error: NOT_AN_OBJECT })
   .brand<'RotateKeysInput'>();
 export type RotateKeysInput = z.output<typeof rotateKeysInput>;
+
+/** A private_key_jwt client's new key set: it replaces the old one at once. */
+export const setClientKeysInput = z
+  .object({ jwks: jwksSchema }, { error: NOT_AN_OBJECT })
+  .brand<'SetClientKeysInput'>();
+export type SetClientKeysInput = z.output<typeof setClientKeysInput>;

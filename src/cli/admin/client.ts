@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { SCOPES } from '#common';
 import { usageError } from '../cli-error.ts';
 import { noPositionals, required, segment, singleId } from './args.ts';
@@ -11,20 +12,69 @@ const CLIENT = ['client_id', 'name', 'scopes', 'enabled'] as const;
 const create: AdminCommand = {
   noun: 'client',
   verb: 'create',
-  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--json]`,
+  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--json]`,
   async run(input) {
     noPositionals(input, create);
     const project = required(input, create, 'project');
     const name = required(input, create, 'name');
     const scopes = parseScopes(required(input, create, 'scopes'));
-    const answer = await input.api.request('POST', `/projects/${segment(project)}/clients`, { name, scopes });
-    const client = pick(asRow(answer), ['client_id', 'client_secret', ...CLIENT.slice(1)]);
+    const auth = input.values.auth ?? 'client_secret';
+    if (auth !== 'client_secret' && auth !== 'private_key_jwt')
+      throw usageError(
+        `--auth: unknown method ${JSON.stringify(auth)}; choose client_secret or private_key_jwt`,
+        create.usage,
+      );
+    if ((auth === 'private_key_jwt') !== (input.values.jwks !== undefined))
+      throw usageError('--jwks FILE goes with --auth private_key_jwt, and only with it', create.usage);
+    const body =
+      auth === 'private_key_jwt' ? { name, scopes, auth, jwks: await readKeySet(input, create) } : { name, scopes };
+    const answer = asRow(await input.api.request('POST', `/projects/${segment(project)}/clients`, body));
+    if (auth === 'private_key_jwt') {
+      const client = pick(answer, [...CLIENT, 'auth']);
+      return {
+        json: client,
+        text: `${fields(client)}\n\nThe client signs its assertions with its private keys: it has no secret.`,
+      };
+    }
+    const client = pick(answer, ['client_id', 'client_secret', ...CLIENT.slice(1)]);
     return {
       json: client,
       text: `${fields(client)}\n\nThe client secret is shown only now: store it in a secrets store.`,
     };
   },
 };
+
+const keys: AdminCommand = {
+  noun: 'client',
+  verb: 'keys',
+  usage: 'client keys CLIENT_ID --jwks FILE [--json]',
+  async run(input) {
+    const id = singleId(input, keys, 'client id');
+    const jwks = await readKeySet(input, keys);
+    const answer = asRow(await input.api.request('POST', `/clients/${segment(id)}/keys`, { jwks }));
+    const client = pick(answer, ['client_id', 'auth', 'jwks']);
+    const count = Array.isArray((client['jwks'] as { keys?: unknown } | undefined)?.keys)
+      ? (client['jwks'] as { keys: unknown[] }).keys.length
+      : 0;
+    return { json: client, text: `client ${id}: key set replaced (${count} key${count === 1 ? '' : 's'})` };
+  },
+};
+
+/** The JSON of `--jwks FILE`; the admin API checks that it is a public key set. */
+async function readKeySet(input: CommandInput, command: AdminCommand): Promise<unknown> {
+  const file = required(input, command, 'jwks');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw usageError(`--jwks: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, command.usage);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw usageError(`--jwks: ${file} is not JSON`, command.usage);
+  }
+}
 
 const list: AdminCommand = {
   noun: 'client',
@@ -77,4 +127,4 @@ function parseScopes(raw: string): string[] {
   return [...new Set(scopes)];
 }
 
-export const clientCommands: readonly AdminCommand[] = [create, list, toggle('disable'), toggle('enable')];
+export const clientCommands: readonly AdminCommand[] = [create, list, keys, toggle('disable'), toggle('enable')];

@@ -16,6 +16,10 @@ export interface AdminValues {
   readonly clear?: boolean | undefined;
   /** `project usage --month YYYY-MM`. */
   readonly month?: string | undefined;
+  /** `client create --auth client_secret|private_key_jwt`. */
+  readonly auth?: string | undefined;
+  /** A file holding a client's public JWK set (`client create --auth private_key_jwt`, `client keys`). */
+  readonly jwks?: string | undefined;
 }
 
 export interface CommandInput {

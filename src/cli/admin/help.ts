@@ -63,12 +63,21 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     options: { '--month YYYY-MM': 'a UTC calendar month (default: this one)' },
   },
   'client create': {
-    summary: 'Create an OAuth client (business and enterprise plans only). Its secret is shown once.',
+    summary:
+      'Create an OAuth client (business and enterprise plans only). A secret client’s secret is shown once; ' +
+      'a private_key_jwt client has none and signs its assertions with the private keys of its key set.',
     options: {
       '--project PROJECT_ID': 'the project it belongs to',
       '--name NAME': 'its name (1-100 characters)',
       '--scopes LIST': `comma-separated, from ${SCOPES.join(', ')}`,
+      '--auth METHOD': 'client_secret (default) or private_key_jwt',
+      '--jwks FILE': 'with private_key_jwt: a JSON file holding the public JWK set {"keys": [...]}',
     },
+  },
+  'client keys': {
+    summary: 'Replace a private_key_jwt client’s public keys; assertions signed by a removed key are refused at once.',
+    arguments: { CLIENT_ID: 'the client' },
+    options: { '--jwks FILE': 'a JSON file holding the new public JWK set {"keys": [...]}' },
   },
   'client list': {
     summary: 'List the OAuth clients of a project (never a secret).',

@@ -81,6 +81,8 @@ const OPTIONS = {
   set: { type: 'string' },
   clear: { type: 'boolean' },
   month: { type: 'string' },
+  auth: { type: 'string' },
+  jwks: { type: 'string' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

@@ -38,9 +38,10 @@ export class ClientDirectory {
     this.#cache = new LRUCache({ max: 10_000, ttl: CLIENT_CACHE_TTL_MS, ttlResolution: 0, perf: clock });
   }
 
-  async get(clientId: string): Promise<ClientRecord | null> {
+  /** `fresh`: read the store even when a cached record exists (a private_key_jwt client's keys). */
+  async get(clientId: string, options: { fresh?: boolean } = {}): Promise<ClientRecord | null> {
     if (clientId.length > MAX_CLIENT_ID_LENGTH) return null;
-    const cached = this.#cache.get(clientId);
+    const cached = options.fresh ? undefined : this.#cache.get(clientId);
     if (cached) return cached;
     const lookup: Lookup = { clientId, evicted: false };
     this.#lookups.add(lookup);

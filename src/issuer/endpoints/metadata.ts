@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SCOPES } from '#common';
+import { ASSERTION_ALGORITHMS } from '../oauth/client-assertion.ts';
 import type { PublicDocument } from './public-document.ts';
 
 export const PATHS = {
@@ -27,7 +28,7 @@ export function metadataPaths(issuer: string): string[] {
  */
 export function metadataDocument(issuer: string): PublicDocument {
   const base = issuer.replace(/\/+$/, '');
-  const authMethods = ['client_secret_basic', 'client_secret_post'];
+  const authMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'];
   const body = JSON.stringify({
     issuer,
     token_endpoint: base + PATHS.token,
@@ -36,7 +37,9 @@ export function metadataDocument(issuer: string): PublicDocument {
     grant_types_supported: ['client_credentials'],
     response_types_supported: [],
     token_endpoint_auth_methods_supported: authMethods,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     scopes_supported: [...SCOPES],
   });
   const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;

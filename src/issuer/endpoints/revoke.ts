@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '#common';
 import type { Keyring } from '../keys/keyring.ts';
 import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
+import { CLIENT_AUTH_PARAMS } from '../oauth/credentials.ts';
 import { readForm } from '../oauth/form.ts';
 import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
 import type { LiveRevocations } from '../revocation/live-revocations.ts';
@@ -10,7 +11,7 @@ import { readOwnToken } from '../tokens/own-token.ts';
 import { requirePost } from './oauth-route.ts';
 
 /** What a revocation request may carry (RFC 7009 §2.1); any other parameter is ignored. */
-const REVOKE_PARAMS: ReadonlySet<string> = new Set(['token', 'token_type_hint', 'client_id', 'client_secret']);
+const REVOKE_PARAMS: ReadonlySet<string> = new Set(['token', 'token_type_hint', ...CLIENT_AUTH_PARAMS]);
 
 export interface RevokeEndpointDeps extends ClientAuthDeps {
   readonly keyring: Keyring;

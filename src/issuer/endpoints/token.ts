@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { planAllowsOAuth, sendJson } from '#common';
 import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
+import { CLIENT_AUTH_PARAMS } from '../oauth/credentials.ts';
 import { type FormParams, readForm } from '../oauth/form.ts';
 import { grantLifetime } from '../oauth/lifetime.ts';
 import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
@@ -9,7 +10,7 @@ import { issueToken, type TokenContext } from '../tokens/issue-token.ts';
 import { requirePost } from './oauth-route.ts';
 
 /** What a token request may carry; any other parameter is ignored. */
-const TOKEN_PARAMS: ReadonlySet<string> = new Set(['grant_type', 'client_id', 'client_secret', 'scope', 'expires_in']);
+const TOKEN_PARAMS: ReadonlySet<string> = new Set(['grant_type', ...CLIENT_AUTH_PARAMS, 'scope', 'expires_in']);
 
 export interface TokenEndpointDeps extends ClientAuthDeps {
   readonly tokens: TokenContext;

@@ -2,15 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { hashSecret, type Logger, verifySecret } from '#common';
 import type { ClientDirectory, ClientRecord } from '../clients/client-directory.ts';
 import type { BruteForceGuard } from './brute-force.ts';
+import type { ClientAssertions } from './client-assertion.ts';
 import type { FormParams } from './form.ts';
 import { OAuthError } from './oauth-error.ts';
-import { presentedCredentials } from './credentials.ts';
+import { type PresentedCredentials, presentedCredentials } from './credentials.ts';
 import { sourceAddress } from './source-address.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
 
 export interface ClientAuthDeps {
   readonly clients: ClientDirectory;
   readonly guard: BruteForceGuard;
+  readonly assertions: ClientAssertions;
   readonly trustedProxies: TrustedProxies;
   readonly log: Logger;
 }
@@ -32,8 +34,9 @@ function loggableClientId(presented: string, known: boolean): string {
 
 /**
  * Client authentication shared by the token and revocation endpoints. Unknown id, wrong secret,
- * disabled client, a deleted project and a disabled account all answer the same 401 `invalid_client`; the reason
- * goes to the log (with the client id and address, never the secret, nor a secret sent as the id).
+ * a failed assertion, the other mechanism than the client's, disabled client, a deleted project and a
+ * disabled account all answer the same 401 `invalid_client`; the reason goes to the log (with the
+ * client id and address, never the secret, nor a secret sent as the id, nor an assertion).
  */
 export async function authenticateClient(
   req: IncomingMessage,
@@ -41,19 +44,12 @@ export async function authenticateClient(
   deps: ClientAuthDeps,
 ): Promise<ClientRecord> {
   const credentials = presentedCredentials(req.headers.authorization, form);
-  const record = await deps.clients.get(credentials.clientId);
-  const secretOk = verifySecret(credentials.clientSecret, record?.client.secretHash ?? DUMMY_HASH);
-  const reason = !record
-    ? 'unknown client'
-    : !secretOk
-      ? 'wrong secret'
-      : !record.client.enabled
-        ? 'client disabled'
-        : !record.project
-          ? 'project deleted'
-          : !record.project.accountEnabled
-            ? 'account disabled'
-            : null;
+  const record =
+    credentials.method === 'private_key_jwt'
+      ? // Read from the store, not the cache: a replaced key set counts at once on every replica.
+        await deps.clients.get(credentials.clientId, { fresh: true })
+      : await deps.clients.get(credentials.clientId);
+  const reason = record ? await refusalReason(credentials, record, deps) : unknownClient(credentials);
   // Correct credentials pass whatever the failure counters say (see BruteForceGuard).
   if (record && reason === null) return record;
   const address = sourceAddress(req, deps.trustedProxies);
@@ -73,4 +69,36 @@ export async function authenticateClient(
     'client authentication failed',
   );
   throw refusal;
+}
+
+/** For an unknown id, a secret is still compared (against the dummy) so it costs what a known one does. */
+function unknownClient(credentials: PresentedCredentials): string {
+  if (credentials.method !== 'private_key_jwt') verifySecret(credentials.clientSecret, DUMMY_HASH);
+  return 'unknown client';
+}
+
+/** Why this known client is refused, or null when it may have a token. */
+async function refusalReason(credentials: PresentedCredentials, record: ClientRecord, deps: ClientAuthDeps) {
+  const problem = await credentialsProblem(credentials, record, deps);
+  if (problem !== null) return problem;
+  if (!record.client.enabled) return 'client disabled';
+  if (!record.project) return 'project deleted';
+  return record.project.accountEnabled ? null : 'account disabled';
+}
+
+/** Why the credentials do not prove this client, or null when they do. */
+async function credentialsProblem(
+  credentials: PresentedCredentials,
+  record: ClientRecord,
+  deps: ClientAuthDeps,
+): Promise<string | null> {
+  const { client } = record;
+  if (credentials.method === 'private_key_jwt') {
+    if (!client.jwks) return 'assertion for a client that uses a secret';
+    return deps.assertions.problem(credentials.assertion, client.clientId, client.jwks);
+  }
+  // A private_key_jwt client has no secret: compare against the dummy so both cost the same.
+  const secretOk = verifySecret(credentials.clientSecret, client.secretHash ?? DUMMY_HASH);
+  if (client.secretHash === null) return 'secret for a client that uses private_key_jwt';
+  return secretOk ? null : 'wrong secret';
 }

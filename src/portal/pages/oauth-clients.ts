@@ -88,7 +88,7 @@ async function createClient(r: SessionRequest) {
 <dl class="facts"><div><dt>Client name</dt><dd>${client.name}</dd></div>
 <div><dt>Client id</dt><dd><code id="client-id">${client.clientId}</code></dd></div>
 <div><dt>Scopes</dt><dd>${client.scopes.join(', ')}</dd></div></dl>
-${secretPanel('client-secret', 'Client secret', clientSecret)}
+${clientSecret === null ? '' : secretPanel('client-secret', 'Client secret', clientSecret)}
 <p><a class="button" href="${credentialsHref(project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
   const crumbs = credentialsCrumbs(
     project,

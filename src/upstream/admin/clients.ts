@@ -1,5 +1,5 @@
 import type { OAuthClient } from '#store';
-import { createClientInput, parseInput } from '#admin';
+import { createClientInput, parseInput, setClientKeysInput } from '#admin';
 import { readJsonObject } from './body.ts';
 import { type AdminRoute, id, ok } from './route.ts';
 import { clientView } from './views.ts';
@@ -13,9 +13,10 @@ export const clientRoutes: readonly AdminRoute[] = [
       const project = await service.getProject(actor, id(params));
       const input = parseInput(createClientInput, await readJsonObject(req));
       const created = await service.createClient(actor, project.id, input);
-      // The secret is shown here once; only its hash is stored.
+      // The secret is shown here once; only its hash is stored. A private_key_jwt client has none.
       const { client_id, ...rest } = clientView(created.client);
-      return ok({ client_id, client_secret: created.clientSecret, ...rest }, 201);
+      const secret = created.clientSecret === null ? {} : { client_secret: created.clientSecret };
+      return ok({ client_id, ...secret, ...rest }, 201);
     },
   },
   {
@@ -23,6 +24,14 @@ export const clientRoutes: readonly AdminRoute[] = [
     path: '/projects/:id/clients',
     async handle(service, actor, _req, params) {
       return ok((await service.listClients(actor, id(params))).map(clientView));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/clients/:id/keys',
+    async handle(service, actor, req, params) {
+      const input = parseInput(setClientKeysInput, await readJsonObject(req));
+      return ok(clientView(await service.setClientKeys(actor, id(params), input)));
     },
   },
   {

@@ -1,3 +1,4 @@
+import { clientAuthMethod } from '#admin';
 import type { SigningKeyInfo } from '#issuer';
 import type { Account, OAuthClient, Project } from '#store';
 
@@ -18,8 +19,16 @@ export function projectDetailView(project: Project) {
   return { ...projectView(project), created_at: new Date(project.createdAt).toISOString() };
 }
 
+/** `auth`: client_secret or private_key_jwt; a private_key_jwt client's public keys are shown as `jwks`. */
 export function clientView(client: OAuthClient) {
-  return { client_id: client.clientId, name: client.name, scopes: [...client.scopes], enabled: client.enabled };
+  return {
+    client_id: client.clientId,
+    name: client.name,
+    scopes: [...client.scopes],
+    enabled: client.enabled,
+    auth: clientAuthMethod(client),
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+  };
 }
 
 export function keyView(key: SigningKeyInfo) {
