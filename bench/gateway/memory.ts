@@ -48,7 +48,7 @@ while (seen < TOTAL) {
     verifier.authorize(`Bearer ${token}`, requirement);
     for (const variant of encodingVariants(token)) {
       const decision = verifier.authorize(`Bearer ${variant}`, requirement);
-      if ('ok' in decision && decision.ok) accepted++;
+      if (!(decision instanceof Promise) && decision.ok) accepted++;
       else refused++;
       if (++seen % 200_000 === 0) checkpoints.push({ tokens: seen, ...mb() });
       if (seen >= TOTAL) break;

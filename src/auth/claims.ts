@@ -1,6 +1,6 @@
 import { isScope, type Scope } from '#common';
 import { fail } from './failure.ts';
-import type { AuthFailure, VerifiedToken } from './types.ts';
+import type { AuthDecision, AuthFailure } from './types.ts';
 
 /** RFC 9068 header type; `application/at+jwt` is the same media type. */
 export const TOKEN_TYPE = 'at+jwt';
@@ -57,7 +57,7 @@ function parseScopes(scope: unknown): Scope[] | undefined {
  * "not yet valid" is checked here: expiry comes after, so a token is only "expired" once we
  * know it is ours (a forged expired token is invalid, not expired); see `notYetValid`.
  */
-export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules): VerifiedToken | AuthFailure {
+export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules): AuthDecision {
   if (payload['iss'] !== rules.issuer) return fail('invalid_token', 'iss mismatch');
   if (!audienceMatches(payload['aud'], rules.audience)) return fail('invalid_token', 'aud mismatch');
   const { sub, client_id: clientId, jti, iat, exp, nbf } = payload;
@@ -71,10 +71,10 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
   const scopes = parseScopes(payload['scope']);
   if (scopes === undefined) return fail('invalid_token', 'scope is not a string');
   const clientGen = payload[CLIENT_GENERATION_CLAIM];
-  if (clientGen === undefined) return { sub, clientId, projectId, scopes, jti, iat, exp };
+  if (clientGen === undefined) return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp } };
   if (typeof clientGen !== 'number' || !Number.isSafeInteger(clientGen) || clientGen < 0)
     return fail('invalid_token', 'client_gen is not a non-negative integer');
-  return { sub, clientId, projectId, scopes, jti, iat, exp, clientGen };
+  return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp, clientGen } };
 }
 
 /**

@@ -77,7 +77,7 @@ function decodeHeader(
 export function parseCompact(
   token: string,
   headerMemo?: Map<string, Record<string, unknown>>,
-): CompactJws | AuthFailure {
+): { readonly ok: true; readonly jws: CompactJws } | AuthFailure {
   const first = token.indexOf('.');
   const second = token.indexOf('.', first + 1);
   if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) {
@@ -90,5 +90,5 @@ export function parseCompact(
   const signatureText = token.slice(second + 1);
   if (!isCanonicalBase64url(signatureText)) return fail('invalid_token', 'signature is not canonical base64url');
   const signature = Buffer.from(signatureText, 'base64url');
-  return { header, payload, signingInput: token.slice(0, second), signature };
+  return { ok: true, jws: { header, payload, signingInput: token.slice(0, second), signature } };
 }

@@ -80,8 +80,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
     stats.signaturesChecked += 1;
     if (!verifySignature(alg, key, jws.signingInput, jws.signature))
       return remember(raw, fp, fail('invalid_token', 'bad signature'));
-    const token = checkClaims(jws.payload, rules);
-    if ('ok' in token) return remember(raw, fp, token);
+    const claims = checkClaims(jws.payload, rules);
+    if (!claims.ok) return remember(raw, fp, claims);
+    const { token } = claims;
     const early = notYetValid(jws.payload, rules, Math.floor(clock.now() / 1000));
     if (early !== undefined) return early;
     // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
@@ -124,8 +125,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
       stats.negativeCacheHits += 1;
       return known;
     }
-    const jws = parseCompact(raw, headers);
-    if ('ok' in jws) return remember(raw, fp, jws);
+    const parsed = parseCompact(raw, headers);
+    if (!parsed.ok) return remember(raw, fp, parsed);
+    const { jws } = parsed;
     const { alg, kid } = jws.header;
     if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
       return remember(raw, fp, fail('invalid_token', `alg ${describeValue(alg, 20)} not pinned`));

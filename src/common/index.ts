@@ -28,3 +28,4 @@ export {
 } from './diagnostics.ts';
 export { loadTracing, type TracingSdk, type TracingSettings, tracingSettings } from './tracing-settings.ts';
 export { type LimitsOverride, limitsOverrideSchema } from './limits-override.ts';
+export { type Failure, failure, type Result, type Success, success } from './result.ts';

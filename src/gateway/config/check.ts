@@ -2,13 +2,13 @@ import { ConfigError } from './errors.ts';
 import { loadGatewayConfig } from './load.ts';
 import type { Env } from './schema.ts';
 
-export interface CheckResult {
-  readonly ok: boolean;
-  /** What `tokengate check-config FILE` prints: `OK <file>` or one problem per line. */
-  readonly output: string;
-  /** 0, or 2: the status `tokengate gateway` exits with on this file. */
-  readonly exitCode: 0 | 2;
-}
+/**
+ * What `tokengate check-config FILE` prints (`OK <file>`, or one problem per line) and the status
+ * `tokengate gateway` exits with on this file (0 or 2).
+ */
+export type CheckResult =
+  | { readonly ok: true; readonly output: string; readonly exitCode: 0 }
+  | { readonly ok: false; readonly output: string; readonly exitCode: 2 };
 
 /** Validates a configuration file without starting anything. */
 export function checkConfig(file: string, env: Env = process.env): CheckResult {

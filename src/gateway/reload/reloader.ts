@@ -5,10 +5,10 @@ import type { Generation } from '../server/generation.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';
 import { authChanged, sectionsNeedingRestart } from './needs-restart.ts';
 
-export interface ReloadResult {
-  readonly ok: boolean;
-  readonly problems: readonly string[];
-}
+/** Discriminated by `ok`, as every result (#common `Result`); `problems` is empty on success. */
+export type ReloadResult =
+  | { readonly ok: true; readonly problems: readonly [] }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 export interface ReloadDeps {
   readonly log: Logger;

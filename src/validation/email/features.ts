@@ -1,3 +1,5 @@
+import { failure, type Result, success } from '#common';
+
 /**
  * The `features` parameter: which checks to run. `format` alone is a syntax-only check;
  * `format` with anything else, or any other set, runs the normal verification (syntax, the
@@ -15,20 +17,20 @@ function isFeature(value: string): value is Feature {
 }
 
 /** The parsed set, or a public 1000 message naming the parameter. */
-export function parseFeatures(raw: string | undefined): ReadonlySet<Feature> | { error: string } {
+export function parseFeatures(raw: string | undefined): Result<ReadonlySet<Feature>> {
   // Blank is the default, as for the address endpoints' optional lists (`state_codes`, `source`).
-  if (raw === undefined || raw.trim() === '') return new Set(DEFAULT_FEATURES);
-  if (raw.length > MAX_FEATURES_LENGTH) return { error: 'Features is too long' };
+  if (raw === undefined || raw.trim() === '') return success(new Set(DEFAULT_FEATURES));
+  if (raw.length > MAX_FEATURES_LENGTH) return failure('Features is too long');
   const names = raw
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '');
-  if (names.length === 0) return { error: 'Features can not be blank' };
+  if (names.length === 0) return failure('Features can not be blank');
   const unknown = names.find((name) => !isFeature(name));
   if (unknown !== undefined) {
-    return { error: `Features must be a comma-separated list of ${FEATURES.join(', ')}` };
+    return failure(`Features must be a comma-separated list of ${FEATURES.join(', ')}`);
   }
-  return new Set(names.filter(isFeature));
+  return success(new Set(names.filter(isFeature)));
 }
 
 export function isFormatOnly(features: ReadonlySet<Feature>): boolean {

@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import type { Result } from '#common';
 
 /**
  * Where mail for a domain goes, per RFC 5321 section 5.1: its MX records; when it has none,
@@ -24,13 +25,12 @@ export interface MxLookupOptions {
 
 export type MxLookup = (asciiDomain: string) => Promise<MailRouting>;
 
-type Answer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string };
-
-async function ask<T>(query: () => Promise<T>): Promise<Answer<T>> {
+/** A DNS answer, or the resolver's error code. */
+async function ask<T>(query: () => Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, value: await query() };
   } catch (error) {
-    return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'UNKNOWN' };
+    return { ok: false, error: (error as NodeJS.ErrnoException).code ?? 'UNKNOWN' };
   }
 }
 
@@ -52,7 +52,7 @@ function fromMx(records: readonly { exchange: string; priority: number }[]): Mai
 async function implicitMx(resolver: Resolver, domain: string): Promise<MailRouting> {
   const [v4, v6] = await Promise.all([ask(() => resolver.resolve4(domain)), ask(() => resolver.resolve6(domain))]);
   if ((v4.ok && v4.value.length > 0) || (v6.ok && v6.value.length > 0)) return { kind: 'implicit', hosts: [domain] };
-  const codes = [v4, v6].flatMap((answer) => (answer.ok ? [] : [answer.code]));
+  const codes = [v4, v6].flatMap((answer) => (answer.ok ? [] : [answer.error]));
   const hard = codes.find((code) => code !== 'ENODATA' && code !== 'ENOTFOUND');
   if (hard) return { kind: 'unknown', reason: failure(hard) };
   return codes.includes('ENOTFOUND') ? { kind: 'not_found' } : { kind: 'no_mail_host' };
@@ -61,8 +61,8 @@ async function implicitMx(resolver: Resolver, domain: string): Promise<MailRouti
 async function route(resolver: Resolver, domain: string): Promise<MailRouting> {
   const mx = await ask(() => resolver.resolveMx(domain));
   if (mx.ok && mx.value.length > 0) return fromMx(mx.value);
-  if (!mx.ok && mx.code === 'ENOTFOUND') return { kind: 'not_found' };
-  if (!mx.ok && mx.code !== 'ENODATA') return { kind: 'unknown', reason: failure(mx.code) };
+  if (!mx.ok && mx.error === 'ENOTFOUND') return { kind: 'not_found' };
+  if (!mx.ok && mx.error !== 'ENODATA') return { kind: 'unknown', reason: failure(mx.error) };
   return implicitMx(resolver, domain);
 }
 

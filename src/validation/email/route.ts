@@ -4,7 +4,7 @@ import { parseFeatures } from './features.ts';
 import { cachedLookup } from './lookup-cache.ts';
 import { createMxLookup, type MxLookup } from './mx-lookup.ts';
 import { formatError } from '../format-param.ts';
-import { singleParam } from './query.ts';
+import { singleParam } from '../query-param.ts';
 import { verifyEmail } from './verify.ts';
 
 export interface EmailRouteOptions {
@@ -55,15 +55,15 @@ export function createEmailRoute(options: EmailRouteOptions = {}): ValidationRou
     };
   async function handle(request: ValidationRequest): Promise<ValidationResponse> {
     const email = singleParam(request.query, 'email', 'Email', MAX_EMAIL_PARAM);
-    if ('error' in email) return invalid(email.error);
+    if (!email.ok) return invalid(email.error);
     if (email.value === undefined || email.value.trim() === '') return invalid('Email can not be blank');
     const rawFeatures = singleParam(request.query, 'features', 'Features', MAX_EMAIL_PARAM);
-    if ('error' in rawFeatures) return invalid(rawFeatures.error);
+    if (!rawFeatures.ok) return invalid(rawFeatures.error);
     const features = parseFeatures(rawFeatures.value);
-    if ('error' in features) return invalid(features.error);
+    if (!features.ok) return invalid(features.error);
     const format = formatError(request.query);
     if (format) return invalid(format);
-    return { status: 200, body: await verifyEmail(email.value, features, loggedLookup(request)) };
+    return { status: 200, body: await verifyEmail(email.value, features.value, loggedLookup(request)) };
   }
   return { path: EMAIL_PATH, scope: 'email', errorExtra: ERROR_EXTRA, handle };
 }

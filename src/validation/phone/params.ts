@@ -1,6 +1,7 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
-import { singleParam } from '../email/query.ts';
+import { failure, type Result, success } from '#common';
 import { formatError } from '../format-param.ts';
+import { singleParam } from '../query-param.ts';
 
 export interface PhoneParams {
   readonly phoneNumber: string;
@@ -10,8 +11,6 @@ export interface PhoneParams {
   readonly allowedCountries: ReadonlySet<CountryCode> | undefined;
 }
 
-type Parsed<T> = { readonly ok: T } | { readonly error: string };
-
 const MAX_PHONE_NUMBER = 100;
 const MAX_COUNTRY_LIST = 1000;
 
@@ -20,43 +19,43 @@ function country(raw: string): CountryCode | undefined {
   return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code) ? code : undefined;
 }
 
-function phoneNumber(query: URLSearchParams): Parsed<string> {
+function phoneNumber(query: URLSearchParams): Result<string> {
   const param = singleParam(query, 'phone_number', 'Phone number', MAX_PHONE_NUMBER);
-  if ('error' in param) return param;
+  if (!param.ok) return param;
   const value = param.value?.trim() ?? '';
-  return value === '' ? { error: 'Phone number can not be blank' } : { ok: value };
+  return value === '' ? failure('Phone number can not be blank') : success(value);
 }
 
-function defaultCountry(query: URLSearchParams): Parsed<CountryCode> {
+function defaultCountry(query: URLSearchParams): Result<CountryCode> {
   const param = singleParam(query, 'default_country_code', 'Default country code', 10);
-  if ('error' in param) return param;
-  if ((param.value?.trim() ?? '') === '') return { error: 'Default country code can not be blank' };
+  if (!param.ok) return param;
+  if ((param.value?.trim() ?? '') === '') return failure('Default country code can not be blank');
   const code = country(param.value ?? '');
-  return code ? { ok: code } : { error: 'Default country code must be an ISO 3166-1 alpha-2 country code' };
+  return code ? success(code) : failure('Default country code must be an ISO 3166-1 alpha-2 country code');
 }
 
 /** `true`/`1` or `false`/`0`/empty; absent = false. */
-function mobileOnly(query: URLSearchParams): Parsed<boolean> {
+function mobileOnly(query: URLSearchParams): Result<boolean> {
   const param = singleParam(query, 'mobile_only', 'Mobile only', 10);
-  if ('error' in param) return param;
+  if (!param.ok) return param;
   const value = param.value?.trim().toLowerCase() ?? '';
-  if (value === 'true' || value === '1') return { ok: true };
-  if (value === 'false' || value === '0' || value === '') return { ok: false };
-  return { error: 'Mobile only must be true or false' };
+  if (value === 'true' || value === '1') return success(true);
+  if (value === 'false' || value === '0' || value === '') return success(false);
+  return failure('Mobile only must be true or false');
 }
 
 /** Comma-separated ISO2 codes; absent or empty = any country. */
-function allowedCountries(query: URLSearchParams): Parsed<ReadonlySet<CountryCode> | undefined> {
+function allowedCountries(query: URLSearchParams): Result<ReadonlySet<CountryCode> | undefined> {
   const param = singleParam(query, 'allowed_country_codes', 'Allowed country codes', MAX_COUNTRY_LIST);
-  if ('error' in param) return param;
+  if (!param.ok) return param;
   const codes = (param.value ?? '')
     .split(',')
     .filter((name) => name.trim() !== '')
     .map(country);
   if (codes.some((code) => code === undefined)) {
-    return { error: 'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes' };
+    return failure('Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes');
   }
-  return { ok: codes.length === 0 ? undefined : new Set(codes.filter((code) => code !== undefined)) };
+  return success(codes.length === 0 ? undefined : new Set(codes.filter((code) => code !== undefined)));
 }
 
 /**
@@ -72,16 +71,21 @@ function otherErrors(query: URLSearchParams): string | undefined {
 }
 
 /** Parsed parameters, or the public 1000 message naming the first invalid one. */
-export function parsePhoneParams(query: URLSearchParams): PhoneParams | { error: string } {
+export function parsePhoneParams(query: URLSearchParams): Result<PhoneParams> {
   const number = phoneNumber(query);
-  if ('error' in number) return number;
+  if (!number.ok) return number;
   const fallback = defaultCountry(query);
-  if ('error' in fallback) return fallback;
+  if (!fallback.ok) return fallback;
   const mobile = mobileOnly(query);
-  if ('error' in mobile) return mobile;
+  if (!mobile.ok) return mobile;
   const allowed = allowedCountries(query);
-  if ('error' in allowed) return allowed;
+  if (!allowed.ok) return allowed;
   const other = otherErrors(query);
-  if (other) return { error: other };
-  return { phoneNumber: number.ok, defaultCountry: fallback.ok, mobileOnly: mobile.ok, allowedCountries: allowed.ok };
+  if (other) return failure(other);
+  return success({
+    phoneNumber: number.value,
+    defaultCountry: fallback.value,
+    mobileOnly: mobile.value,
+    allowedCountries: allowed.value,
+  });
 }

@@ -13,8 +13,8 @@ const ERROR_EXTRA = { completions: [] } as const;
 export function createPhoneRoute(_options: Readonly<Record<string, never>> = {}): ValidationRoute {
   function handle(request: ValidationRequest): ValidationResponse {
     const params = parsePhoneParams(request.query);
-    if ('error' in params) return apiError('validation_failed', { message: params.error, extra: ERROR_EXTRA });
-    return { status: 200, body: verifyPhone(params) };
+    if (!params.ok) return apiError('validation_failed', { message: params.error, extra: ERROR_EXTRA });
+    return { status: 200, body: verifyPhone(params.value) };
   }
   return { path: PHONE_PATH, scope: 'phone', errorExtra: ERROR_EXTRA, handle };
 }
