@@ -30,6 +30,7 @@ export type {
   RevocationFeedClient,
 } from './types.ts';
 export { createVerifier } from './verifier.ts';
+export { authorizeAsync } from './authorize-async.ts';
 export { createRemoteKeySet } from './remote-key-set.ts';
 export { createRevocationSet } from './revocation-set.ts';
 export { createRevocationFeedClient } from './revocation-feed.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxyServer } from 'http-proxy-3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFailureResponse, createVerifier, type Verifier } from '#auth';
+import { authFailureResponse, authorizeAsync, createVerifier, type Verifier } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
 import {
   createTokenKit,
@@ -18,7 +18,7 @@ import {
 function protect(verifier: Verifier, upstream: string): Server {
   const proxy = createProxyServer({ target: upstream });
   return createServer(async (req, res) => {
-    const decision = await verifier.authorize(req.headers.authorization, { scopes: ['address'], match: 'any' });
+    const decision = await authorizeAsync(verifier, req.headers.authorization, { scopes: ['address'], match: 'any' });
     if (!decision.ok) {
       const { status, headers, body } = authFailureResponse(decision);
       res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));

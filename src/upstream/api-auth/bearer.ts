@@ -1,4 +1,4 @@
-import { authFailureResponse, type Verifier } from '#auth';
+import { authFailureResponse, authorizeAsync, type Verifier } from '#auth';
 import type { Logger } from '#common';
 import type { ValidationRoute } from '#validation';
 import type { Project } from '#store';
@@ -18,7 +18,7 @@ export async function authenticateBearer(
   route: ValidationRoute,
   log: Logger,
 ): Promise<ApiAuthResult> {
-  const decision = await verifier.authorize(authorization, { scopes: [route.scope], match: 'all' });
+  const decision = await authorizeAsync(verifier, authorization, { scopes: [route.scope], match: 'all' });
   if (!decision.ok) {
     const { status, headers, body } = authFailureResponse(decision, route.errorExtra);
     log.info({ via: 'bearer', code: body.error_code, detail: decision.detail }, 'api auth refused');
