@@ -1,5 +1,6 @@
-import type { Writable } from 'node:stream';
-import type { ImportSummary } from '#validation';
+import type { ImportProgress, ImportSummary } from '#validation';
+
+export type { ImportProgress, ImportSummary };
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
@@ -19,12 +20,15 @@ export interface AddressImport {
 }
 
 /**
- * Installs a G-NAF release under DATA_DIR, drawing its progress on `stderr`. It runs where the
- * files are, on the upstream's machine (`tokengate admin address import`), without a running
+ * Installs a G-NAF release under DATA_DIR, reporting its progress to `onProgress`. It runs where
+ * the files are, on the upstream's machine (`tokengate admin address import`), without a running
  * upstream; `reloadAddresses` then makes a running one serve the new set. Loaded on demand: the
  * importer is large.
  */
-export async function importAddressData(input: AddressImport, io: { stderr: Writable }): Promise<ImportSummary> {
-  const { runAddressImport } = await import('#validation');
-  return runAddressImport(input.gnafDir, { dataDir: input.dataDir, stderr: io.stderr });
+export async function importAddressData(
+  input: AddressImport,
+  options: { readonly onProgress?: (progress: ImportProgress) => void } = {},
+): Promise<ImportSummary> {
+  const { importGnaf } = await import('#validation');
+  return importGnaf(input.gnafDir, input.dataDir, options);
 }

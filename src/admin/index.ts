@@ -1,5 +1,5 @@
 export type { Actor } from './actor.ts';
-export { type AddressImport, importAddressData } from './addresses.ts';
+export { type AddressImport, type ImportProgress, type ImportSummary, importAddressData } from './addresses.ts';
 export type { CreatedApiKey } from './api-keys.ts';
 export { clientAuthMethod, type NewClient } from './clients.ts';
 export type { AdminContext } from './context.ts';

@@ -6,9 +6,9 @@ export {
   type AddressRoutesOptions,
   AUTOCOMPLETE_PATH,
   createAddressRoutes,
+  type ImportProgress,
   type ImportSummary,
   importGnaf,
   METADATA_PATH,
-  runAddressImport,
   VERIFICATION_PATH,
 } from './address/index.ts';

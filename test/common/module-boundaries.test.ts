@@ -20,6 +20,11 @@ describe('module boundaries', () => {
     expect(offending.map(({ path }) => path)).toEqual([]);
   });
 
+  it('runs the G-NAF import from the CLI through #admin, never #validation', async () => {
+    const offending = (await sources(join(SRC, 'cli'))).filter(({ text }) => importsOf(text).includes('#validation'));
+    expect(offending.map(({ path }) => path)).toEqual([]);
+  });
+
   it('keeps each validation endpoint out of the others: shared parsers sit beside them', async () => {
     const endpoints = ['email', 'phone', 'address'];
     const offending = [];

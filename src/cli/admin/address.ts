@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { CliError } from '../cli-error.ts';
 import { noPositionals, required } from './args.ts';
 import type { AdminCommand } from './command.ts';
+import { importProgress } from './import-progress.ts';
 import { asRow } from './shape.ts';
 
 const importCommand: AdminCommand = {
@@ -14,12 +15,14 @@ const importCommand: AdminCommand = {
     const dataDir = resolve(input.env['DATA_DIR']?.trim() || './data');
     // Loaded only for this command: the other admin commands stay light.
     const { importAddressData } = await import('#admin');
+    const progress = importProgress(process.stderr);
     let summary: Awaited<ReturnType<typeof importAddressData>>;
     try {
-      summary = await importAddressData({ gnafDir: dir, dataDir }, { stderr: process.stderr });
+      summary = await importAddressData({ gnafDir: dir, dataDir }, { onProgress: progress.onProgress });
     } catch (error) {
       throw new CliError(`address import failed (the previous data set stays live): ${(error as Error).message}`);
     }
+    progress.done(summary);
     const served = await askUpstreamToReload(input);
     const json = { ...summary, served };
     const note = served

@@ -1,30 +1,32 @@
 import type { Writable } from 'node:stream';
-import { type ImportProgress, type ImportSummary, importGnaf } from './import.ts';
+import type { ImportProgress, ImportSummary } from '#admin';
 
 const BAR_WIDTH = 30;
 
 /**
- * `tokengate admin address import --gnaf DIR`: runs the import, drawing a progress bar on
- * stderr (redrawn in place at most ten times a second) and ending with a one-line summary.
- * Throws on failure; the previous data set stays live (see importGnaf).
+ * The progress of `tokengate admin address import` on stderr: a bar redrawn in place at most ten
+ * times a second, and, once the import is done, a full bar and a one-line summary. Drawing is the
+ * command's business; the import itself (`importAddressData`) only reports progress.
  */
-export async function runAddressImport(
-  dir: string,
-  options: { dataDir: string; stderr: Writable; now?: () => Date },
-): Promise<ImportSummary> {
+export function importProgress(stderr: Writable): {
+  onProgress: (progress: ImportProgress) => void;
+  done: (summary: ImportSummary) => void;
+} {
   let lastDraw = 0;
-  const onProgress = (p: ImportProgress): void => {
-    const now = performance.now();
-    if (now - lastDraw < 100 && p.bytesDone < p.bytesTotal) return;
-    lastDraw = now;
-    options.stderr.write(`\r${progressLine(p)}`);
+  return {
+    onProgress(p) {
+      const now = performance.now();
+      if (now - lastDraw < 100 && p.bytesDone < p.bytesTotal) return;
+      lastDraw = now;
+      stderr.write(`\r${progressLine(p)}`);
+    },
+    done(summary) {
+      stderr.write(
+        `\r${progressLine({ phase: 'writing', bytesDone: 1, bytesTotal: 1, addresses: summary.addresses })}\n`,
+      );
+      stderr.write(`${summaryLine(summary)}\n`);
+    },
   };
-  const summary = await importGnaf(dir, options.dataDir, { onProgress, ...(options.now ? { now: options.now } : {}) });
-  options.stderr.write(
-    `\r${progressLine({ phase: 'writing', bytesDone: 1, bytesTotal: 1, addresses: summary.addresses })}\n`,
-  );
-  options.stderr.write(`${summaryLine(summary)}\n`);
-  return summary;
 }
 
 export function progressLine(p: ImportProgress): string {

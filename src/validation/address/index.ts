@@ -4,7 +4,6 @@ export { AUTOCOMPLETE_PATH } from './http/autocomplete.ts';
 export { VERIFICATION_PATH } from './http/verification.ts';
 export { METADATA_PATH } from './http/metadata.ts';
 export { type ImportOptions, type ImportProgress, type ImportSummary, importGnaf } from './gnaf/import.ts';
-export { runAddressImport } from './gnaf/cli.ts';
 export { GnafFormatError } from './gnaf/psv.ts';
 export { DEFAULT_SAMPLE, type SampleOptions } from './data/generate.ts';
 export { type AddressDataset, loadAddressDataset, sampleDataset } from './dataset/load.ts';

@@ -1,14 +1,8 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createAddressRoutes,
-  GnafFormatError,
-  importGnaf,
-  runAddressImport,
-} from '../../../src/validation/address/index.ts';
+import { createAddressRoutes, GnafFormatError, importGnaf } from '../../../src/validation/address/index.ts';
 import { silentLog } from './fixtures.ts';
 
 const FIXTURE = join(import.meta.dirname, '../../fixtures/gnaf');
@@ -91,19 +85,6 @@ describe('G-NAF import', () => {
     expect(await query(routes, '/api/au/address/metadata', { gnaf_id: 'GANSW716000008' })).toMatchObject({
       error_code: '1011',
     });
-  });
-
-  it('draws a progress bar on stderr and ends with a summary line', async () => {
-    const stderr = new PassThrough();
-    let output = '';
-    stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    await runAddressImport(FIXTURE, { dataDir, stderr });
-    expect(output).toMatch(/\[#{30}\] 100% writing\s+11 addresses\n/);
-    expect(output).toMatch(
-      /imported 11 addresses \(1 aliases, 1 without coordinates; skipped 1 retired, 1 invalid\) from 15 files/,
-    );
   });
 
   it('leaves the previous data set live and no temporary files when an import fails', async () => {
