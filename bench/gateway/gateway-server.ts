@@ -1,6 +1,7 @@
 /** The gateway under test, started from a YAML file exactly as in production (access log on). */
 import { createLogger } from '#common';
-import { bufferedStdout, loadGatewayConfig, startGateway } from '#gateway';
+import { loadGatewayConfig, startGateway } from '#gateway';
+import { bufferedStdout } from '../../src/gateway/process/log-destination.ts';
 import { announce, answerUsageProbes } from './probe.ts';
 
 const file = process.argv[2] ?? '';

@@ -8,4 +8,3 @@ export { checkConfig, type CheckResult } from './config/check.ts';
 export { gatewaySchema, type GatewayConfig, type RouteConfig } from './config/schema.ts';
 export { startGateway, type RunningGateway, type StartOptions } from './start.ts';
 export { runGatewayProcess } from './process/run.ts';
-export { bufferedStdout } from './process/log-destination.ts';

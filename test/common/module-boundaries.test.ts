@@ -37,4 +37,20 @@ describe('module boundaries', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it('exports from #gateway only functions that src or scripts outside the gateway use, none only for tests', async () => {
+    const index = await readFile(join(SRC, 'gateway', 'index.ts'), 'utf8');
+    const names = [...index.matchAll(/export \{([^}]*)\}/g)].flatMap((m) =>
+      (m[1] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '' && !name.startsWith('type ')),
+    );
+    const outside = [...(await sources(SRC)), ...(await sources(join(ROOT, 'scripts')))].filter(
+      ({ path }) => !path.startsWith('src/gateway/'),
+    );
+    const users = outside.filter(({ text }) => importsOf(text).includes('#gateway')).map(({ text }) => text);
+    const unused = names.filter((name) => !users.some((text) => new RegExp(`\\b${name}\\b`).test(text)));
+    expect(unused).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { closeSync, constants, createReadStream, mkdtempSync, openSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bufferedStdout } from '#gateway';
+import { bufferedStdout } from '../../../src/gateway/process/log-destination.ts';
 
 // A real file stands in for stdout: the destination only ever sees a file descriptor.
 const opened: number[] = [];
