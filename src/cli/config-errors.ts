@@ -1,10 +1,9 @@
-import { ConfigError as GatewayConfigError } from '#gateway';
-import { ConfigError as UpstreamConfigError } from '#upstream';
+import { ConfigError } from '#common';
 import { CliError, INVALID_CONFIGURATION } from './cli-error.ts';
 
-/** An invalid configuration, the gateway's file or the upstream's environment. */
-export function isConfigError(error: unknown): error is GatewayConfigError | UpstreamConfigError {
-  return error instanceof GatewayConfigError || error instanceof UpstreamConfigError;
+/** An invalid configuration, the gateway's file or a process's environment: one class for both. */
+export function isConfigError(error: unknown): error is ConfigError {
+  return error instanceof ConfigError;
 }
 
 /**

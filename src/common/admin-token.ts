@@ -5,8 +5,11 @@
  * cannot be put in a header at all (fetch refuses it): so either is refused where it is read,
  * from ADMIN_TOKEN or from the token file.
  */
+export const ADMIN_TOKEN_RULE =
+  'the admin token must be one word of visible characters (ASCII or Latin-1), with no whitespace or control characters (it is sent as "Authorization: Bearer <token>")';
+
 export function adminTokenUnusable(source: string): string {
-  return `${source}: the admin token must be one word of visible characters (ASCII or Latin-1), with no whitespace or control characters (it is sent as "Authorization: Bearer <token>")`;
+  return `${source}: ${ADMIN_TOKEN_RULE}`;
 }
 
 export const ADMIN_TOKEN_UNUSABLE = adminTokenUnusable('ADMIN_TOKEN');

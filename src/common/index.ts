@@ -12,7 +12,7 @@ export { createLogger, destinationOf, LOG_LEVELS, REDACT_PATHS, type Logger, typ
 export { LOG_FORMATS, type LogFormat, logFormat, logFormatProblem, prettyOutput } from './log-format.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
-export { ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
+export { ADMIN_TOKEN_RULE, ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';
 export { ignoreHangUps, stopSignal } from './signals.ts';
 export { fetchFailureCause } from './fetch-cause.ts';
@@ -29,3 +29,17 @@ export {
 export { loadTracing, type TracingSdk, type TracingSettings, tracingSettings } from './tracing-settings.ts';
 export { type LimitsOverride, limitsOverrideSchema } from './limits-override.ts';
 export { type Failure, failure, type Result, type Success, success } from './result.ts';
+export { ConfigError } from './config/config-error.ts';
+export { deepFreeze } from './config/deep-freeze.ts';
+export {
+  type Env,
+  httpUrl,
+  milliseconds,
+  oneOf,
+  portNumber,
+  readEnvironment,
+  secret,
+  type VariableDoc,
+  variable,
+} from './config/environment.ts';
+export { readYamlConfig } from './config/yaml-config.ts';

@@ -3,7 +3,6 @@
  * file without starting, and the cluster-aware process entry the CLI runs.
  */
 export { loadGatewayConfig, DEFAULT_CONFIG_FILE } from './config/load.ts';
-export { ConfigError } from './config/errors.ts';
 export { checkConfig, type CheckResult } from './config/check.ts';
 export { gatewaySchema, type GatewayConfig, type RouteConfig } from './config/schema.ts';
 export { startGateway, type RunningGateway, type StartOptions } from './start.ts';

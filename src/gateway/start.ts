@@ -1,6 +1,7 @@
 import { type Clock, type Logger, systemClock } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
-import type { Env, GatewayConfig } from './config/schema.ts';
+import type { Env } from '#common';
+import type { GatewayConfig } from './config/schema.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { startMetrics } from './ops/metrics-server.ts';
 import type { MetricSnapshot } from './ops/metrics-snapshot.ts';

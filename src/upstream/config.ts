@@ -1,21 +1,20 @@
 import { resolve } from 'node:path';
 import {
-  ADMIN_TOKEN_UNUSABLE,
-  isUsableAdminToken,
-  LOG_FORMATS,
-  LOG_LEVELS,
+  ConfigError,
+  deepFreeze,
+  type Env,
   type LogFormat,
   logFormat,
+  readEnvironment,
   type TracingSettings,
   tracingSettings,
 } from '#common';
-import { invalidTrustedProxy } from '#issuer';
-import { ConfigError } from './config-error.ts';
-import { type Env, EnvReader } from './env.ts';
+import { type UpstreamEnvironment, upstreamEnvironment } from './env-schema.ts';
 
 /**
  * The upstream's configuration, read once from the environment of the operator contract
- * (ARCHITECTURE.md "Operator interface"), validated with every problem reported, then frozen.
+ * (ARCHITECTURE.md "Operator interface"): the variables laid over their defaults
+ * (env-schema.ts), validated with every problem reported, then deep-frozen.
  */
 export interface UpstreamConfig {
   /** Listen address of the public upstream server (HOST, default 127.0.0.1). */
@@ -49,88 +48,47 @@ export interface UpstreamConfig {
   readonly tracing: TracingSettings | undefined;
 }
 
-const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 /** Next to the gateway's 9464, so that `npm start` serves both. */
 const DEFAULT_METRICS_PORT = 9465;
 
+/** Throws `ConfigError` naming every bad variable; never a partial configuration. */
 export function loadUpstreamConfig(env: Env = process.env, cwd: string = process.cwd()): UpstreamConfig {
-  const read = new EnvReader(env);
-  const gatewayPort = read.port('GATEWAY_PORT', 8080);
-  const publicUrl = read.url('PUBLIC_URL', `http://127.0.0.1:${gatewayPort}`);
-  const config: UpstreamConfig = {
-    host: read.raw('HOST') ?? '127.0.0.1',
-    upstreamPort: read.port('UPSTREAM_PORT', 3000),
-    adminHost: read.raw('ADMIN_HOST') ?? '127.0.0.1',
-    adminPort: read.port('ADMIN_PORT', 3001),
+  const read = readEnvironment(upstreamEnvironment, env);
+  if (!read.ok) throw new ConfigError(read.error);
+  return deepFreeze(upstreamConfig(read.value, env, cwd));
+}
+
+/** The upstream's problems with `env`, each naming its variable (`tokengate check-config`). */
+export function upstreamConfigProblems(env: Env = process.env): readonly string[] {
+  const read = readEnvironment(upstreamEnvironment, env);
+  return read.ok ? [] : read.error;
+}
+
+/** The defaults that depend on other variables, and the names the rest of the upstream uses. */
+function upstreamConfig(v: UpstreamEnvironment, env: Env, cwd: string): UpstreamConfig {
+  const publicUrl = v.PUBLIC_URL ?? `http://127.0.0.1:${v.GATEWAY_PORT}`;
+  return {
+    host: v.HOST,
+    upstreamPort: v.UPSTREAM_PORT,
+    adminHost: v.ADMIN_HOST,
+    adminPort: v.ADMIN_PORT,
     metrics: {
-      host: read.raw('UPSTREAM_METRICS_HOST') ?? '127.0.0.1',
-      port: read.port('UPSTREAM_METRICS_PORT', DEFAULT_METRICS_PORT),
-      portIsDefault: read.raw('UPSTREAM_METRICS_PORT') === undefined,
+      host: v.UPSTREAM_METRICS_HOST,
+      port: v.UPSTREAM_METRICS_PORT ?? DEFAULT_METRICS_PORT,
+      portIsDefault: v.UPSTREAM_METRICS_PORT === undefined,
     },
-    dataDir: resolve(cwd, read.raw('DATA_DIR') ?? './data'),
-    databaseUrl: databaseUrl(read),
-    databaseTimeoutMs: read.milliseconds('DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    dataDir: resolve(cwd, v.DATA_DIR),
+    databaseUrl: v.DATABASE_URL,
+    databaseTimeoutMs: v.DATABASE_TIMEOUT_MS,
     publicUrl,
-    audience: read.raw('TOKEN_AUDIENCE') ?? publicUrl,
-    signingAlg: read.oneOf('SIGNING_ALG', ALGORITHMS, 'RS256'),
-    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
-    logFormat: read.oneOf('LOG_FORMAT', LOG_FORMATS, logFormat(env)),
-    adminToken: adminToken(read),
-    feedToken: read.secret('REVOCATION_FEED_TOKEN', 16),
-    keyEncryptionKey: read.secret('KEY_ENCRYPTION_KEY', 16),
-    trustedProxies: trustedProxies(read),
+    audience: v.TOKEN_AUDIENCE ?? publicUrl,
+    signingAlg: v.SIGNING_ALG,
+    logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT ?? logFormat(env),
+    adminToken: v.ADMIN_TOKEN,
+    feedToken: v.REVOCATION_FEED_TOKEN,
+    keyEncryptionKey: v.KEY_ENCRYPTION_KEY,
+    trustedProxies: v.TRUSTED_PROXIES,
     tracing: tracingSettings(env, 'tokengate-upstream'),
   };
-  if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return Object.freeze(config);
-}
-
-/** Any length (start-up warns below 16 characters), but one word: see ADMIN_TOKEN_UNUSABLE. */
-function adminToken(read: EnvReader): string | undefined {
-  const value = read.raw('ADMIN_TOKEN');
-  if (value !== undefined && !isUsableAdminToken(value)) read.problems.push(ADMIN_TOKEN_UNUSABLE);
-  return value;
-}
-
-/** DATABASE_URL carries a password: checked for shape only, never echoed in a message. */
-function databaseUrl(read: EnvReader): string | undefined {
-  const value = read.raw('DATABASE_URL');
-  if (value === undefined) return undefined;
-  if (!/^postgres(ql)?:\/\/\S+$/.test(value)) {
-    read.problems.push('DATABASE_URL: must be a postgres:// or postgresql:// connection string');
-  } else if (!isWholeUrl(value)) {
-    read.problems.push(
-      'DATABASE_URL: not a valid URL (percent-encode reserved characters in the password: / as %2F, # as %23, ? as %3F; or pass the password in PGPASSWORD)',
-    );
-  }
-  return value;
-}
-
-/**
- * Parsed as pg parses it (a WHATWG URL; `user@/db`, with the socket in ?host=, counts). A
- * reserved character in the password ends the authority early: the rest then fails to parse
- * (pg's bare "Invalid URL"), or, when only digits precede it (read as a port), leaves the '@'
- * in the path or fragment and pg would connect to the user name as a host.
- */
-function isWholeUrl(value: string): boolean {
-  const url = URL.parse(value) ?? URL.parse(value.replace('@/', '@localhost/'));
-  return url !== null && !url.pathname.includes('@') && !url.hash.includes('@');
-}
-
-/** Comma-separated addresses or CIDRs, checked here so a typo stops start-up with the variable's name. */
-function trustedProxies(read: EnvReader): readonly string[] | undefined {
-  const value = read.raw('TRUSTED_PROXIES');
-  if (value === undefined) return undefined;
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  const bad = invalidTrustedProxy(entries);
-  if (entries.length === 0 || bad !== undefined) {
-    const got = bad === undefined ? value : bad;
-    read.problems.push(
-      `TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "${got}")`,
-    );
-  }
-  return Object.freeze(entries);
 }

@@ -1,5 +1,5 @@
 import { createVerifier } from '#auth';
-import { adminTokenUnusable, type Clock, createLogger, isUsableAdminToken, type Logger } from '#common';
+import { adminTokenUnusable, type Clock, ConfigError, createLogger, isUsableAdminToken, type Logger } from '#common';
 import { createIssuer } from '#issuer';
 import { createPortal } from '#portal';
 import { openStore } from '#store';
@@ -8,7 +8,6 @@ import { createAdminService } from '#admin';
 import { startAdminServer } from './admin/server.ts';
 import { createApiAuthenticator } from './api-auth/index.ts';
 import type { UpstreamConfig } from './config.ts';
-import { ConfigError } from './config-error.ts';
 import { type ResolvedSecret, resolveSecret } from './secret-file.ts';
 import { startPublicServer } from './server.ts';
 import { storeHealth } from './store-health.ts';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN_UNUSABLE } from '#common';
-import { ConfigError } from '../../src/upstream/config-error.ts';
+import { ADMIN_TOKEN_UNUSABLE, ConfigError } from '#common';
 import { loadUpstreamConfig } from '../../src/upstream/config.ts';
 
 describe('upstream configuration', () => {
@@ -149,5 +148,40 @@ describe('upstream configuration', () => {
   it('treats empty variables as unset', () => {
     expect(loadUpstreamConfig({ UPSTREAM_PORT: '', ADMIN_TOKEN: '' }).upstreamPort).toBe(3000);
     expect(loadUpstreamConfig({ ADMIN_TOKEN: '  ' }).adminToken).toBeUndefined();
+  });
+
+  it('reports every bad value at once in the order of the reference, the email lookup and proxies included', () => {
+    expect(() =>
+      loadUpstreamConfig({
+        GATEWAY_PORT: '80a',
+        HOST: '   ',
+        DATABASE_TIMEOUT_MS: '2s',
+        LOG_FORMAT: 'text',
+        REVOCATION_FEED_TOKEN: 'short-secret',
+        TRUSTED_PROXIES: '10.0.0.0/8,gateway',
+        EMAIL_DNS_TIMEOUT_MS: '0',
+      }),
+    ).toThrow(
+      new ConfigError([
+        'GATEWAY_PORT: must be a port number 0..65535 (got "80a")',
+        'DATABASE_TIMEOUT_MS: must be a whole number of milliseconds 100..600000 (got "2s")',
+        'LOG_FORMAT: must be one of json, pretty (got "text")',
+        'REVOCATION_FEED_TOKEN: must be at least 16 characters long',
+        'TRUSTED_PROXIES: must be comma-separated IP addresses or CIDRs such as 10.0.0.0/8 (got "gateway")',
+        'EMAIL_DNS_TIMEOUT_MS: must be a whole number of milliseconds 1..30000 (got "0")',
+      ]),
+    );
+  });
+
+  it('is frozen all the way down: no part of the running upstream can change it', () => {
+    const config = loadUpstreamConfig({ TRUSTED_PROXIES: '10.0.0.0/8' });
+    expect(() => {
+      (config as { upstreamPort: number }).upstreamPort = 1;
+    }).toThrow(TypeError);
+    expect(() => {
+      (config.metrics as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(() => (config.trustedProxies as string[]).push('0.0.0.0/0')).toThrow(TypeError);
+    expect(config.trustedProxies).toEqual(['10.0.0.0/8']);
   });
 });

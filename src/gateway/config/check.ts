@@ -1,6 +1,6 @@
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '#common';
 import { loadGatewayConfig } from './load.ts';
-import type { Env } from './schema.ts';
+import type { Env } from '#common';
 
 /**
  * What `tokengate check-config FILE` prints (`OK <file>`, or one problem per line) and the status

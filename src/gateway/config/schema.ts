@@ -1,4 +1,4 @@
-import { SCOPES } from '#common';
+import { type Env, SCOPES } from '#common';
 import { z } from 'zod';
 import { groupName, rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
@@ -12,7 +12,6 @@ import { duration } from './duration.ts';
  * or `.meta()` with a `defaultText` when the default is not a constant): docs/configuration.md is
  * generated from it by `npm run docs:config`, and a test fails when that page is stale.
  */
-export type Env = Readonly<Record<string, string | undefined>>;
 
 const int = (min: number, max: number) => z.int().min(min).max(max);
 const port = int(0, 65_535);
@@ -139,6 +138,30 @@ export function gatewaySchema(env: Env) {
   const metricsHost = setting(env, 'METRICS_HOST') ?? '127.0.0.1';
   // The upstream signs `aud` = TOKEN_AUDIENCE, else PUBLIC_URL: the same default here.
   const tokenAudience = setting(env, 'TOKEN_AUDIENCE');
+  // The environment's defaults are checked with the file, so that one run reports both: the
+  // refinements below run even when the file has other problems (`when`), on whatever parsed.
+  /** The file's value at `section.key`, whatever shape the rest of the file has. */
+  const fileValue = (c: unknown, section: string, key: string): unknown =>
+    (c as Record<string, Record<string, unknown> | undefined> | undefined)?.[section]?.[key];
+  // Without the key in the file, the environment gives the value: its problem names the variable.
+  const metricsPortProblem = (c: unknown): string | undefined =>
+    fileValue(c, 'metrics', 'port') === undefined &&
+    metricsPort !== undefined &&
+    !port.safeParse(Number(metricsPort)).success
+      ? `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"`
+      : undefined;
+  // UPSTREAM_URL (or UPSTREAM_PORT) gives upstream.url, and the key set and feed URLs derive from
+  // it. Named, never echoed: it may carry credentials.
+  const upstreamUrlProblem = (c: unknown): string | undefined => {
+    if (fileValue(c, 'upstream', 'url') !== upstreamUrl) return undefined;
+    const issue = requestUrl.safeParse(upstreamUrl).error?.issues[0];
+    if (issue === undefined) return undefined;
+    return `${setting(env, 'UPSTREAM_URL') === undefined ? 'UPSTREAM_PORT' : 'UPSTREAM_URL'}: ${issue.message}`;
+  };
+  const publicUrlProblem = (c: unknown): string | undefined =>
+    fileValue(c, 'issuer', 'issuer') === undefined && !url.safeParse(publicUrl).success
+      ? `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"`
+      : undefined;
   return z
     .strictObject({
       listen: z
@@ -424,32 +447,23 @@ export function gatewaySchema(env: Env) {
             '404 `1041`.',
         ),
     })
-    .transform((c, ctx) => {
-      const envPort = metricsPort === undefined ? undefined : port.safeParse(Number(metricsPort));
-      if (c.metrics.port === undefined && envPort?.success === false) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['metrics', 'port'],
-          message: `METRICS_PORT must be a port number (0-65535), not "${metricsPort}"`,
-        });
-        return z.NEVER;
-      }
-      // A default is not checked by the schema: without upstream.url in the file, UPSTREAM_URL (or
-      // UPSTREAM_PORT) gives the URL, and the key set and feed URLs derive from it. Named, never echoed.
-      const upstreamIssue = requestUrl.safeParse(c.upstream.url).error?.issues[0];
-      if (upstreamIssue !== undefined) {
-        const variable = setting(env, 'UPSTREAM_URL') === undefined ? 'UPSTREAM_PORT' : 'UPSTREAM_URL';
-        ctx.addIssue({ code: 'custom', path: ['upstream', 'url'], message: `${variable}: ${upstreamIssue.message}` });
-        return z.NEVER;
-      }
-      if (c.issuer.issuer === undefined && !url.safeParse(publicUrl).success) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['issuer', 'issuer'],
-          message: `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"`,
-        });
-        return z.NEVER;
-      }
+    .refine((c) => metricsPortProblem(c) === undefined, {
+      path: ['metrics', 'port'],
+      error: (issue) => metricsPortProblem(issue.input) ?? '',
+      when: () => true,
+    })
+    .refine((c) => upstreamUrlProblem(c) === undefined, {
+      path: ['upstream', 'url'],
+      error: (issue) => upstreamUrlProblem(issue.input) ?? '',
+      when: () => true,
+    })
+    .refine((c) => publicUrlProblem(c) === undefined, {
+      path: ['issuer', 'issuer'],
+      error: (issue) => publicUrlProblem(issue.input) ?? '',
+      when: () => true,
+    })
+    .transform((c) => {
+      const envPort = metricsPort === undefined ? undefined : Number(metricsPort);
       const issuer = c.issuer.issuer ?? publicUrl;
       const upstream = c.upstream.url.replace(/\/+$/, '');
       const feed = c.issuer.revocationFeed;
@@ -458,7 +472,7 @@ export function gatewaySchema(env: Env) {
         ...c,
         metrics: {
           host: c.metrics.host,
-          port: c.metrics.port ?? envPort?.data ?? DEFAULT_METRICS_PORT,
+          port: c.metrics.port ?? envPort ?? DEFAULT_METRICS_PORT,
           /** Neither the file nor METRICS_PORT chose the port: another free one will do if it is taken (start.ts). */
           portIsDefault: c.metrics.port === undefined && metricsPort === undefined,
         },

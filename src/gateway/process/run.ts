@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import { createLogger, ignoreHangUps, type Logger, logFormat, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
-import type { Env, GatewayConfig } from '../config/schema.ts';
+import type { Env } from '#common';
+import type { GatewayConfig } from '../config/schema.ts';
 import { createClusterMetrics } from '../ops/cluster-metrics.ts';
 import { startMetrics } from '../ops/metrics-server.ts';
 import { answerMetricsRequests } from '../ops/worker-metrics.ts';

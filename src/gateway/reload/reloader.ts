@@ -1,5 +1,5 @@
 import type { Logger } from '#common';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
 import type { Generation } from '../server/generation.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '#gateway';
+import { ConfigError } from '#common';
 import { parseGatewayConfig } from '../../../src/gateway/config/load.ts';
 
 const ROUTES = 'routes:\n  - { path: /api/x, auth: bearer }\n';

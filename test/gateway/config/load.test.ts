@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, checkConfig, loadGatewayConfig } from '#gateway';
+import { ConfigError } from '#common';
+import { checkConfig, loadGatewayConfig } from '#gateway';
 
 const here = import.meta.dirname;
 const fixture = (name: string) => join(here, name);
@@ -69,6 +70,18 @@ describe('loading a valid gateway configuration', () => {
     const config = loadGatewayConfig(fixture('valid.yaml'), {});
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.routes[1]?.scopes)).toBe(true);
+  });
+
+  it('cannot be changed once loaded, at any depth', () => {
+    const config = loadGatewayConfig(fixture('valid.yaml'), {});
+    expect(() => {
+      (config.listen as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(() => (config.routes as unknown[]).push({})).toThrow(TypeError);
+    expect(() => {
+      (config.issuer.keySet as { cooldownSec: number }).cooldownSec = 0;
+    }).toThrow(TypeError);
+    expect(config.listen.port).toBe(0);
   });
 
   it('reads GATEWAY_CONFIG when no file is given', () => {
@@ -179,7 +192,28 @@ describe('rejecting an invalid gateway configuration', () => {
 
   it('names a missing environment variable that has no default', () => {
     expect(problemsOf('invalid/missing-env.yaml')).toEqual([
-      'environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)',
+      'upstream.url: environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)',
+    ]);
+  });
+
+  it('reports an unset variable and every other mistake of the file at once, each with its path and line', () => {
+    expect(problemsOf('invalid/three-mistakes.yaml')).toEqual([
+      'upstream.url: environment variable GATEWAY_TEST_UNSET_VARIABLE is not set and has no default (line 4)',
+      expect.stringMatching(/^listen\.port: .*65535.* \(line 2\)$/),
+      'routes[0].scopes[0]: unknown scope "adress" (line 6)',
+    ]);
+  });
+
+  it('reports a bad default from the environment together with the mistakes of the file', () => {
+    expect(
+      problemsOf('invalid/unknown-scope.yaml', { METRICS_PORT: 'ninety', PUBLIC_URL: 'not-a-url', UPSTREAM_PORT: 'x' }),
+    ).toEqual([
+      'routes[1].scopes[0]: unknown scope "adress" (line 8)',
+      expect.stringMatching(
+        /^metrics\.port: METRICS_PORT must be a port number \(0-65535\), not "ninety" \(line \d+\)$/,
+      ),
+      expect.stringMatching(/^upstream\.url: UPSTREAM_PORT: must be an http\(s\) URL \(line \d+\)$/),
+      expect.stringMatching(/^issuer\.issuer: PUBLIC_URL must be an http\(s\) URL, not "not-a-url" \(line \d+\)$/),
     ]);
   });
 

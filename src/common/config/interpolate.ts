@@ -1,32 +1,48 @@
-import { type Document, isScalar, visit } from 'yaml';
-import type { Env } from './schema.ts';
+import { type Document, isPair, isScalar, isSeq, visit } from 'yaml';
+import type { Env } from './environment.ts';
 
 /**
  * `${NAME}` and `${NAME:-default}` in scalar values are replaced from the environment, trimmed,
  * before validation (the default applies when NAME is unset or empty, as in sh); defaults may nest
  * (`${UPSTREAM_URL:-http://127.0.0.1:${UPSTREAM_PORT:-3000}}`).
  * Values from the environment are inserted verbatim (never expanded again). A missing variable
- * without a default is an error naming it and its line, never an empty string. An unquoted
+ * without a default is an error naming it, its path and its line, never an empty string (the value
+ * is left empty so the rest of the file is still checked, and the schema's complaint about that
+ * empty value is dropped in favour of this one: yaml-config.ts). An unquoted
  * scalar that becomes a number or boolean is typed as one (`port: ${GATEWAY_PORT:-8080}`).
  */
 export interface InterpolationError {
   readonly variable: string;
+  /** Where the value sits in the configuration (`upstream.url`, `routes[2].path`). */
+  readonly path: readonly (string | number)[];
   readonly offset: number;
 }
 
 export function interpolateDocument(doc: Document, env: Env): InterpolationError[] {
   const errors: InterpolationError[] = [];
   visit(doc, {
-    Scalar(_key, node) {
+    Scalar(_key, node, ancestors) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
       const offset = node.range?.[0] ?? 0;
       const missing: string[] = [];
       const replaced = expand(node.value, 0, env, missing, false).text;
-      for (const variable of missing) errors.push({ variable, offset });
+      for (const variable of missing) errors.push({ variable, path: pathOf([...ancestors, node]), offset });
       node.value = isScalar(node) && node.type === 'PLAIN' ? typed(replaced) : replaced;
     },
   });
   return errors;
+}
+
+/** The keys and indexes leading from the document to the last node of `chain`. */
+function pathOf(chain: readonly unknown[]): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const parent = chain[i];
+    const child = chain[i + 1];
+    if (isSeq(parent)) path.push(parent.items.indexOf(child as never));
+    else if (isPair(parent) && parent.value === child) path.push(isScalar(parent.key) ? String(parent.key.value) : '?');
+  }
+  return path;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
