@@ -1,13 +1,25 @@
 import { checkConfig } from '#gateway';
+import { upstreamConfigProblems } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { printOutput } from './print-output.ts';
 
-/** `tokengate check-config FILE`: prints OK or every problem (path and line), exit 0 or 2 (as the gateway would). */
+/**
+ * `tokengate check-config FILE`: both sides of a deployment, without starting anything. The
+ * gateway's file, read with this environment, and the upstream's environment; prints `OK FILE`
+ * when both are valid, else every problem of each on stderr, and exits 2, the status
+ * `tokengate gateway` or `tokengate upstream` would exit with.
+ */
 export async function runCheckConfig(args: readonly string[]): Promise<void> {
   const [file, ...extra] = args;
   if (!file || extra.length > 0) throw usageError('expected exactly one FILE', 'tokengate check-config FILE');
-  const result = checkConfig(file);
-  if (result.ok) printOutput(result.output);
-  else process.stderr.write(`${result.output}\n`);
-  process.exitCode = result.exitCode;
+  const gateway = checkConfig(file);
+  const upstream = upstreamConfigProblems(process.env);
+  if (gateway.ok && upstream.length === 0) {
+    printOutput(gateway.output);
+    return;
+  }
+  const reports = gateway.ok ? [] : [gateway.output];
+  if (upstream.length > 0) reports.push(`invalid upstream environment:\n  ${upstream.join('\n  ')}`);
+  process.stderr.write(`${reports.join('\n')}\n`);
+  process.exitCode = 2;
 }

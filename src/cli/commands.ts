@@ -118,14 +118,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'check-config',
     usage: 'tokengate check-config FILE',
-    summary: 'Validate a gateway configuration file without starting anything.',
+    summary: "Validate a gateway configuration file and the upstream's environment without starting anything.",
     description:
-      'Prints OK (exit 0), or every problem with its key path and line on stderr (exit 2, as `tokengate gateway`\n' +
-      'would exit on that file).',
+      'Prints OK FILE (exit 0) when both are valid; otherwise every problem on stderr, a key path and line for the\n' +
+      'file, a variable name for the environment (exit 2, as `tokengate gateway` or `tokengate upstream` would exit).',
     arguments: { FILE: 'the gateway configuration file' },
     allowPositionals: true,
     options: HELP_OPTION,
-    environment: GATEWAY_ENV.filter((name) => name !== 'GATEWAY_CONFIG'),
+    environment: [...new Set([...GATEWAY_ENV.filter((name) => name !== 'GATEWAY_CONFIG'), ...UPSTREAM_ENV]), ...LOGS],
     async run({ positionals }) {
       await (await import('./check-config.ts')).runCheckConfig(positionals);
     },

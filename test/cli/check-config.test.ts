@@ -44,6 +44,39 @@ describe('tokengate check-config', () => {
     expect(result.stderr).toContain('(line 3)');
   });
 
+  it("checks the upstream's environment too: every bad variable by name, exit 2, nothing on stdout", async () => {
+    const result = await runCli(
+      ['check-config', 'config/gateway.yaml'],
+      { ADMIN_PORT: '70000', SIGNING_ALG: 'HS256', KEY_ENCRYPTION_KEY: 'hunter2' },
+      ROOT,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'invalid upstream environment:\n' +
+        '  ADMIN_PORT: must be a port number 0..65535 (got "70000")\n' +
+        '  SIGNING_ALG: must be one of RS256, ES256, EdDSA (got "HS256")\n' +
+        '  KEY_ENCRYPTION_KEY: must be at least 16 characters long\n',
+    );
+  });
+
+  it('reports the problems of both sides in one run: the file with lines, the environment by name', async () => {
+    const file = join(dir, 'both.yaml');
+    await writeFile(
+      file,
+      `upstream:\n  url: \${CHECK_CONFIG_UNSET}\nroutes:\n  - { path: /x, auth: bearer, scopes: [adress] }\n`,
+    );
+    const result = await runCli(['check-config', file], { DATABASE_TIMEOUT_MS: 'soon' }, ROOT);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `invalid gateway configuration ${file}:\n` +
+        '  upstream.url: environment variable CHECK_CONFIG_UNSET is not set and has no default (line 2)\n' +
+        '  routes[0].scopes[0]: unknown scope "adress" (line 4)\n' +
+        'invalid upstream environment:\n' +
+        '  DATABASE_TIMEOUT_MS: must be a whole number of milliseconds 100..600000 (got "soon")\n',
+    );
+  });
+
   it('asks for exactly one file', async () => {
     const result = await runCli(['check-config'], {}, ROOT);
     expect(result.code).toBe(2);
