@@ -1,5 +1,6 @@
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
+import { limitsRoutes } from './pages/limits.ts';
 import { loginRoutes } from './pages/login.ts';
 import { clientRoutes } from './pages/oauth-clients.ts';
 import { projectRoutes } from './pages/project.ts';
@@ -14,6 +15,7 @@ export const PORTAL_ROUTES: readonly PortalRoute[] = [
   ...projectsRoutes,
   ...projectRoutes,
   ...usageRoutes,
+  ...limitsRoutes,
   ...apiKeyRoutes,
   ...clientRoutes,
   ...clientStateRoutes,

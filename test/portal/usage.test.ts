@@ -87,4 +87,24 @@ describe.skipIf(!runBrowser)('the usage page in a real browser (Debian Chromium)
     await page.goto(portal(`/portal/projects/${projectId}/usage?month=2026-13`));
     expect(await page.locator('svg.usage-chart rect.bar').count()).toBe(day);
   });
+
+  it('lets the operator set, refuse and clear a rate-limit override from the project page', async () => {
+    await page.goto(portal(`/portal/projects/${projectId}`));
+    await page.getByRole('link', { name: 'Rate limits', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Rate limits' }).waitFor();
+    await page.getByLabel('Override (JSON)').fill('{"monthlyQuota": 0}');
+    await page.getByRole('button', { name: 'Save override' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('monthlyQuota: a whole number from 1');
+    await page.getByLabel('Override (JSON)').fill('{"monthlyQuota": 250000}');
+    await page.getByRole('button', { name: 'Save override' }).click();
+    await page.getByText('Override saved').waitFor();
+    await screenshot(page, '21-rate-limits');
+    expect((await t.admin('GET', `/projects/${projectId}/limits`)).body).toMatchObject({
+      override: { monthlyQuota: 250_000 },
+    });
+    await page.getByRole('button', { name: 'Clear override' }).click();
+    await page.getByText('Override cleared').waitFor();
+    expect((await t.admin('GET', `/projects/${projectId}/limits`)).body).toMatchObject({ override: null });
+  });
 });

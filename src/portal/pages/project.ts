@@ -25,7 +25,7 @@ async function projectPage(r: SessionRequest) {
 <div><dt>Created</dt><dd>${when(project.createdAt)}</dd></div>
 </dl>
 ${planAllowsOAuth(project.plan) ? html`<p>This plan includes OAuth 2.0 clients.</p>` : freePlanMessage(project)}
-<p class="actions"><a class="button" href="${projectHref(project)}/keys">Keys</a> <a class="button button-secondary" href="${projectHref(project)}/usage">Usage</a></p>`;
+<p class="actions"><a class="button" href="${projectHref(project)}/keys">Keys</a> <a class="button button-secondary" href="${projectHref(project)}/usage">Usage</a> <a class="button button-secondary" href="${projectHref(project)}/limits">Rate limits</a></p>`;
   sendPage(
     r.res,
     200,
