@@ -15,7 +15,9 @@
  * BENCH_SLICE_MS their length (default 500); BENCH_SKIP_MEMORY=1 leaves out the (slow)
  * 1,000,000-token memory run.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -42,9 +44,28 @@ import {
   rows,
   type Totals,
   UNDICI_BASELINE,
+  LIMITS_ROW,
 } from './gateway/report.ts';
 
 const CONNECTIONS = 16;
+/** The Redis of the rate-limit scenario (BENCH_REDIS_URL); left out when it does not answer. */
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether a Redis answers PING at `url` within a second. */
+async function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname);
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
 const SLICES = Number(process.env.BENCH_SLICES ?? 16);
 /** Processes per measured scenario (BENCH_PROCESSES); the direct upstream is the one shared upstream. */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
@@ -129,9 +150,29 @@ export default async function gatewayBench(): Promise<void> {
     const configs: Configs = {
       httpProxy: join(dir, 'gateway-http-proxy-3.yaml'),
       undici: join(dir, 'gateway-undici.yaml'),
+      limitsMemory: join(dir, 'gateway-limits-memory.yaml'),
+      limitsRedis: (await redisAnswers(REDIS_URL)) ? join(dir, 'gateway-limits-redis.yaml') : undefined,
     };
     writeFileSync(configs.httpProxy, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
     writeFileSync(configs.undici, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'undici'));
+    writeFileSync(
+      configs.limitsMemory,
+      gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'http-proxy-3', { kind: 'memory' }),
+    );
+    if (configs.limitsRedis !== undefined)
+      writeFileSync(
+        configs.limitsRedis,
+        gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'http-proxy-3', {
+          kind: 'redis',
+          url: REDIS_URL,
+          prefix: `tg-bench-${randomUUID()}:`,
+        }),
+      );
+    console.log(
+      configs.limitsRedis
+        ? `rate limits in Redis: ${REDIS_URL} (BENCH_REDIS_URL)`
+        : `rate limits in Redis: not measured (${REDIS_URL} does not answer; BENCH_REDIS_URL names another)`,
+    );
     const haproxy = findHaproxy();
     console.log(
       haproxy
@@ -170,6 +211,9 @@ export default async function gatewayBench(): Promise<void> {
 interface Configs {
   readonly httpProxy: string;
   readonly undici: string;
+  /** http-proxy-3 with rate limits on every bearer call, counted in process and in Redis (undefined: no Redis). */
+  readonly limitsMemory: string;
+  readonly limitsRedis: string | undefined;
 }
 
 /** What HAProxy needs: its binary (undefined: not measured), the tokens' key, a folder for its files. */
@@ -219,6 +263,8 @@ async function measureRun(
     });
     const httpProxy = await gateways(configs.httpProxy);
     const undici = await gateways(configs.undici);
+    const limitsMemory = await processes('gateway-server.ts', [configs.limitsMemory]);
+    const limitsRedis = configs.limitsRedis ? await processes('gateway-server.ts', [configs.limitsRedis]) : undefined;
     const haproxy = haproxySetup.binary
       ? await startHaproxy(
           haproxySetup.binary,
@@ -261,6 +307,11 @@ async function measureRun(
         : []),
       ...engineScenarios('http-proxy-3', httpProxy),
       ...engineScenarios('undici', undici),
+      // Issue 22: the same as (b), with every call taking a token of its client's, its project's and its quota's counter.
+      { name: `${LIMITS_ROW} process`, servers: limitsMemory, mode: 'cycle', tokensFile: files.cycle },
+      ...(limitsRedis
+        ? [{ name: `${LIMITS_ROW} Redis`, servers: limitsRedis, mode: 'cycle' as const, tokensFile: files.cycle }]
+        : []),
     ];
     // Warm-up: WARMUP requests each, as its slices will send them ((c)'s processes use up the
     // first WARMUP fresh tokens; cursors persist per process), so every server is as warm and

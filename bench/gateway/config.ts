@@ -5,8 +5,36 @@ export const BEARER_PATH = '/api/au/address/autocomplete';
 /** A route with `auth: none`: what the gateway's own forwarding costs before any bearer work. */
 export const PUBLIC_PATH = '/public/ping';
 
+/** Where the gateway's counters live in a scenario with rate limits (undefined: no limits). */
+export type LimitsStore =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'redis'; readonly url: string; readonly prefix: string };
+
+/**
+ * Limits that never refuse (a billion calls a second, a trillion a month) but make every bearer
+ * call take a token of all three counters (client, project, quota): the cost, not the refusals.
+ */
+function limitsYaml(store: LimitsStore): string {
+  const redis = store.kind === 'redis' ? `\n  redis: { url: "${store.url}", keyPrefix: "${store.prefix}" }` : '';
+  return `rateLimits:${redis}
+  plans:
+    free:
+      monthlyQuota: 1000000000000
+      groups:
+        bench:
+          client: { requests: 1000000000, windowSec: 1 }
+          project: { requests: 1000000000, windowSec: 1 }
+`;
+}
+
 /** The measured gateway's YAML: the bench upstream as key set, feed and upstream; access log on. */
-export function gatewayYaml(upstream: string, feedToken: string, engine = 'http-proxy-3'): string {
+export function gatewayYaml(
+  upstream: string,
+  feedToken: string,
+  engine = 'http-proxy-3',
+  limits?: LimitsStore,
+): string {
+  const group = limits === undefined ? '' : ', rateLimitGroup: bench';
   return `listen: { port: 0 }
 upstream: { url: "${upstream}", engine: ${engine} }
 issuer:
@@ -14,8 +42,8 @@ issuer:
   audience: ${BENCH_AUDIENCE}
   revocationFeed: { token: ${feedToken} }
 metrics: { port: 0 }
-routes:
-  - { path: ${BEARER_PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] } }
+${limits === undefined ? '' : limitsYaml(limits)}routes:
+  - { path: ${BEARER_PATH}, auth: bearer, scopes: [address], errorFields: { completions: [] }${group} }
   - { path: ${PUBLIC_PATH}, auth: none }
 `;
 }

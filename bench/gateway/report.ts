@@ -123,6 +123,9 @@ interface Goal {
   readonly maxAddedMs?: number;
 }
 
+/** The rows of issue 22: http-proxy-3 (b) with rate limits, named by where the counters live. */
+export const LIMITS_ROW = 'gw http-proxy-3 (b) limits in';
+
 const GOALS: readonly Goal[] = [
   { label: 'undici (a) one token vs undici no auth', row: 'gw undici (a)', baseline: UNDICI_BASELINE, min: 0.9 },
   { label: 'undici (b) 10,000 tokens vs undici no auth', row: 'gw undici (b)', baseline: UNDICI_BASELINE, min: 0.9 },
@@ -132,6 +135,18 @@ const GOALS: readonly Goal[] = [
   { label: 'undici (a) p99 added over undici no auth', row: 'gw undici (a)', baseline: UNDICI_BASELINE, maxAddedMs: 1 },
   { label: 'http-proxy-3 (a) one token vs plain', row: 'gw http-proxy-3 (a)', baseline: 'plain', min: 0.85 },
   { label: 'http-proxy-3 (b) 10,000 tokens vs plain', row: 'gw http-proxy-3 (b)', baseline: 'plain', min: 0.85 },
+  {
+    label: 'http-proxy-3 (b) with limits in process vs without',
+    row: `${LIMITS_ROW} process`,
+    baseline: 'gw http-proxy-3 (b) 10,000',
+    min: 0.95,
+  },
+  {
+    label: 'http-proxy-3 (b) with limits in Redis vs without',
+    row: `${LIMITS_ROW} Redis`,
+    baseline: 'gw http-proxy-3 (b) 10,000',
+    min: 0.85,
+  },
 ];
 
 function figure(goal: Goal, rows: Row[]): { value: number; passes?: string } | undefined {

@@ -8,6 +8,8 @@ import { announce, answerUsageProbes } from './probe.ts';
 
 const jwks = process.argv[2] ?? '{"keys":[]}';
 const FEED_TOKEN = 'bench-feed-token';
+const POLICY = '{"projects":[],"api_keys":[]}';
+const POLICY_ETAG = '"bench-policy"';
 const body = JSON.stringify({ ok: true, completions: ['1 George St, Sydney NSW 2000'] });
 
 const server = createServer((req, res) => {
@@ -20,6 +22,17 @@ const server = createServer((req, res) => {
     const reply = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"cursor":0,"entries":[]}');
     if (first) reply();
     else setTimeout(reply, 20_000).unref();
+    return;
+  }
+  // A gateway with rate limits polls the policy feed (nothing configured: 304 once it has it) and reports usage.
+  if (req.url === '/internal/rate-limits') {
+    if (req.headers['if-none-match'] === POLICY_ETAG) res.writeHead(304, { etag: POLICY_ETAG }).end();
+    else res.writeHead(200, { 'content-type': 'application/json', etag: POLICY_ETAG }).end(POLICY);
+    return;
+  }
+  if (req.url === '/internal/usage') {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
