@@ -86,6 +86,9 @@ describe('rate limits per client and per project', () => {
     const before = calls();
     expect(await statuses(t, 5)).toEqual([200, 200, 200, 429, 429]);
     expect(calls() - before).toBe(3);
+    // Admitted calls per project, for Prometheus.
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toContain('tokengate_gateway_project_calls_total{project_id="p-count"} 3');
   });
 });
 
