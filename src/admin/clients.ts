@@ -5,7 +5,7 @@ import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import type { ClientAuthMethod } from './input/jwks.ts';
 import { AdminError, conflict, notFound } from './errors.ts';
-import type { CreateClientInput, SetClientKeysInput } from './input/operations.ts';
+import type { CreateClientInput, SetClientDpopInput, SetClientKeysInput } from './input/operations.ts';
 import { getProject } from './projects.ts';
 
 /** A new client; `clientSecret` is shown once, and null for a private_key_jwt client (it has none). */
@@ -27,7 +27,12 @@ export async function createClient(
       `project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`,
     );
   }
-  const fields = { projectId: project.id, name: input.name, scopes: [...input.scopes] };
+  const fields = {
+    projectId: project.id,
+    name: input.name,
+    scopes: [...input.scopes],
+    ...(input.require_dpop ? { requireDpop: true } : {}),
+  };
   const created: NewClient = input.jwks
     ? { client: await ctx.issuer.createKeyClient({ ...fields, jwks: input.jwks }), clientSecret: null }
     : await ctx.issuer.createClient(fields);
@@ -56,6 +61,19 @@ export async function setClientKeys(
   if (await findClient(ctx, actor, clientId))
     throw conflict('client authenticates with a secret: only a private_key_jwt client has keys');
   throw notFound('client', clientId);
+}
+
+/** Makes the client's token requests need a DPoP proof (all its tokens key-bound), or not. */
+export async function setClientDpop(
+  ctx: AdminContext,
+  actor: Actor,
+  clientId: string,
+  input: SetClientDpopInput,
+): Promise<OAuthClient> {
+  const client = isWellFormedId(clientId) ? await ctx.issuer.setClientRequireDpop(clientId, input.required) : null;
+  if (!client) throw notFound('client', clientId);
+  ctx.log.info({ actor, clientId, required: input.required }, 'admin: client DPoP requirement changed');
+  return client;
 }
 
 /** How the client proves itself at the token endpoint. */

@@ -13,7 +13,9 @@ export {
   type RotateKeysInput,
   revokeTokenInput,
   rotateKeysInput,
+  type SetClientDpopInput,
   type SetClientKeysInput,
+  setClientDpopInput,
   setClientKeysInput,
 } from './input/operations.ts';
 export {

@@ -8,7 +8,7 @@ import {
 } from './accounts.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, listApiKeys } from './api-keys.ts';
-import { createClient, findClient, listClients, setClientEnabled, setClientKeys } from './clients.ts';
+import { createClient, findClient, listClients, setClientDpop, setClientEnabled, setClientKeys } from './clients.ts';
 import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
 import { listKeys, rotateKeys } from './keys.ts';
@@ -34,6 +34,7 @@ const OPERATIONS = {
   findClient,
   setClientEnabled,
   setClientKeys,
+  setClientDpop,
   revokeToken,
   listKeys,
   rotateKeys,

@@ -71,10 +71,39 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
   const scopes = parseScopes(payload['scope']);
   if (scopes === undefined) return fail('invalid_token', 'scope is not a string');
   const clientGen = payload[CLIENT_GENERATION_CLAIM];
-  if (clientGen === undefined) return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp } };
-  if (typeof clientGen !== 'number' || !Number.isSafeInteger(clientGen) || clientGen < 0)
+  const cnf = payload['cnf'];
+  if (clientGen === undefined && cnf === undefined)
+    return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp } };
+  if (clientGen !== undefined && (typeof clientGen !== 'number' || !Number.isSafeInteger(clientGen) || clientGen < 0))
     return fail('invalid_token', 'client_gen is not a non-negative integer');
-  return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp, clientGen } };
+  const jkt = cnf === undefined ? undefined : confirmationKey(cnf);
+  if (jkt === null) return fail('invalid_token', 'cnf is not {jkt: SHA-256 thumbprint}');
+  const token = {
+    sub,
+    clientId,
+    projectId,
+    scopes,
+    jti,
+    iat,
+    exp,
+    ...(clientGen === undefined ? {} : { clientGen: clientGen as number }),
+    ...(jkt === undefined ? {} : { jkt }),
+  };
+  return { ok: true, token };
+}
+
+/** RFC 7638 SHA-256 thumbprint, base64url: 43 characters. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * `cnf` (RFC 7800) as we issue it: `{jkt}` (RFC 9449 §6.1). Null for anything else: a
+ * confirmation we cannot check must not be ignored, or the token would work as Bearer.
+ */
+function confirmationKey(cnf: unknown): string | null {
+  if (typeof cnf !== 'object' || cnf === null || Array.isArray(cnf)) return null;
+  const members = Object.keys(cnf);
+  const jkt = (cnf as Record<string, unknown>)['jkt'];
+  return members.length === 1 && typeof jkt === 'string' && THUMBPRINT.test(jkt) ? jkt : null;
 }
 
 /**

@@ -39,3 +39,11 @@ export { extractBearer } from './extractor.ts';
 export { CLIENT_GENERATION_CLAIM, PROJECT_ID_CLAIM, TOKEN_TYPE } from './claims.ts';
 export { type ClientCutOff, cutOffCovers, mergeClientEntry } from './client-cut-off.ts';
 export { SUPPORTED_ALGORITHMS, type SupportedAlgorithm } from './algorithms.ts';
+export {
+  accessTokenHash,
+  DPOP_PROOF_TYPE,
+  type ProofRequest,
+  type ProofResult,
+  type ProofRules,
+  verifyProof as verifyDpopProof,
+} from './dpop/proof.ts';

@@ -28,6 +28,11 @@ export interface VerifiedToken {
    * that predate it.
    */
   readonly clientGen?: number;
+  /**
+   * RFC 9449 `cnf.jkt`: the thumbprint of the DPoP key the token is bound to. Such a token is
+   * accepted only as `Authorization: DPoP` with a proof by that key, never as Bearer.
+   */
+  readonly jkt?: string;
 }
 
 /** Closed set of failures; `src/auth/response.ts` is the one place that maps them to HTTP. */

@@ -56,6 +56,8 @@ export function createVerifier(options: VerifierOptions): Verifier {
 
   /** Expiry, then revocation, then scope: the checks a cached token still has to pass. */
   function decide(token: VerifiedToken, requirement: RouteRequirement, raw: string, fp: number): AuthDecision {
+    // RFC 9449 §7.1: a DPoP-bound token is no bearer token; the thief of one has no key.
+    if (token.jkt !== undefined) return fail('invalid_token', 'DPoP-bound token presented as Bearer');
     if (clock.now() >= token.exp * 1000 + toleranceMs) {
       return remember(raw, fp, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
     }

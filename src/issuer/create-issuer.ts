@@ -49,7 +49,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const tokens = { keyring, revocations: live, issuer, audience, clock };
   const metadata = metadataDocument(issuer);
   const routes = new Map<string, OAuthHandler>([
-    [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens }), log)],
+    [
+      PATHS.token,
+      oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens, dpop: { store, issuer, clock, log } }), log),
+    ],
     [
       PATHS.revoke,
       oauthRoute(
@@ -110,6 +113,12 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     async createKeyClient(input) {
       const client = await store.createClient(input);
       log.info({ clientId: client.clientId, projectId: client.projectId, auth: 'private_key_jwt' }, 'client created');
+      return client;
+    },
+    async setClientRequireDpop(clientId, required) {
+      const client = await store.setClientRequireDpop(clientId, required);
+      clients.evict(clientId);
+      if (client) log.info({ clientId, required }, 'client DPoP requirement changed');
       return client;
     },
     async setClientJwks(clientId, jwks) {

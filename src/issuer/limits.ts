@@ -35,3 +35,5 @@ export const FEED_MAX_WAITERS = 1000;
 export const MAX_ASSERTION_LIFETIME_SEC = 300;
 /** Clock skew allowed on a client assertion's `exp`, `nbf` and `iat` (seconds). */
 export const ASSERTION_SKEW_SEC = 30;
+/** How far a DPoP proof's `iat` may be from now at the token endpoint (seconds); its jti is kept that long. */
+export const DPOP_IAT_WINDOW_SEC = 60;

@@ -49,14 +49,26 @@ export interface Issuer {
   /** Handles the gateway revocation feed (`GET /internal/revocations?cursor=N&wait=S`). */
   handleFeed(req: IncomingMessage, res: ServerResponse): Promise<void>;
 
-  createClient(input: { projectId: string; name: string; scopes: Scope[] }): Promise<CreatedClient>;
+  /** `requireDpop`: its token requests must carry a DPoP proof (RFC 9449). */
+  createClient(input: {
+    projectId: string;
+    name: string;
+    scopes: Scope[];
+    requireDpop?: boolean;
+  }): Promise<CreatedClient>;
   /** A private_key_jwt client (RFC 7523): it proves itself with these public keys and has no secret. */
   createKeyClient(input: {
     projectId: string;
     name: string;
     scopes: Scope[];
     jwks: ClientKeySet;
+    requireDpop?: boolean;
   }): Promise<OAuthClient>;
+  /**
+   * Makes the client's token requests need a DPoP proof, or not; null for an unknown client. Other
+   * replicas see it once their cached record expires (CLIENT_CACHE_TTL_MS).
+   */
+  setClientRequireDpop(clientId: string, required: boolean): Promise<OAuthClient | null>;
   /**
    * Replaces a private_key_jwt client's public keys; null when there is no such client or it uses
    * a secret. Every replica reads the keys from the store for each assertion, so it counts at once.

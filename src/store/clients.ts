@@ -14,10 +14,11 @@ interface ClientRow {
   generation: unknown;
   secret_hash: string | null;
   jwks: ClientKeySet | null;
+  require_dpop: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, created_at';
+const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, require_dpop, created_at';
 
 function toClient(row: ClientRow): OAuthClient {
   return {
@@ -29,6 +30,7 @@ function toClient(row: ClientRow): OAuthClient {
     generation: toNumber(row.generation),
     secretHash: row.secret_hash,
     jwks: row.jwks,
+    requireDpop: row.require_dpop,
     createdAt: toNumber(row.created_at),
   };
 }
@@ -40,6 +42,8 @@ export interface NewClient {
   scopes: Scope[];
   secretHash?: string | undefined;
   jwks?: ClientKeySet | undefined;
+  /** Refuse its token requests without a DPoP proof; default false. */
+  requireDpop?: boolean | undefined;
 }
 
 /** The unique index on a project's client names (migration 005): lower(btrim(name)). */
@@ -51,8 +55,8 @@ export async function createClient(db: SqlRunner, input: NewClient, nowMs: numbe
     return await db.transaction(async (tx) => {
       await requireOAuthPlan(tx, input.projectId);
       const rows = await tx.query<ClientRow>(
-        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, jwks, created_at)
-         VALUES ($1, $2, $3, $4, true, $5, $6::jsonb, $7) RETURNING ${COLUMNS}`,
+        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, jwks, require_dpop, created_at)
+         VALUES ($1, $2, $3, $4, true, $5, $6::jsonb, $8, $7) RETURNING ${COLUMNS}`,
         [
           newClientId(),
           input.projectId,
@@ -61,6 +65,7 @@ export async function createClient(db: SqlRunner, input: NewClient, nowMs: numbe
           input.secretHash ?? null,
           input.jwks === undefined ? null : JSON.stringify(input.jwks),
           nowMs,
+          input.requireDpop ?? false,
         ],
       );
       return toClient(rows[0]!);
@@ -110,6 +115,19 @@ export async function setClientJwks(db: SqlRunner, clientId: string, jwks: Clien
   const rows = await db.query<ClientRow>(
     `UPDATE oauth_clients SET jwks = $2::jsonb WHERE client_id = $1 AND jwks IS NOT NULL RETURNING ${COLUMNS}`,
     [clientId, JSON.stringify(jwks)],
+  );
+  return rows[0] ? toClient(rows[0]) : null;
+}
+
+/** Makes the client's token requests need a DPoP proof, or not; null for an unknown client. */
+export async function setClientRequireDpop(
+  db: SqlRunner,
+  clientId: string,
+  required: boolean,
+): Promise<OAuthClient | null> {
+  const rows = await db.query<ClientRow>(
+    `UPDATE oauth_clients SET require_dpop = $2 WHERE client_id = $1 RETURNING ${COLUMNS}`,
+    [clientId, required],
   );
   return rows[0] ? toClient(rows[0]) : null;
 }

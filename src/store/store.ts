@@ -9,6 +9,7 @@ import {
   raiseClientGeneration,
   setClientEnabled,
   setClientJwks,
+  setClientRequireDpop,
 } from './clients.ts';
 import { createProject, deleteProject, getProject, listProjects } from './projects.ts';
 import {
@@ -46,6 +47,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     setClientEnabled: (clientId, enabled) => setClientEnabled(db, clientId, enabled),
     raiseClientGeneration: (clientId) => raiseClientGeneration(db, clientId),
     setClientJwks: (clientId, jwks) => setClientJwks(db, clientId, jwks),
+    setClientRequireDpop: (clientId, required) => setClientRequireDpop(db, clientId, required),
     claimJti: (scope, jti, expiresAtSec) => claimJti(db, scope, jti, expiresAtSec),
     pruneJtis: (nowSeconds) => pruneJtis(db, nowSeconds),
 

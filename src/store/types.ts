@@ -44,6 +44,8 @@ export interface OAuthClient {
   secretHash: string | null;
   /** The public keys a private_key_jwt client signs its assertions with (RFC 7523); null for a secret client. */
   jwks: ClientKeySet | null;
+  /** Its token requests must carry a DPoP proof (RFC 9449), so all its tokens are key-bound. */
+  requireDpop: boolean;
   createdAt: number;
 }
 
@@ -162,6 +164,7 @@ export interface Store {
     scopes: Scope[];
     secretHash?: string | undefined;
     jwks?: ClientKeySet | undefined;
+    requireDpop?: boolean | undefined;
   }): Promise<OAuthClient>;
   getClient(clientId: string): Promise<OAuthClient | null>;
   listClients(projectId: string): Promise<OAuthClient[]>;
@@ -172,6 +175,8 @@ export interface Store {
 
   /** Replaces a private_key_jwt client's key set; null when there is no such client or it has a secret. */
   setClientJwks(clientId: string, jwks: ClientKeySet): Promise<OAuthClient | null>;
+  /** Makes the client's token requests need a DPoP proof, or not; null for an unknown client. */
+  setClientRequireDpop(clientId: string, required: boolean): Promise<OAuthClient | null>;
 
   /**
    * Records a JWT id (a client assertion's, a DPoP proof's) as used within `scope` until

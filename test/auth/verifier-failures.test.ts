@@ -182,6 +182,23 @@ describe('verifier: scope requirements', () => {
     }
   });
 
+  it('refuses a DPoP-bound token (cnf.jkt) presented as Bearer, on every sighting, and a cnf it cannot check', async () => {
+    const jkt = 'A'.repeat(43);
+    const bound = bearer(await f.kit.goodToken({ claims: { cnf: { jkt } } }));
+    for (let sighting = 0; sighting < 3; sighting++)
+      expect(f.verifier.authorize(bound, ANY)).toMatchObject({
+        kind: 'invalid_token',
+        detail: 'DPoP-bound token presented as Bearer',
+      });
+    for (const cnf of [{ jkt: 'short' }, { x5t: 'A'.repeat(43) }, { jkt, other: 1 }, 'jkt', null, [jkt]]) {
+      const token = bearer(await f.kit.goodToken({ claims: { cnf } }));
+      expect({ cnf, decision: f.verifier.authorize(token, ANY) }).toMatchObject({
+        cnf,
+        decision: { kind: 'invalid_token', detail: 'cnf is not {jkt: SHA-256 thumbprint}' },
+      });
+    }
+  });
+
   it('treats a token without a scope claim as having no scope: accepted where none is required, 1026 where one is', async () => {
     const token = bearer(await f.kit.goodToken({ claims: { scope: undefined } }));
     expect(f.verifier.authorize(token, ANY)).toMatchObject({ ok: true, token: { scopes: [] } });

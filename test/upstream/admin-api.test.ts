@@ -148,7 +148,15 @@ describe('admin API over HTTP', () => {
     });
     expect(created.status).toBe(201);
     const client = created.body as Json;
-    expect(Object.keys(client)).toEqual(['client_id', 'client_secret', 'name', 'scopes', 'enabled', 'auth']);
+    expect(Object.keys(client)).toEqual([
+      'client_id',
+      'client_secret',
+      'name',
+      'scopes',
+      'enabled',
+      'auth',
+      'require_dpop',
+    ]);
     expect(client).toMatchObject({ name: 'backend', scopes: ['address', 'phone'], enabled: true });
     expect(String(client['client_secret']).length).toBeGreaterThanOrEqual(43);
     const list = await t.admin('GET', `/projects/${project.id}/clients`);
@@ -159,6 +167,7 @@ describe('admin API over HTTP', () => {
         scopes: ['address', 'phone'],
         enabled: true,
         auth: 'client_secret',
+        require_dpop: false,
       },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(String(client['client_secret']));

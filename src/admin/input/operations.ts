@@ -23,7 +23,13 @@ export type CreateProjectInput = z.output<typeof createProjectInput>;
 /** `auth` defaults to a secret; `private_key_jwt` needs `jwks` (its public keys), and only it may have one. */
 export const createClientInput = z
   .object(
-    { name: nameSchema, scopes: scopesSchema, auth: authSchema.optional(), jwks: jwksSchema.optional() },
+    {
+      name: nameSchema,
+      scopes: scopesSchema,
+      auth: authSchema.optional(),
+      jwks: jwksSchema.optional(),
+      require_dpop: z.boolean({ error: 'require_dpop: must be true or false' }).optional(),
+    },
     { error: NOT_AN_OBJECT },
   )
   .superRefine((input, ctx) => {
@@ -49,3 +55,9 @@ export const setClientKeysInput = z
   .object({ jwks: jwksSchema }, { error: NOT_AN_OBJECT })
   .brand<'SetClientKeysInput'>();
 export type SetClientKeysInput = z.output<typeof setClientKeysInput>;
+
+/** `required`: the client's token requests must carry a DPoP proof (RFC 9449). */
+export const setClientDpopInput = z
+  .object({ required: z.boolean({ error: 'required: must be true or false' }) }, { error: NOT_AN_OBJECT })
+  .brand<'SetClientDpopInput'>();
+export type SetClientDpopInput = z.output<typeof setClientDpopInput>;

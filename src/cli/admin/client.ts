@@ -12,7 +12,7 @@ const CLIENT = ['client_id', 'name', 'scopes', 'enabled'] as const;
 const create: AdminCommand = {
   noun: 'client',
   verb: 'create',
-  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--json]`,
+  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--require-dpop] [--json]`,
   async run(input) {
     noPositionals(input, create);
     const project = required(input, create, 'project');
@@ -26,8 +26,11 @@ const create: AdminCommand = {
       );
     if ((auth === 'private_key_jwt') !== (input.values.jwks !== undefined))
       throw usageError('--jwks FILE goes with --auth private_key_jwt, and only with it', create.usage);
+    const dpop = input.values['require-dpop'] ? { require_dpop: true } : {};
     const body =
-      auth === 'private_key_jwt' ? { name, scopes, auth, jwks: await readKeySet(input, create) } : { name, scopes };
+      auth === 'private_key_jwt'
+        ? { name, scopes, auth, jwks: await readKeySet(input, create), ...dpop }
+        : { name, scopes, ...dpop };
     const answer = asRow(await input.api.request('POST', `/projects/${segment(project)}/clients`, body));
     if (auth === 'private_key_jwt') {
       const client = pick(answer, [...CLIENT, 'auth']);

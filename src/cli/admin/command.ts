@@ -20,6 +20,8 @@ export interface AdminValues {
   readonly auth?: string | undefined;
   /** A file holding a client's public JWK set (`client create --auth private_key_jwt`, `client keys`). */
   readonly jwks?: string | undefined;
+  /** `client create --require-dpop`: its token requests must carry a DPoP proof. */
+  readonly 'require-dpop'?: boolean | undefined;
 }
 
 export interface CommandInput {

@@ -72,6 +72,7 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
       '--scopes LIST': `comma-separated, from ${SCOPES.join(', ')}`,
       '--auth METHOD': 'client_secret (default) or private_key_jwt',
       '--jwks FILE': 'with private_key_jwt: a JSON file holding the public JWK set {"keys": [...]}',
+      '--require-dpop': 'refuse its token requests without a DPoP proof (every token it gets is key-bound)',
     },
   },
   'client keys': {

@@ -83,6 +83,7 @@ const OPTIONS = {
   month: { type: 'string' },
   auth: { type: 'string' },
   jwks: { type: 'string' },
+  'require-dpop': { type: 'boolean' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

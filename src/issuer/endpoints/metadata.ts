@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SUPPORTED_ALGORITHMS } from '#auth';
 import { SCOPES } from '#common';
 import { ASSERTION_ALGORITHMS } from '../oauth/client-assertion.ts';
 import type { PublicDocument } from './public-document.ts';
@@ -41,6 +42,7 @@ export function metadataDocument(issuer: string): PublicDocument {
     revocation_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     scopes_supported: [...SCOPES],
+    dpop_signing_alg_values_supported: SUPPORTED_ALGORITHMS,
   });
   const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
   return { body, etag, contentType: 'application/json; charset=utf-8' };

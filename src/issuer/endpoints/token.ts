@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { planAllowsOAuth, sendJson } from '#common';
 import { authenticateClient, type ClientAuthDeps } from '../oauth/authenticate.ts';
 import { CLIENT_AUTH_PARAMS } from '../oauth/credentials.ts';
+import { tokenDpopKey, type TokenDpopDeps } from '../oauth/dpop.ts';
 import { type FormParams, readForm } from '../oauth/form.ts';
 import { grantLifetime } from '../oauth/lifetime.ts';
 import { NO_STORE, OAuthError } from '../oauth/oauth-error.ts';
@@ -14,6 +15,7 @@ const TOKEN_PARAMS: ReadonlySet<string> = new Set(['grant_type', ...CLIENT_AUTH_
 
 export interface TokenEndpointDeps extends ClientAuthDeps {
   readonly tokens: TokenContext;
+  readonly dpop: TokenDpopDeps;
 }
 
 /**
@@ -22,8 +24,10 @@ export interface TokenEndpointDeps extends ClientAuthDeps {
  * grant (other parameters are ignored) → 400 malformed Basic / two mechanisms → 401 client
  * authentication (429 once the client id or the source address is over its failure limit;
  * correct credentials always pass) → 400 grant_type missing / 400 unsupported_grant_type →
- * 400 unauthorized_client (plan) → 400 invalid_scope → 400 expires_in → 401 client disabled
- * while the request was reading it.
+ * 400 unauthorized_client (plan) → 400 invalid_scope → 400 expires_in → 400 invalid_dpop_proof
+ * (a bad `DPoP` proof, or none from a client that must use DPoP) → 401 client disabled while the
+ * request was reading it. With a valid proof the token is bound to its key (`cnf.jkt`) and its
+ * type is `DPoP`.
  */
 export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {
   requirePost(req);
@@ -36,7 +40,8 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
   }
   const scopes = grantScopes(form.get('scope'), client.scopes);
   const lifetime = grantLifetime(form.get('expires_in'));
-  const issued = await issueToken(record, deps.clients, scopes, lifetime.seconds, deps.tokens);
+  const jkt = await tokenDpopKey(req, client, deps.dpop);
+  const issued = await issueToken(record, deps.clients, scopes, lifetime.seconds, deps.tokens, jkt);
   if (!issued) {
     deps.log.warn(
       { clientId: client.clientId, reason: 'client disabled during the request' },
@@ -45,12 +50,19 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
     throw new OAuthError('invalid_client', 'client authentication failed');
   }
   deps.log.info(
-    { clientId: client.clientId, jti: issued.jti, kid: issued.kid, scope: scopes, expiresIn: lifetime.seconds },
+    {
+      clientId: client.clientId,
+      jti: issued.jti,
+      kid: issued.kid,
+      scope: scopes,
+      expiresIn: lifetime.seconds,
+      dpop: jkt !== undefined,
+    },
     'token issued',
   );
   const body = {
     access_token: issued.token,
-    token_type: 'Bearer',
+    token_type: jkt === undefined ? 'Bearer' : 'DPoP',
     expires_in: lifetime.seconds,
     scope: scopes.join(' '),
     // Extension: present only when the requested expires_in was above the maximum and was capped.

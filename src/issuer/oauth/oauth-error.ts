@@ -12,7 +12,9 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'temporarily_unavailable'
-  | 'server_error';
+  | 'server_error'
+  /** RFC 9449 §5: a DPoP proof at the token endpoint is missing (the client must use DPoP) or invalid. */
+  | 'invalid_dpop_proof';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -22,6 +24,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   invalid_scope: 400,
   temporarily_unavailable: 429,
   server_error: 500,
+  invalid_dpop_proof: 400,
 };
 
 /** The challenge sent with every 401 (RFC 7617 needs a realm; RFC 9110 wants a challenge on 401). */

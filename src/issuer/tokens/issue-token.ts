@@ -36,6 +36,8 @@ export async function issueToken(
   scopes: readonly Scope[],
   lifetimeSec: number,
   ctx: TokenContext,
+  /** RFC 9449 §6: the DPoP key thumbprint the token is bound to (`cnf.jkt`). */
+  jkt?: string,
 ): Promise<IssuedToken | null> {
   const client = await currentClient(record, clients, ctx.revocations);
   if (!client) return null;
@@ -54,6 +56,7 @@ export async function issueToken(
     exp,
     jti,
     [CLIENT_GENERATION_CLAIM]: client.generation,
+    ...(jkt === undefined ? {} : { cnf: { jkt } }),
   });
   return { token, jti, kid: signer.kid, iat, exp };
 }

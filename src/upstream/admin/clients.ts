@@ -1,5 +1,5 @@
 import type { OAuthClient } from '#store';
-import { createClientInput, parseInput, setClientKeysInput } from '#admin';
+import { createClientInput, parseInput, setClientDpopInput, setClientKeysInput } from '#admin';
 import { readJsonObject } from './body.ts';
 import { type AdminRoute, id, ok } from './route.ts';
 import { clientView } from './views.ts';
@@ -32,6 +32,15 @@ export const clientRoutes: readonly AdminRoute[] = [
     async handle(service, actor, req, params) {
       const input = parseInput(setClientKeysInput, await readJsonObject(req));
       return ok(clientView(await service.setClientKeys(actor, id(params), input)));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/clients/:id/dpop',
+    async handle(service, actor, req, params) {
+      const input = parseInput(setClientDpopInput, await readJsonObject(req));
+      const client = await service.setClientDpop(actor, id(params), input);
+      return ok({ client_id: client.clientId, require_dpop: client.requireDpop });
     },
   },
   {

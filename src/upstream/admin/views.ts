@@ -27,6 +27,7 @@ export function clientView(client: OAuthClient) {
     scopes: [...client.scopes],
     enabled: client.enabled,
     auth: clientAuthMethod(client),
+    require_dpop: client.requireDpop,
     ...(client.jwks ? { jwks: client.jwks } : {}),
   };
 }
