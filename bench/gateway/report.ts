@@ -92,11 +92,11 @@ export function printTable(rows: Row[]): void {
   const haproxy = byPrefix(rows, HAPROXY_BASELINE);
   const vs = (r: Row, base: Row | undefined) => (base ? (r.rps / base.rps).toFixed(2) : '-').padStart(9);
   console.log(
-    `${'scenario'.padEnd(36)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(10)} ${'(user)'.padStart(6)} ${'vs plain'.padStart(8)} ${'vs undici'.padStart(9)} ${'vs HAProxy'.padStart(10)}  ${'per pass vs plain: p25 median p75'.padEnd(25)} errors`,
+    `${'scenario'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'CPU µs/req'.padStart(10)} ${'(user)'.padStart(6)} ${'vs plain'.padStart(8)} ${'vs undici'.padStart(9)} ${'vs HAProxy'.padStart(10)}  ${'per pass vs plain: p25 median p75'.padEnd(25)} errors`,
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(7)} ${r.cpuUsPerReq.toFixed(0).padStart(10)} ${r.userUsPerReq.toFixed(0).padStart(6)} ${r.ratio.toFixed(2).padStart(8)} ${vs(r, undici)} ${vs(r, haproxy).padStart(10)}  ${spread(r.passRatios).padEnd(25)} ${r.failures}`,
+      `${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(7)} ${r.cpuUsPerReq.toFixed(0).padStart(10)} ${r.userUsPerReq.toFixed(0).padStart(6)} ${r.ratio.toFixed(2).padStart(8)} ${vs(r, undici)} ${vs(r, haproxy).padStart(10)}  ${spread(r.passRatios).padEnd(25)} ${r.failures}`,
     );
   }
 }
