@@ -2,7 +2,7 @@ import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node
 import type { Socket } from 'node:net';
 import { ProxyServer } from 'http-proxy-3';
 import type { GatewayConfig } from '../config/schema.ts';
-import { createUpstreamAgent } from './agent.ts';
+import { createUpstreamAgent, queuedRequest } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
 import type { Forwarder, ForwarderHooks } from './forward.ts';
 import { relayBody, relayedTo, relayInformational } from './relay.ts';
@@ -96,10 +96,29 @@ export function createHttpProxyForwarder(upstream: GatewayConfig['upstream'], ho
     if (res && !res.headersSent && !res.destroyed) unusableReply(proxyRes, res.req, res);
   }
 
+  /**
+   * A request still waiting for a socket after connectTimeoutMs gets 502, as a connection that
+   * could not be made. Node's agent keeps a destroyed request queued and fails it only once a
+   * socket comes free (which it then takes back), so the reply is sent here at once.
+   */
+  function boundQueueWait(queued: ClientRequest, req: IncomingMessage, res: ServerResponse, state: ForwardState): void {
+    const ms = upstream.connectTimeoutMs;
+    const timer = setTimeout(() => {
+      if (queued.socket || queued.destroyed || state.answered) return;
+      state.timedOut = 'connect';
+      onError(new Error(`no upstream connection within ${ms} ms (all ${upstream.maxSockets} sockets busy)`), req, res);
+      state.answered = true;
+      queued.destroy();
+    }, ms);
+    queued.once('socket', () => clearTimeout(timer));
+  }
+
   return {
     forward(req, res, state, body) {
       setForwardState(req, state);
       proxy.web(req, res, body ? { buffer: body as never } : hasBody(req) ? {} : NO_BODY, onError);
+      const queued = queuedRequest(agent);
+      if (queued !== undefined) boundQueueWait(queued, req, res, state);
     },
     close() {
       agent.destroy();

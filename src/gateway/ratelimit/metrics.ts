@@ -7,7 +7,11 @@ import type { LeaseEvents } from './leased-buckets.ts';
  * codes 1045, 1046 and 1056). Counted in plain numbers and handed over at scrape time: the
  * request path pays no label hashing.
  */
-export function createRateLimitMetrics(registry: Registry, status: () => BucketsStatus | undefined): LeaseEvents {
+export function createRateLimitMetrics(
+  registry: Registry,
+  status: () => BucketsStatus | undefined,
+  projectCalls: () => ReadonlyMap<string, number>,
+): LeaseEvents {
   const leases = { granted: 0, empty: 0, error: 0 };
   const fallback = { admitted: 0, refused: 0, closed: 0 };
   const registers = [registry];
@@ -39,6 +43,16 @@ export function createRateLimitMetrics(registry: Registry, status: () => Buckets
     collect() {
       this.reset();
       for (const [result, n] of Object.entries(fallback)) if (n > 0) this.inc({ result }, n);
+    },
+  });
+  new Counter({
+    name: 'tokengate_gateway_project_calls_total',
+    help: 'Calls admitted on rate-limited routes, by project (one series per project that called this gateway; at most 100,000).',
+    labelNames: ['project_id'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [project_id, n] of projectCalls()) this.inc({ project_id }, n);
     },
   });
   return {

@@ -42,7 +42,11 @@ export function createRateLimiting(deps: RateLimitingDeps): RateLimiting {
   const memory = createMemoryBuckets(now);
   let buckets: Buckets = memory;
   const redisConfig = config?.redis;
-  const events = createRateLimitMetrics(deps.registry, () => buckets.status());
+  const abort = new AbortController();
+  const stop = new AbortController();
+  const channel = createUpstreamChannel(current, abort.signal, 5_000);
+  const usage = createUsageCounter(channel, log);
+  const events = createRateLimitMetrics(deps.registry, () => buckets.status(), usage.totals);
   if (redisConfig?.url !== undefined) {
     buckets = createLeasedBuckets({
       redis: connectRedis(redisConfig.url, redisConfig.timeoutMs, log),
@@ -56,12 +60,8 @@ export function createRateLimiting(deps: RateLimitingDeps): RateLimiting {
   }
   const book = createPolicyBook();
   const keyProjects = new Map<string, string>();
-  const abort = new AbortController();
-  const stop = new AbortController();
   // The policy feed and usage reports run while the configuration has rateLimits (a reload may add them).
   const limited = () => current().rateLimits !== undefined;
-  const channel = createUpstreamChannel(current, abort.signal, 5_000);
-  const usage = createUsageCounter(channel, log);
   startPolicyFeed({
     channel,
     refreshMs: () => current().rateLimits?.policyRefreshMs ?? 500,

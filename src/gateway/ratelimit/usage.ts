@@ -21,6 +21,8 @@ export const USAGE_PATH = '/internal/usage';
 export interface UsageCounter {
   count(projectId: string, now: number, quota: number | undefined): void;
   flush(): Promise<void>;
+  /** Calls admitted per project since this gateway started (the metrics' counter). */
+  totals(): ReadonlyMap<string, number>;
 }
 
 export function createUsageCounter(channel: UpstreamChannel | undefined, log: Logger): UsageCounter {
@@ -28,8 +30,13 @@ export function createUsageCounter(channel: UpstreamChannel | undefined, log: Lo
   let day = '';
   let dayEnds = 0;
   let failing = false;
+  const totals = new Map<string, number>();
   return {
+    totals: () => totals,
     count(projectId, now, quota) {
+      const total = totals.get(projectId);
+      if (total !== undefined) totals.set(projectId, total + 1);
+      else if (totals.size < MAX_PENDING) totals.set(projectId, 1);
       if (now >= dayEnds || now < dayEnds - 86_400_000) {
         day = dayOf(now);
         dayEnds = Date.parse(`${day}T00:00:00Z`) + 86_400_000;

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseGatewayConfig } from '../../../src/gateway/config/load.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -86,6 +88,29 @@ describe('rate limits per client and per project', () => {
     const before = calls();
     expect(await statuses(t, 5)).toEqual([200, 200, 200, 429, 429]);
     expect(calls() - before).toBe(3);
+    // Admitted calls per project, for Prometheus.
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toContain('tokengate_gateway_project_calls_total{project_id="p-count"} 3');
+  });
+});
+
+describe('a reload', () => {
+  it('applies new limits at once, keeping what was counted', async () => {
+    const t = await token('c-reload', 'p-reload');
+    expect(await statuses(t, 2)).toEqual([200, 200]);
+    const source = readFileSync(join(import.meta.dirname, 'gateway.yaml'), 'utf8').replace(
+      'client: { requests: 3, windowSec: 10 }',
+      'client: { requests: 4, windowSec: 10 }',
+    );
+    const result = await h.gateway.reload(parseGatewayConfig(source, 'gateway.yaml', h.env));
+    expect(result.ok).toBe(true);
+    const next = await call(t);
+    expect(next.headers.get('ratelimit-policy')).toBe('"client";q=4;w=10, "project";q=5;w=10');
+    // What was counted stays: two of the old three were spent, so one call passes; the larger
+    // bucket fills up at the new rate, not at once.
+    expect([next.status, ...(await statuses(t, 1))]).toEqual([200, 429]);
+    clock.advance(5_000);
+    expect(await statuses(t, 2)).toEqual([200, 200]);
   });
 });
 

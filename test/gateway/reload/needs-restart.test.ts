@@ -15,4 +15,15 @@ describe('which changed sections need a restart', () => {
     expect(sectionsNeedingRestart(plain, tls)).toEqual(['tls (on or off)']);
     expect(sectionsNeedingRestart(tls, plain)).toEqual(['tls (on or off)']);
   });
+
+  it("applies new plan limits in place and asks for a restart only to change the rate limits' Redis", () => {
+    const limits = (requests: number, redis: string) =>
+      config(
+        `rateLimits:\n  ${redis}plans: { free: { groups: { api: { client: { requests: ${requests}, windowSec: 1 } } } } }\n`,
+      );
+    expect(sectionsNeedingRestart(limits(5, ''), limits(9, ''))).toEqual([]);
+    expect(sectionsNeedingRestart(limits(5, ''), limits(5, 'redis: { url: "redis://127.0.0.1:6379" }\n  '))).toEqual([
+      'rateLimits.redis',
+    ]);
+  });
 });
