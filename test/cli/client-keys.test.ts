@@ -84,6 +84,17 @@ describe('tokengate admin client create --auth private_key_jwt, client keys', ()
     expect(text.stdout).toBe(`client ${id}: key set replaced (1 key)\n`);
   });
 
+  it('creates a client that must use DPoP (--require-dpop), and the admin API turns it off', async () => {
+    const args = ['client', 'create', '--project', projectId, '--name', 'bound', '--scopes', 'email', '--require-dpop'];
+    const id = String(((await json(args)) as Json)['client_id']);
+    const listed = (await t.admin('GET', `/projects/${projectId}/clients`)).body as Json[];
+    expect(listed.find((c) => c['client_id'] === id)).toMatchObject({ require_dpop: true });
+    const off = await t.admin('POST', `/clients/${id}/dpop`, { required: false });
+    expect(off).toMatchObject({ status: 200, body: { client_id: id, require_dpop: false } });
+    expect((await t.admin('POST', `/clients/${id}/dpop`, { required: 'yes' })).status).toBe(400);
+    expect((await t.admin('POST', '/clients/cli_missing/dpop', { required: true })).status).toBe(404);
+  });
+
   it('refuses --jwks without --auth private_key_jwt, an unreadable file and a file that is not JSON (exit 2)', async () => {
     const base = ['admin', 'client', 'create', '--project', projectId, '--name', 'x', '--scopes', 'email'];
     const cases: Array<[string[], string]> = [

@@ -32,6 +32,27 @@ export function usedJtiCases(ctx: SuiteContext): void {
     expect(await ctx.store.setClientJwks('cli_missing', next)).toBeNull();
   });
 
+  it('stores whether a client must use DPoP, false unless asked, and changes it', async () => {
+    const project = await ctx.store.createProject({ name: 'dpop', plan: 'business' });
+    const plain = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'p',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
+    expect(plain.requireDpop).toBe(false);
+    const bound = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'b',
+      scopes: ['email'],
+      secretHash: 'h',
+      requireDpop: true,
+    });
+    expect((await ctx.store.getClient(bound.clientId))?.requireDpop).toBe(true);
+    expect(await ctx.store.setClientRequireDpop(plain.clientId, true)).toMatchObject({ requireDpop: true });
+    expect(await ctx.store.setClientRequireDpop('cli_missing', true)).toBeNull();
+  });
+
   it('refuses a client with both a secret and keys, or with neither', async () => {
     const project = await ctx.store.createProject({ name: 'bad', plan: 'business' });
     const jwks = { keys: [] };
