@@ -1,4 +1,4 @@
-import { failure, type Result, success } from '#common';
+import { z } from 'zod';
 
 /**
  * The `features` parameter: which checks to run. `format` alone is a syntax-only check;
@@ -12,26 +12,32 @@ export type Feature = (typeof FEATURES)[number];
 export const DEFAULT_FEATURES: readonly Feature[] = ['domain', 'connection'];
 const MAX_FEATURES_LENGTH = 100;
 
-function isFeature(value: string): value is Feature {
-  return (FEATURES as readonly string[]).includes(value);
-}
-
-/** The parsed set, or a public 1000 message naming the parameter. */
-export function parseFeatures(raw: string | undefined): Result<ReadonlySet<Feature>> {
-  // Blank is the default, as for the address endpoints' optional lists (`state_codes`, `source`).
-  if (raw === undefined || raw.trim() === '') return success(new Set(DEFAULT_FEATURES));
-  if (raw.length > MAX_FEATURES_LENGTH) return failure('Features is too long');
-  const names = raw
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
-  if (names.length === 0) return failure('Features can not be blank');
-  const unknown = names.find((name) => !isFeature(name));
-  if (unknown !== undefined) {
-    return failure(`Features must be a comma-separated list of ${FEATURES.join(', ')}`);
-  }
-  return success(new Set(names.filter(isFeature)));
-}
+/**
+ * The `features` parameter as a set of checks. Blank is the default, as for the address endpoints'
+ * optional lists (`state_codes`, `source`); names are trimmed and in any case.
+ */
+export const featuresParam = z
+  .string()
+  .optional()
+  .transform((raw) => (raw === undefined || raw.trim() === '' ? undefined : raw))
+  .pipe(
+    z
+      .string()
+      .max(MAX_FEATURES_LENGTH, { error: 'Features is too long' })
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((name) => name.trim().toLowerCase())
+          .filter((name) => name !== ''),
+      )
+      .pipe(
+        z
+          .array(z.enum(FEATURES, { error: `Features must be a comma-separated list of ${FEATURES.join(', ')}` }))
+          .min(1, { error: 'Features can not be blank' }),
+      )
+      .optional(),
+  )
+  .transform((names): ReadonlySet<Feature> => new Set(names ?? DEFAULT_FEATURES));
 
 export function isFormatOnly(features: ReadonlySet<Feature>): boolean {
   return features.size === 1 && features.has('format');

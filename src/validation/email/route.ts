@@ -1,10 +1,10 @@
 import { apiError, type Clock, systemClock } from '#common';
 import type { ValidationRequest, ValidationResponse, ValidationRoute } from '../types.ts';
-import { parseFeatures } from './features.ts';
+import { z } from 'zod';
+import { featuresParam } from './features.ts';
 import { cachedLookup } from './lookup-cache.ts';
 import { createMxLookup, type MxLookup } from './mx-lookup.ts';
-import { formatError } from '../format-param.ts';
-import { singleParam } from '../query-param.ts';
+import { format, once, parseQuery } from '../query-schema.ts';
 import { verifyEmail } from './verify.ts';
 
 export interface EmailRouteOptions {
@@ -23,6 +23,17 @@ export const DEFAULT_DNS_TIMEOUT_MS = 1500;
 /** Far above the 254-octet address limit, so over-long addresses still get a FORMAT_INVALID verdict. */
 const MAX_EMAIL_PARAM = 1024;
 const ERROR_EXTRA = { completions: [] } as const;
+
+/** The parameters, in the order their errors are reported. */
+const emailQuery = z.object({
+  email: once('Email', MAX_EMAIL_PARAM).pipe(
+    z
+      .string({ error: 'Email can not be blank' })
+      .refine((value) => value.trim() !== '', { error: 'Email can not be blank' }),
+  ),
+  features: once('Features', MAX_EMAIL_PARAM).pipe(featuresParam),
+  format,
+});
 
 function invalid(message: string): ValidationResponse {
   return apiError('validation_failed', { message, extra: ERROR_EXTRA });
@@ -54,16 +65,9 @@ export function createEmailRoute(options: EmailRouteOptions = {}): ValidationRou
       return routing;
     };
   async function handle(request: ValidationRequest): Promise<ValidationResponse> {
-    const email = singleParam(request.query, 'email', 'Email', MAX_EMAIL_PARAM);
-    if (!email.ok) return invalid(email.error);
-    if (email.value === undefined || email.value.trim() === '') return invalid('Email can not be blank');
-    const rawFeatures = singleParam(request.query, 'features', 'Features', MAX_EMAIL_PARAM);
-    if (!rawFeatures.ok) return invalid(rawFeatures.error);
-    const features = parseFeatures(rawFeatures.value);
-    if (!features.ok) return invalid(features.error);
-    const format = formatError(request.query);
-    if (format) return invalid(format);
-    return { status: 200, body: await verifyEmail(email.value, features.value, loggedLookup(request)) };
+    const params = parseQuery(emailQuery, request.query);
+    if (!params.ok) return invalid(params.error);
+    return { status: 200, body: await verifyEmail(params.value.email, params.value.features, loggedLookup(request)) };
   }
   return { path: EMAIL_PATH, scope: 'email', errorExtra: ERROR_EXTRA, handle };
 }

@@ -1,7 +1,7 @@
 import { type CountryCode, isSupportedCountry } from 'libphonenumber-js/max';
-import { failure, type Result, success } from '#common';
-import { formatError } from '../format-param.ts';
-import { singleParam } from '../query-param.ts';
+import { z } from 'zod';
+import type { Result } from '#common';
+import { first, format, once, parseQuery } from '../query-schema.ts';
 
 export interface PhoneParams {
   readonly phoneNumber: string;
@@ -14,78 +14,65 @@ export interface PhoneParams {
 const MAX_PHONE_NUMBER = 100;
 const MAX_COUNTRY_LIST = 1000;
 
-function country(raw: string): CountryCode | undefined {
-  const code = raw.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code) ? code : undefined;
+/** An ISO 3166-1 alpha-2 code libphonenumber knows, in any case, spaces around it ignored. */
+function country(error: string) {
+  return z
+    .string()
+    .transform((raw) => raw.trim().toUpperCase())
+    .refine((code): code is CountryCode => /^[A-Z]{2}$/.test(code) && isSupportedCountry(code), { error })
+    .transform((code) => code as CountryCode);
 }
 
-function phoneNumber(query: URLSearchParams): Result<string> {
-  const param = singleParam(query, 'phone_number', 'Phone number', MAX_PHONE_NUMBER);
-  if (!param.ok) return param;
-  const value = param.value?.trim() ?? '';
-  return value === '' ? failure('Phone number can not be blank') : success(value);
-}
+/** Trimmed; absent or blank is refused with `blank`. */
+const filled = (label: string, maxLength: number) =>
+  once(label, maxLength)
+    .transform((value) => value?.trim() ?? '')
+    .pipe(z.string().min(1, { error: `${label} can not be blank` }));
 
-function defaultCountry(query: URLSearchParams): Result<CountryCode> {
-  const param = singleParam(query, 'default_country_code', 'Default country code', 10);
-  if (!param.ok) return param;
-  if ((param.value?.trim() ?? '') === '') return failure('Default country code can not be blank');
-  const code = country(param.value ?? '');
-  return code ? success(code) : failure('Default country code must be an ISO 3166-1 alpha-2 country code');
-}
+const COUNTRY_LIST = 'Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes';
 
-/** `true`/`1` or `false`/`0`/empty; absent = false. */
-function mobileOnly(query: URLSearchParams): Result<boolean> {
-  const param = singleParam(query, 'mobile_only', 'Mobile only', 10);
-  if (!param.ok) return param;
-  const value = param.value?.trim().toLowerCase() ?? '';
-  if (value === 'true' || value === '1') return success(true);
-  if (value === 'false' || value === '0' || value === '') return success(false);
-  return failure('Mobile only must be true or false');
-}
-
-/** Comma-separated ISO2 codes; absent or empty = any country. */
-function allowedCountries(query: URLSearchParams): Result<ReadonlySet<CountryCode> | undefined> {
-  const param = singleParam(query, 'allowed_country_codes', 'Allowed country codes', MAX_COUNTRY_LIST);
-  if (!param.ok) return param;
-  const codes = (param.value ?? '')
-    .split(',')
-    .filter((name) => name.trim() !== '')
-    .map(country);
-  if (codes.some((code) => code === undefined)) {
-    return failure('Allowed country codes must be a comma-separated list of ISO 3166-1 alpha-2 country codes');
-  }
-  return success(codes.length === 0 ? undefined : new Set(codes.filter((code) => code !== undefined)));
-}
-
-/**
- * `timeout` bounds a carrier check; none runs, but a malformed value is still the caller's bug.
- * Empty is the default, as for the address endpoints' optional numbers (`max`).
- */
-function otherErrors(query: URLSearchParams): string | undefined {
-  const timeout = query.get('timeout');
-  if (timeout !== null && timeout !== '' && !(Number(timeout) > 0 && Number(timeout) <= 60)) {
-    return 'Timeout must be a number of seconds above 0 and at most 60';
-  }
-  return formatError(query);
-}
+const phoneQuery = z.object({
+  phone_number: filled('Phone number', MAX_PHONE_NUMBER),
+  default_country_code: filled('Default country code', 10).pipe(
+    country('Default country code must be an ISO 3166-1 alpha-2 country code'),
+  ),
+  /** `true`/`1` or `false`/`0`/empty; absent = false. */
+  mobile_only: once('Mobile only', 10)
+    .transform((value) => value?.trim().toLowerCase() ?? '')
+    .pipe(z.enum(['true', '1', 'false', '0', ''], { error: 'Mobile only must be true or false' }))
+    .transform((value) => value === 'true' || value === '1'),
+  /** Comma-separated ISO2 codes; absent or empty = any country. */
+  allowed_country_codes: once('Allowed country codes', MAX_COUNTRY_LIST)
+    .transform((value) => (value ?? '').split(',').filter((name) => name.trim() !== ''))
+    .pipe(z.array(country(COUNTRY_LIST)))
+    .transform((codes) => (codes.length === 0 ? undefined : new Set(codes))),
+  /**
+   * `timeout` bounds a carrier check; none runs, but a malformed value is still the caller's bug.
+   * Empty is the default, as for the address endpoints' optional numbers (`max`).
+   */
+  timeout: first.pipe(
+    z
+      .string()
+      .refine((value) => value === '' || (Number(value) > 0 && Number(value) <= 60), {
+        error: 'Timeout must be a number of seconds above 0 and at most 60',
+      })
+      .optional(),
+  ),
+  format,
+});
 
 /** Parsed parameters, or the public 1000 message naming the first invalid one. */
 export function parsePhoneParams(query: URLSearchParams): Result<PhoneParams> {
-  const number = phoneNumber(query);
-  if (!number.ok) return number;
-  const fallback = defaultCountry(query);
-  if (!fallback.ok) return fallback;
-  const mobile = mobileOnly(query);
-  if (!mobile.ok) return mobile;
-  const allowed = allowedCountries(query);
-  if (!allowed.ok) return allowed;
-  const other = otherErrors(query);
-  if (other) return failure(other);
-  return success({
-    phoneNumber: number.value,
-    defaultCountry: fallback.value,
-    mobileOnly: mobile.value,
-    allowedCountries: allowed.value,
-  });
+  const parsed = parseQuery(phoneQuery, query);
+  if (!parsed.ok) return parsed;
+  const { phone_number, default_country_code, mobile_only, allowed_country_codes } = parsed.value;
+  return {
+    ok: true,
+    value: {
+      phoneNumber: phone_number,
+      defaultCountry: default_country_code,
+      mobileOnly: mobile_only,
+      allowedCountries: allowed_country_codes,
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { formatError } from '../../format-param.ts';
+import { z } from 'zod';
+import { formatValue } from '../../query-schema.ts';
 import { isStateCode, type StateCode } from '../data/vocabulary.ts';
 
 /** A request parameter broke a rule; the message names it (error 1000). */
@@ -8,27 +9,53 @@ export const MAX_QUERY_LENGTH = 200;
 export const MAX_RESULTS = 100;
 export const DEFAULT_RESULTS = 10;
 
+/**
+ * Each parameter of the address endpoints is a zod schema over its first value (`null` when
+ * absent, as `URLSearchParams.get` gives it); `read` runs one and turns its first issue into the
+ * ParamError the route answers with 1000. The routes read them in the order the reference lists.
+ */
+function read<T>(schema: z.ZodType<T, string | null>, value: string | null): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ParamError(parsed.error.issues[0]?.message ?? 'Invalid parameter');
+}
+
 /** "post_box" → "Post box", the way the public API names parameters in messages. */
 function label(name: string): string {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** Absent, or empty once trimmed when `trim`: the parameter's default applies. */
+const unset = (value: string | null, trim = false): boolean => value === null || (trim ? value.trim() : value) === '';
+
+const text = (name: string) =>
+  z
+    .string()
+    .nullable()
+    .transform((value) => value?.trim() ?? '')
+    .pipe(
+      z
+        .string()
+        .min(1, { error: `${label(name)} can not be blank` })
+        .max(MAX_QUERY_LENGTH, { error: `${label(name)} is too long (maximum is ${MAX_QUERY_LENGTH} characters)` }),
+    );
+
 export function requiredText(query: URLSearchParams, name: string): string {
-  const value = query.get(name)?.trim() ?? '';
-  if (value === '') throw new ParamError(`${label(name)} can not be blank`);
-  if (value.length > MAX_QUERY_LENGTH)
-    throw new ParamError(`${label(name)} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
-  return value;
+  return read(text(name), query.get(name));
 }
+
+const flagSchema = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .nullable()
+    .transform((value) => (unset(value) ? String(fallback) : (value as string)))
+    .pipe(z.enum(['1', 'true', '0', 'false'], { error: `${label(name)} must be 0 or 1` }))
+    .transform((value) => value === '1' || value === 'true');
 
 /** `0`/`1` (also `false`/`true`); absent → the default. */
 export function flag(query: URLSearchParams, name: string, fallback: boolean): boolean {
-  const value = query.get(name);
-  if (value === null || value === '') return fallback;
-  if (value === '1' || value === 'true') return true;
-  if (value === '0' || value === 'false') return false;
-  throw new ParamError(`${label(name)} must be 0 or 1`);
+  return read(flagSchema(name, fallback), query.get(name));
 }
 
 /**
@@ -36,52 +63,90 @@ export function flag(query: URLSearchParams, name: string, fallback: boolean): b
  * omitted or empty → whether the endpoint returns them by default. Anything else is 1000.
  */
 export function censusYear(query: URLSearchParams, byDefault: boolean): boolean {
-  const value = query.get('census')?.trim() ?? '';
-  if (value === '') return byDefault;
-  if (!/^\d{4}$/.test(value)) throw new ParamError('Census must be a census year, e.g. 2016');
-  return true;
+  const schema = z
+    .string()
+    .nullable()
+    .transform((value) => value?.trim() ?? '')
+    .pipe(z.string().regex(/^(\d{4})?$/, { error: 'Census must be a census year, e.g. 2016' }))
+    .transform((value) => (value === '' ? byDefault : true));
+  return read(schema, query.get('census'));
 }
 
 /** `post_box`: omitted = both kinds, 0 = no boxes, 1 = boxes only. */
 export function postBox(query: URLSearchParams): 'include' | 'exclude' | 'only' {
-  if (!query.has('post_box') || query.get('post_box') === '') return 'include';
+  if (unset(query.get('post_box'))) return 'include';
   return flag(query, 'post_box', false) ? 'only' : 'exclude';
 }
 
+const MAX_ERROR = `Max must be an integer from 1 to ${MAX_RESULTS}`;
+const maxSchema = z
+  .string()
+  .nullable()
+  .transform((value) => (unset(value) ? String(DEFAULT_RESULTS) : (value as string)))
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, { error: MAX_ERROR, abort: true })
+      .transform(Number)
+      .pipe(z.int().min(1, { error: MAX_ERROR }).max(MAX_RESULTS, { error: MAX_ERROR })),
+  );
+
 export function maxResults(query: URLSearchParams): number {
-  const value = query.get('max');
-  if (value === null || value === '') return DEFAULT_RESULTS;
-  const n = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_RESULTS)) throw new ParamError(`Max must be an integer from 1 to ${MAX_RESULTS}`);
-  return n;
+  return read(maxSchema, query.get('max'));
 }
+
+/** At most 16 codes are read; an unknown one is named (cut to 10 characters). */
+const stateCodesSchema = z
+  .string()
+  .nullable()
+  .transform((value) =>
+    unset(value, true)
+      ? null
+      : (value as string)
+          .split(',')
+          .slice(0, 16)
+          .map((raw) => raw.trim().toUpperCase()),
+  )
+  .pipe(
+    z
+      .array(
+        z.string().refine(isStateCode, {
+          error: (issue) => `State codes contains an unknown state: ${String(issue.input).slice(0, 10)}`,
+        }),
+      )
+      .nullable(),
+  )
+  .transform((codes) => (codes === null ? null : new Set(codes as StateCode[])));
 
 export function stateCodes(query: URLSearchParams): ReadonlySet<StateCode> | null {
-  const value = query.get('state_codes');
-  if (value === null || value.trim() === '') return null;
-  const codes = new Set<StateCode>();
-  for (const raw of value.split(',').slice(0, 16)) {
-    const code = raw.trim().toUpperCase();
-    if (!isStateCode(code)) throw new ParamError(`State codes contains an unknown state: ${code.slice(0, 10)}`);
-    codes.add(code);
-  }
-  return codes;
+  return read(stateCodesSchema, query.get('state_codes'));
 }
 
+const formatSchema = z
+  .string()
+  .nullable()
+  .transform((value) => value ?? undefined)
+  .pipe(formatValue);
+
 export function format(query: URLSearchParams): void {
-  const error = formatError(query);
-  if (error) throw new ParamError(error);
+  read(formatSchema, query.get('format'));
 }
 
 /** `source`: GNAF (physical), PAF (postal, with boxes), or both (default). */
+const sourceSchema = z
+  .string()
+  .nullable()
+  .transform((value) =>
+    unset(value, true)
+      ? ['GNAF', 'PAF']
+      : (value as string)
+          .toUpperCase()
+          .split(',')
+          .map((part) => part.trim()),
+  )
+  .pipe(z.array(z.enum(['GNAF', 'PAF'], { error: 'Source must be GNAF, PAF or GNAF,PAF' })))
+  .transform((parts) => ({ physical: parts.includes('GNAF'), postal: parts.includes('PAF') }));
+
 export function source(query: URLSearchParams): { physical: boolean; postal: boolean } {
-  const value = query.get('source');
-  if (value === null || value.trim() === '') return { physical: true, postal: true };
-  const parts = value
-    .toUpperCase()
-    .split(',')
-    .map((p) => p.trim());
-  if (parts.length === 0 || parts.some((p) => p !== 'GNAF' && p !== 'PAF'))
-    throw new ParamError('Source must be GNAF, PAF or GNAF,PAF');
-  return { physical: parts.includes('GNAF'), postal: parts.includes('PAF') };
+  return read(sourceSchema, query.get('source'));
 }
