@@ -11,6 +11,7 @@ import {
   variable,
 } from '#common';
 import { invalidTrustedProxy } from '#issuer';
+import { emailEnvironment } from '#validation';
 import { z } from 'zod';
 
 /**
@@ -65,9 +66,6 @@ const trustedProxies = z
     });
   })
   .transform(entries);
-
-/** `ip` or `ip:port` entries, comma-separated. */
-const dnsServers = z.string();
 
 export const upstreamEnvironment = z.object({
   GATEWAY_PORT: variable(portNumber.default(8080), {
@@ -166,16 +164,8 @@ export const upstreamEnvironment = z.object({
     defaultText: '`127.0.0.1,::1`',
     description: 'Gateways whose `X-Forwarded-For` the issuer believes (below).',
   }),
-  EMAIL_DNS_SERVERS: variable(dnsServers.optional(), {
-    readBy: UP,
-    defaultText: 'system resolvers',
-    description: 'Resolvers of the email MX lookup (below).',
-  }),
-  EMAIL_DNS_TIMEOUT_MS: variable(milliseconds(1, 30_000).optional(), {
-    readBy: UP,
-    defaultText: '`1500`',
-    description: 'Deadline of the email MX lookup, in ms.',
-  }),
+  // The email route's own variables (#validation), checked here with the rest.
+  ...emailEnvironment.shape,
 });
 
 export type UpstreamEnvironment = z.output<typeof upstreamEnvironment>;

@@ -1,5 +1,5 @@
 export { createEmailRoute, type EmailRouteOptions, EMAIL_PATH, DEFAULT_DNS_TIMEOUT_MS } from './route.ts';
-export { emailRouteOptionsFromEnv } from './env.ts';
+export { emailEnvironment, emailRouteOptionsFromEnv } from './env.ts';
 export { createMxLookup, type MailRouting, type MxLookup, type MxLookupOptions, type DnsFailure } from './mx-lookup.ts';
 export { cachedLookup, type LookupCacheOptions } from './lookup-cache.ts';
 export { EMAIL_NOT_VERIFIED, type EmailNotVerifiedCode } from './not-verified.ts';
