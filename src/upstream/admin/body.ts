@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { AdminError } from '#admin';
 import { readBody } from '#common';
+import { z } from 'zod';
+
+/** Each operation's own schema (#admin `input/`) then checks the members. */
+const jsonObject = z.record(z.string(), z.unknown());
 
 /** Admin bodies are tiny: a name, a plan, a scope list, one token. */
 export const ADMIN_BODY_LIMIT = 16 * 1024;
@@ -15,7 +19,7 @@ export async function readJsonObject(req: IncomingMessage): Promise<Readonly<Rec
   } catch {
     throw new AdminError('invalid_input', 'body must be valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new AdminError('invalid_input', 'body must be a JSON object');
+  // Checked, not copied: the parsed object goes on as JSON.parse built it (its own members only).
+  if (!jsonObject.safeParse(parsed).success) throw new AdminError('invalid_input', 'body must be a JSON object');
   return parsed as Readonly<Record<string, unknown>>;
 }
