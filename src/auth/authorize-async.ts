@@ -1,4 +1,4 @@
-import type { AuthDecision, RouteRequirement, Verifier } from './types.ts';
+import type { AuthDecision, DpopRequest, RouteRequirement, Verifier } from './types.ts';
 
 /**
  * The way an embedder consumes the plugin: always a promise of a decision, whatever path the
@@ -12,6 +12,7 @@ export async function authorizeAsync(
   verifier: Pick<Verifier, 'authorize'>,
   authorization: string | undefined,
   requirement: RouteRequirement,
+  request?: DpopRequest,
 ): Promise<AuthDecision> {
-  return verifier.authorize(authorization, requirement);
+  return verifier.authorize(authorization, requirement, request);
 }

@@ -14,6 +14,8 @@ export type {
   RevocationChecker,
   VerifierOptions,
   Verifier,
+  DpopOptions,
+  DpopRequest,
   VerifierStats,
   AuthHttpResponse,
   KeySetEvent,
@@ -47,3 +49,4 @@ export {
   type ProofRules,
   verifyProof as verifyDpopProof,
 } from './dpop/proof.ts';
+export { createMemoryReplayCache, type DpopReplayCache } from './dpop/replay-cache.ts';

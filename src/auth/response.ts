@@ -1,4 +1,5 @@
 import { type ApiErrorKind, apiError } from '#common';
+import { SUPPORTED_ALGORITHMS } from './algorithms.ts';
 import type { AuthFailure, AuthFailureKind, AuthHttpResponse } from './types.ts';
 
 const REALM = 'Bearer realm="tokengate"';
@@ -13,6 +14,7 @@ const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
   insufficient_scope: 'insufficient_scope',
   keys_unavailable: 'keys_unavailable',
   revocations_stale: 'revocations_stale',
+  invalid_dpop_proof: 'invalid_dpop_proof',
 };
 
 // RFC 6750 §3: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (no `"` or `\`).
@@ -20,7 +22,16 @@ function quoted(text: string): string {
   return text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '');
 }
 
+/** RFC 9449 §7.1: the proof algorithms a DPoP challenge names. */
+const DPOP_REALM = `DPoP realm="tokengate", algs="${SUPPORTED_ALGORITHMS.join(' ')}"`;
+
 function challenge(failure: AuthFailure, message: string): string {
+  if (failure.dpop === true) {
+    if (failure.kind === 'invalid_dpop_proof' || failure.kind === 'invalid_token' || failure.kind === 'token_revoked')
+      return `${DPOP_REALM}, error="${failure.kind === 'invalid_dpop_proof' ? 'invalid_dpop_proof' : 'invalid_token'}", error_description="${quoted(message)}"`;
+    if (failure.kind === 'token_expired')
+      return `${DPOP_REALM}, error="invalid_token", error_description="${quoted(message)}"`;
+  }
   switch (failure.kind) {
     case 'credentials_missing':
     case 'keys_unavailable':

@@ -45,7 +45,9 @@ export type AuthFailureKind =
   | 'token_expired'
   | 'insufficient_scope'
   | 'keys_unavailable'
-  | 'revocations_stale';
+  | 'revocations_stale'
+  /** RFC 9449 §7.1: `Authorization: DPoP` with a missing, invalid or replayed proof, or one by another key. */
+  | 'invalid_dpop_proof';
 
 export interface AuthFailure {
   readonly ok: false;
@@ -56,6 +58,8 @@ export interface AuthFailure {
   readonly expiredAt?: number;
   /** For insufficient_scope: what the route required. */
   readonly required?: RouteRequirement;
+  /** The request used `Authorization: DPoP`: the challenge is then a DPoP one (RFC 9449 §7.1). */
+  readonly dpop?: boolean;
 }
 
 export interface AuthSuccess {
@@ -112,11 +116,38 @@ export interface VerifierOptions {
    * caller that needs synchronous answers does not. Default false.
    */
   readonly batchSignatureChecks?: boolean;
+  /** Accept DPoP-bound tokens presented as `Authorization: DPoP` with a proof (RFC 9449). */
+  readonly dpop?: DpopOptions;
+}
+
+/** What a DPoP-presented request shows beside its token (RFC 9449 §7). */
+export interface DpopRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** DPoP at a resource server (RFC 9449 §7); without it `Authorization: DPoP` is not accepted. */
+export interface DpopOptions {
+  /** The URL the client addressed (`htu`), as it saw it behind any proxy: scheme, host and path. */
+  readonly htu: (request: DpopRequest) => string | undefined;
+  /** How far a proof's `iat` may be from now, either way (seconds); default 60. */
+  readonly iatWindowSec?: number;
+  /** Where accepted proofs are recorded; default an in-memory cache of this process. */
+  readonly replay?: import('./dpop/replay-cache.ts').DpopReplayCache;
 }
 
 /** What `createVerifier` returns: synchronous unless an unknown kid needs the one refetch. */
 export interface Verifier {
-  authorize(authorization: string | undefined, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision>;
+  /**
+   * `request` is read only for `Authorization: DPoP` (its `DPoP` header, method and URL), which
+   * needs `dpop` in the options; such a request always answers with a Promise.
+   */
+  authorize(
+    authorization: string | undefined,
+    requirement: RouteRequirement,
+    request?: DpopRequest,
+  ): AuthDecision | Promise<AuthDecision>;
   /** Running counters for metrics (cache hit ratio, signatures checked). Optional for test doubles. */
   stats?(): VerifierStats;
 }

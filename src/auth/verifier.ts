@@ -14,7 +14,16 @@ import { createNegativeCache } from './negative-cache.ts';
 import { scopesSatisfy } from './scope-check.ts';
 import { verifySignature } from './signature.ts';
 import { createTokenCache } from './token-cache.ts';
-import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, Verifier, VerifierOptions } from './types.ts';
+import { createDpopCheck, isDpopScheme } from './dpop/resource.ts';
+import type {
+  AuthDecision,
+  AuthFailure,
+  DpopRequest,
+  RouteRequirement,
+  VerifiedToken,
+  Verifier,
+  VerifierOptions,
+} from './types.ts';
 import { checkVerifierOptions } from './verifier-options.ts';
 
 /**
@@ -42,6 +51,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   const fits = perKeyMemo(keyFitsAlgorithm);
   const headers = new Map<string, Record<string, unknown>>();
   const stats = { tokenCacheHits: 0, negativeCacheHits: 0, signaturesChecked: 0 };
+  const dpop = options.dpop === undefined ? undefined : createDpopCheck(options.dpop, clock, config.maxTokenLength);
 
   function remember(raw: string, fp: number, failure: AuthFailure): AuthFailure {
     rejected.set(raw, fp, failure);
@@ -55,9 +65,16 @@ export function createVerifier(options: VerifierOptions): Verifier {
   }
 
   /** Expiry, then revocation, then scope: the checks a cached token still has to pass. */
-  function decide(token: VerifiedToken, requirement: RouteRequirement, raw: string, fp: number): AuthDecision {
+  function decide(
+    token: VerifiedToken,
+    requirement: RouteRequirement,
+    raw: string,
+    fp: number,
+    presentedDpop: boolean,
+  ): AuthDecision {
     // RFC 9449 §7.1: a DPoP-bound token is no bearer token; the thief of one has no key.
-    if (token.jkt !== undefined) return fail('invalid_token', 'DPoP-bound token presented as Bearer');
+    if (token.jkt !== undefined && !presentedDpop) return fail('invalid_token', 'DPoP-bound token presented as Bearer');
+    if (token.jkt === undefined && presentedDpop) return fail('invalid_token', 'unbound token presented as DPoP');
     if (clock.now() >= token.exp * 1000 + toleranceMs) {
       return remember(raw, fp, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
     }
@@ -77,6 +94,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     alg: SupportedAlgorithm,
     key: KeyObject,
     requirement: RouteRequirement,
+    presentedDpop: boolean,
   ): AuthDecision {
     if (!keyAccepts(key, kid, alg)) return remember(raw, fp, fail('invalid_token', `key ${kid} does not fit ${alg}`));
     stats.signaturesChecked += 1;
@@ -89,7 +107,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (early !== undefined) return early;
     // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
     if (doorkeeper.seenBefore(fp)) tokens.set(raw, fp, { token, kid, key }, token.exp * 1000 + toleranceMs);
-    return decide(token, requirement, raw, fp);
+    return decide(token, requirement, raw, fp, presentedDpop);
   }
 
   async function afterRefetch(
@@ -99,9 +117,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     kid: string,
     alg: SupportedAlgorithm,
     requirement: RouteRequirement,
+    presentedDpop: boolean,
   ): Promise<AuthDecision> {
     const key = await keys.refreshFor?.(kid).catch(() => undefined);
-    if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement);
+    if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop);
     return keys.ready()
       ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`)
       : fail('keys_unavailable', 'no usable key set');
@@ -110,17 +129,30 @@ export function createVerifier(options: VerifierOptions): Verifier {
   function authorize(
     authorization: string | undefined,
     requirement: RouteRequirement,
+    request?: DpopRequest,
   ): AuthDecision | Promise<AuthDecision> {
     // parseCompact enforces base64url (a subset of b64token), so the extractor need not scan too.
     const raw = extractBearer(authorization, config.maxTokenLength, false);
-    if (typeof raw !== 'string') return raw;
-    const fp = fingerprint(authorization as string);
+    if (typeof raw === 'string') return verifyToken(authorization as string, raw, requirement, false);
+    // Only a request that is not Bearer pays for the DPoP scheme test.
+    if (dpop !== undefined && raw.kind === 'credentials_missing' && isDpopScheme(authorization))
+      return dpop.authorize(authorization as string, requirement, request, verifyToken);
+    return raw;
+  }
+
+  function verifyToken(
+    authorization: string,
+    raw: string,
+    requirement: RouteRequirement,
+    presentedDpop: boolean,
+  ): AuthDecision | Promise<AuthDecision> {
+    const fp = fingerprint(authorization);
     // The verified cache first: a token is in both caches only if its key has changed since
     // (a hit needs kid to map to the very key that verified it), and then the failure wins.
     const hit = tokens.get(raw, fp);
     if (hit !== undefined && keys.get(hit.kid) === hit.key) {
       stats.tokenCacheHits += 1;
-      return decide(hit.token, requirement, raw, fp);
+      return decide(hit.token, requirement, raw, fp, presentedDpop);
     }
     const known = rejected.get(raw, fp);
     if (known !== undefined) {
@@ -142,12 +174,12 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (key !== undefined) {
       // Decided with the key as it is now; only the signature check waits for the batch.
       return batch === undefined
-        ? finish(raw, fp, jws, kid, alg, key, requirement)
-        : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement));
+        ? finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop)
+        : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop));
     }
     if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
     if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);
-    return afterRefetch(raw, fp, jws, kid, alg, requirement);
+    return afterRefetch(raw, fp, jws, kid, alg, requirement, presentedDpop);
   }
 
   return { authorize, stats: () => ({ ...stats }) };

@@ -18,6 +18,7 @@ export const API_ERRORS = {
     status: 401,
     message: 'Token does not have the required scope for this endpoint',
   },
+  invalid_dpop_proof: { code: '1027', status: 401, message: 'Invalid DPoP proof' },
   token_expired: { code: '1030', status: 401, message: 'Token expired at <timestamp>' },
   credentials_missing: {
     code: '1040',

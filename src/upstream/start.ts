@@ -98,6 +98,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       algorithms: SIGNING_ALGORITHMS,
       keys: issuer.keyResolver,
       revocations: issuer.revocationChecker,
+      // The gateway forwards the DPoP header: the proof is checked again against PUBLIC_URL and the path.
+      dpop: { htu: (request) => config.publicUrl.replace(/\/+$/, '') + (request.url ?? '/').split('?')[0] },
       ...(clock ? { clock } : {}),
     });
     const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });

@@ -25,7 +25,7 @@ export function authorizeTimed(
   observe: (seconds: number) => void,
 ): AuthDecision | Promise<AuthDecision> {
   const started = performance.now();
-  const decision = auth.verifier.authorize(req.headers.authorization, route.requirement);
+  const decision = auth.verifier.authorize(req.headers.authorization, route.requirement, req);
   if (!(decision instanceof Promise)) {
     observe((performance.now() - started) / 1000);
     return decision;

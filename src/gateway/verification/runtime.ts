@@ -7,9 +7,10 @@ import {
   type RevocationFeedClient,
   type Verifier,
 } from '#auth';
-import type { Clock, Logger } from '#common';
+import { type Clock, type Logger, systemClock } from '#common';
 import type { GatewayConfig } from '../config/schema.ts';
 import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
+import { createRedisReplayCache } from './dpop-replay.ts';
 import { resolveFeedToken } from './feed-token.ts';
 import { type ReadinessReport, readinessOf } from './readiness.ts';
 
@@ -59,6 +60,15 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     failOpen: revocation.failOpen,
     ...clockOption,
   });
+  // Shared with every gateway through the rate limits' Redis when there is one, else this process's memory.
+  const redis = config.rateLimits?.redis;
+  const replay =
+    redis?.url === undefined
+      ? undefined
+      : createRedisReplayCache(redis.url, redis.keyPrefix, redis.timeoutMs, () => (clock ?? systemClock).now(), log);
+  // htu as the client saw it: the public base URL (PUBLIC_URL, the issuer identifier) and the
+  // path, whatever scheme and host this hop was reached by behind a proxy or load balancer.
+  const publicBase = issuer.issuer.replace(/\/+$/, '');
   const verifier = createVerifier({
     issuer: issuer.issuer,
     audience: issuer.audience,
@@ -70,6 +80,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     negativeCache: caches.negative,
     // A server: misses are verified back to back per event-loop turn (src/auth/batch.ts).
     batchSignatureChecks: true,
+    dpop: { htu: (request) => publicBase + requestPath(request.url), ...(replay ? { replay } : {}) },
     ...clockOption,
   });
 
@@ -113,6 +124,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
       abort.abort();
       keySet.stop();
       feed?.stop();
+      replay?.close();
     },
   };
 }
@@ -130,4 +142,11 @@ async function waitUntil(condition: () => boolean, signal: AbortSignal): Promise
     if (signal.aborted) throw new Error('gateway closed before it became ready');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The request target's path (a query is no part of `htu`). */
+function requestPath(target: string | undefined): string {
+  if (target === undefined) return '/';
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
 }

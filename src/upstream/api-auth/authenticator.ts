@@ -30,7 +30,7 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
       const routeLog = log.child({ route: route.path });
       try {
         return usesBearer(authorization)
-          ? await authenticateBearer(options.verifier, projects, authorization ?? '', route, routeLog)
+          ? await authenticateBearer(options.verifier, projects, authorization ?? '', route, routeLog, req)
           : await authenticateKeySecret(apiKeys, projects, query, authorization, route, routeLog);
       } catch (error) {
         routeLog.error({ err: error }, 'api auth failed');

@@ -1,4 +1,4 @@
-import { authFailureResponse, authorizeAsync, type Verifier } from '#auth';
+import { authFailureResponse, authorizeAsync, type DpopRequest, type Verifier } from '#auth';
 import type { Logger } from '#common';
 import type { ValidationRoute } from '#validation';
 import type { Project } from '#store';
@@ -17,8 +17,10 @@ export async function authenticateBearer(
   authorization: string,
   route: ValidationRoute,
   log: Logger,
+  request?: DpopRequest,
 ): Promise<ApiAuthResult> {
-  const decision = await authorizeAsync(verifier, authorization, { scopes: [route.scope], match: 'all' });
+  const requirement = { scopes: [route.scope], match: 'all' } as const;
+  const decision = await authorizeAsync(verifier, authorization, requirement, request);
   if (!decision.ok) {
     const { status, headers, body } = authFailureResponse(decision, route.errorExtra);
     log.info({ via: 'bearer', code: body.error_code, detail: decision.detail }, 'api auth refused');

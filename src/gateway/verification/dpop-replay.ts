@@ -1,0 +1,43 @@
+import type { DpopReplayCache } from '#auth';
+import type { Logger } from '#common';
+import { Redis } from 'ioredis';
+
+/**
+ * DPoP proofs accepted by any gateway, in the Redis the gateways share (`rateLimits.redis.url`,
+ * REDIS_URL): `SET key 1 PX ttl NX` answers OK only to the first gateway that records a proof.
+ * Fails closed: while Redis does not answer, proofs are refused (a replay must never pass).
+ */
+export function createRedisReplayCache(
+  url: string,
+  prefix: string,
+  timeoutMs: number,
+  now: () => number,
+  log: Logger,
+): DpopReplayCache & { close(): void } {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1_000),
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+  });
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (!down) log.warn({ err: error.message }, 'DPoP replay cache: Redis unreachable; refusing DPoP proofs');
+    down = true;
+  });
+  client.on('ready', () => {
+    down = false;
+  });
+  return {
+    async claim(key, expiresAtMs) {
+      const ttl = Math.max(1, Math.ceil(expiresAtMs - now()));
+      try {
+        return (await client.set(`${prefix}dpop:${key}`, '1', 'PX', ttl, 'NX')) === 'OK';
+      } catch {
+        return false;
+      }
+    },
+    close: () => client.disconnect(),
+  };
+}
