@@ -1,23 +1,28 @@
 import { type Account, isWellFormedId, type Project } from '#store';
+import { type Need, requireOperator, requireRole, sees } from './access.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError, notFound } from './errors.ts';
 import type { AccountPlanInput, AccountProjectInput, CreateAccountInput } from './input/account.ts';
 
 export async function createAccount(ctx: AdminContext, actor: Actor, input: CreateAccountInput): Promise<Account> {
+  requireOperator(actor);
   const account = await ctx.store.createAccount({ name: input.name, plan: input.plan });
   ctx.log.info({ actor, accountId: account.id, plan: account.plan }, 'admin: account created');
   return account;
 }
 
-export function listAccounts(ctx: AdminContext, _actor: Actor): Promise<Account[]> {
-  return ctx.store.listAccounts();
+/** Every account for the operator; a person's own accounts for a person. */
+export async function listAccounts(ctx: AdminContext, actor: Actor): Promise<Account[]> {
+  const accounts = await ctx.store.listAccounts();
+  return accounts.filter((account) => sees(actor, account.id));
 }
 
-/** Loads an account or refuses with 404 naming the id. */
-export async function getAccount(ctx: AdminContext, _actor: Actor, id: string): Promise<Account> {
-  const account = isWellFormedId(id) ? await ctx.store.getAccount(id) : null;
+/** Loads an account the actor sees (another's is a 404 like none), then checks the role for `need`. */
+export async function getAccount(ctx: AdminContext, actor: Actor, id: string, need: Need = 'read'): Promise<Account> {
+  const account = isWellFormedId(id) && sees(actor, id) ? await ctx.store.getAccount(id) : null;
   if (!account) throw notFound('account', id);
+  requireRole(actor, account.id, need);
   return account;
 }
 
@@ -28,6 +33,7 @@ export async function setAccountPlan(
   id: string,
   input: AccountPlanInput,
 ): Promise<Account> {
+  requireOperator(actor);
   const account = isWellFormedId(id) ? await ctx.store.updateAccount(id, { plan: input.plan }) : null;
   if (!account) throw notFound('account', id);
   ctx.log.info({ actor, accountId: id, plan: account.plan }, 'admin: account plan changed');
@@ -45,6 +51,7 @@ export async function setAccountEnabled(
   id: string,
   enabled: boolean,
 ): Promise<Account> {
+  requireOperator(actor);
   const account = isWellFormedId(id) ? await ctx.store.updateAccount(id, { enabled }) : null;
   if (!account) throw notFound('account', id);
   if (!enabled) await revokeAccountTokens(ctx, actor, account);
@@ -72,7 +79,7 @@ export async function createAccountProject(
   accountId: string,
   input: AccountProjectInput,
 ): Promise<Project> {
-  const account = await getAccount(ctx, actor, accountId);
+  const account = await getAccount(ctx, actor, accountId, 'write');
   const project = await ctx.store.createProject({ name: input.name, accountId: account.id });
   ctx.log.info({ actor, accountId: account.id, projectId: project.id }, 'admin: project created');
   return project;

@@ -1,4 +1,5 @@
 import type { ImportProgress, ImportSummary } from '#validation';
+import { requireOperator } from './access.ts';
 
 export type { ImportProgress, ImportSummary };
 import type { Actor } from './actor.ts';
@@ -7,6 +8,7 @@ import { AdminError } from './errors.ts';
 
 /** Swaps in the data set the last import installed under DATA_DIR. */
 export async function reloadAddresses(ctx: AdminContext, actor: Actor): Promise<void> {
+  requireOperator(actor);
   if (!ctx.reloadAddresses) throw new AdminError('not_hosted', 'this upstream hosts no address data set');
   await ctx.reloadAddresses();
   ctx.log.info({ actor }, 'admin: address data set reloaded');

@@ -11,7 +11,7 @@ export interface CreatedApiKey {
 }
 
 export async function createApiKey(ctx: AdminContext, actor: Actor, projectId: string): Promise<CreatedApiKey> {
-  const project = await getProject(ctx, actor, projectId);
+  const project = await getProject(ctx, actor, projectId, 'write');
   // Same rule as client secrets: 256 random bits, returned once, stored only as a hash.
   const secret = generateSecret();
   const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: hashSecret(secret) });

@@ -1,12 +1,13 @@
 import { planAllowsOAuth } from '#common';
 import { ClientRevocationError } from '#issuer';
 import { isWellFormedId, type OAuthClient } from '#store';
+import { requireRole } from './access.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import type { ClientAuthMethod } from './input/jwks.ts';
 import { AdminError, conflict, notFound } from './errors.ts';
 import type { CreateClientInput, SetClientDpopInput, SetClientKeysInput } from './input/operations.ts';
-import { getProject } from './projects.ts';
+import { findProject, getProject } from './projects.ts';
 
 /** A new client; `clientSecret` is shown once, and null for a private_key_jwt client (it has none). */
 export interface NewClient {
@@ -21,7 +22,7 @@ export async function createClient(
   projectId: string,
   input: CreateClientInput,
 ): Promise<NewClient> {
-  const project = await getProject(ctx, actor, projectId);
+  const project = await getProject(ctx, actor, projectId, 'write');
   if (!planAllowsOAuth(project.plan)) {
     throw conflict(
       `project plan "${project.plan}" does not allow OAuth clients: only business and enterprise plans do`,
@@ -53,6 +54,7 @@ export async function setClientKeys(
   clientId: string,
   input: SetClientKeysInput,
 ): Promise<OAuthClient> {
+  await requireWritableClient(ctx, actor, clientId);
   const client = isWellFormedId(clientId) ? await ctx.issuer.setClientJwks(clientId, input.jwks) : null;
   if (client) {
     ctx.log.info({ actor, clientId, keys: input.jwks.keys.length }, 'admin: client keys replaced');
@@ -70,10 +72,20 @@ export async function setClientDpop(
   clientId: string,
   input: SetClientDpopInput,
 ): Promise<OAuthClient> {
+  await requireWritableClient(ctx, actor, clientId);
   const client = isWellFormedId(clientId) ? await ctx.issuer.setClientRequireDpop(clientId, input.required) : null;
   if (!client) throw notFound('client', clientId);
   ctx.log.info({ actor, clientId, required: input.required }, 'admin: client DPoP requirement changed');
   return client;
+}
+
+/** A person changes only clients of their accounts' projects (404 otherwise), as owner or developer (403). */
+async function requireWritableClient(ctx: AdminContext, actor: Actor, clientId: string): Promise<void> {
+  if (actor.kind !== 'person') return;
+  const client = await findClient(ctx, actor, clientId);
+  const project = client ? await findProject(ctx, actor, client.projectId) : null;
+  if (!project) throw notFound('client', clientId);
+  requireRole(actor, project.accountId, 'write');
 }
 
 /** How the client proves itself at the token endpoint. */
@@ -86,9 +98,14 @@ export async function listClients(ctx: AdminContext, actor: Actor, projectId: st
   return ctx.store.listClients(project.id);
 }
 
-/** The client, or null when there is none with this id (an id no id can be included). */
-export async function findClient(ctx: AdminContext, _actor: Actor, clientId: string): Promise<OAuthClient | null> {
-  return isWellFormedId(clientId) ? await ctx.store.getClient(clientId) : null;
+/**
+ * The client, or null when there is none with this id (an id no id can be included) or it is in
+ * a project the actor may not see: another account's client is answered as one that does not exist.
+ */
+export async function findClient(ctx: AdminContext, actor: Actor, clientId: string): Promise<OAuthClient | null> {
+  const client = isWellFormedId(clientId) ? await ctx.store.getClient(clientId) : null;
+  if (!client || actor.kind !== 'person') return client;
+  return (await findProject(ctx, actor, client.projectId)) ? client : null;
 }
 
 /**
@@ -101,6 +118,10 @@ export async function setClientEnabled(
   clientId: string,
   enabled: boolean,
 ): Promise<OAuthClient> {
+  const found = await findClient(ctx, actor, clientId);
+  if (!found) throw notFound('client', clientId);
+  const project = await findProject(ctx, actor, found.projectId);
+  if (project) requireRole(actor, project.accountId, 'write');
   const client = isWellFormedId(clientId)
     ? await ctx.issuer
         .setClientEnabled(clientId, enabled)

@@ -12,6 +12,8 @@ export const ADMIN_ERRORS = {
   invalid_input: { status: 400, error: 'validation_failed' },
   /** No project or client with that id. */
   not_found: { status: 404, error: 'record_not_found' },
+  /** A person's role in the account does not allow the change (a viewer creating a client), or only the operator may. */
+  forbidden: { status: 403, error: 'validation_failed' },
   /** Well-formed, but the target's state forbids it (a free plan's client, a name in use, a next key too young). */
   conflict: { status: 409, error: 'validation_failed' },
   /** This upstream does not host what the operation works on (no address data set). */
@@ -81,6 +83,7 @@ export function asAdminError(error: unknown): AdminError | undefined {
       not_before: new Date(error.notBefore).toISOString(),
       retry_after_sec: error.retryAfterSec,
     });
+  if (error instanceof StoreError && error.code === 'last_owner') return conflict(error.message);
   if (error instanceof StoreError && error.code === 'client_name_taken') return conflict(`name: ${error.message}`);
   return undefined;
 }

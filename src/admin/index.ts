@@ -1,4 +1,15 @@
-export type { Actor } from './actor.ts';
+export type { Actor, PersonActor } from './actor.ts';
+export { isOperator, roleIn } from './access.ts';
+export { type InviteInput, inviteInput, ROLES, type RoleInput, roleInput } from './input/people.ts';
+export { isEmail, normalEmail } from './people/email.ts';
+export type { CreatedInvitation } from './people/members.ts';
+export {
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblem,
+  verifyPassword,
+} from './people/password.ts';
 export { type AddressImport, type ImportProgress, type ImportSummary, importAddressData } from './addresses.ts';
 export type { CreatedApiKey } from './api-keys.ts';
 export { clientAuthMethod, type NewClient } from './clients.ts';

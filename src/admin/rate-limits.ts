@@ -1,4 +1,5 @@
 import type { LimitsOverride, Plan } from '#common';
+import { requireOperator } from './access.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { notFound } from './errors.ts';
@@ -36,6 +37,8 @@ export async function setProjectLimits(
   id: string,
   input: SetLimitsInput,
 ): Promise<ProjectLimits> {
+  // The operator's: a customer's limits are what their plan and contract say, not theirs to raise.
+  requireOperator(actor);
   const project = await getProject(ctx, actor, id);
   if (!(await ctx.store.setProjectLimits(project.id, input.override))) throw notFound('project', id);
   ctx.log.info({ actor, projectId: project.id, override: input.override }, 'admin: project limits set');
@@ -43,6 +46,7 @@ export async function setProjectLimits(
 }
 
 export async function clearProjectLimits(ctx: AdminContext, actor: Actor, id: string): Promise<ProjectLimits> {
+  requireOperator(actor);
   const project = await getProject(ctx, actor, id);
   await ctx.store.setProjectLimits(project.id, null);
   ctx.log.info({ actor, projectId: project.id }, 'admin: project limits cleared');

@@ -6,6 +6,7 @@ import {
   setAccountEnabled,
   setAccountPlan,
 } from './accounts.ts';
+import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, listApiKeys } from './api-keys.ts';
 import { createClient, findClient, listClients, setClientDpop, setClientEnabled, setClientKeys } from './clients.ts';
@@ -18,6 +19,10 @@ import { revokeToken } from './tokens.ts';
 
 /** Every operation on a running upstream. (`importAddressData` needs none: it runs beside the files.) */
 const OPERATIONS = {
+  invitePerson,
+  listPeople,
+  setPersonRole,
+  removePerson,
   createAccount,
   listAccounts,
   getAccount,

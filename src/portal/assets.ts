@@ -6,6 +6,7 @@ import { SECURITY_HEADERS } from './http/respond.ts';
 const FILES = {
   'portal.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 } as const;
 
 export type AssetName = keyof typeof FILES;

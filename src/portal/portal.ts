@@ -6,24 +6,32 @@ import { StoreUnavailableError } from '#store';
 import { loadAssets } from './assets.ts';
 import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
-import { DEFAULT_SESSION_TTL_MS, SESSION_COOKIE, storeSessions } from './auth/sessions.ts';
+import { DEFAULT_SESSION_TTL_MS, type Session, SESSION_COOKIE, storeSessions } from './auth/sessions.ts';
+import { SignInLimits } from './auth/sign-in-limits.ts';
 import { html } from './html/escape.ts';
-import { page } from './html/layout.ts';
+import { type Mount, page } from './html/layout.ts';
 import { readCookie } from './http/cookies.ts';
 import { readForm } from './http/form.ts';
 import { redirect, sendPage } from './http/respond.ts';
-import { PORTAL_ROUTES } from './routes.ts';
-import type { PortalApp, PortalRoute } from './routing.ts';
+import { CONSOLE_ROUTES, PEOPLE_ROUTES } from './routes.ts';
+import type { Person, PortalApp, PortalRoute } from './routing.ts';
 import type { Portal, PortalOptions } from './types.ts';
 
-/** Builds the account portal; the admin server hands it every `/portal` request. */
+/**
+ * Builds the account portal (`/portal`, people signing in with email and password, each seeing
+ * only their accounts) and the operator's console (`/console`, the admin token): two sites with
+ * their own paths, cookies and pages, over the same admin service. The admin server hands them
+ * every request under those paths.
+ */
 export function createPortal(options: PortalOptions): Portal {
   const clock = options.clock ?? systemClock;
-  const app: PortalApp = {
+  const shared = {
     service: options.service,
     sessions: storeSessions(options.store, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
     limiter: new LoginLimiter(clock),
+    signInLimits: new SignInLimits(clock),
     adminToken: options.adminToken,
+    store: options.store,
     log: options.log.child({ server: 'portal' }),
     clock,
   };
@@ -31,17 +39,54 @@ export function createPortal(options: PortalOptions): Portal {
   const router = Router({
     ignoreTrailingSlash: true,
     maxParamLength: 200,
-    defaultRoute: (_req, res) => simplePage(res, 404, 'Not found', 'There is no such portal page.'),
+    defaultRoute: (req, res) => simplePage(mountOf(req.url), res, 404, 'Not found', 'There is no such page.'),
   });
-  // HEAD wherever GET is (RFC 9110 section 9.3.2): the same status and headers, Node leaves out the body.
-  router.on(['GET', 'HEAD'], '/portal/assets/:name', (_req, res, params) => {
-    if (!sendAsset(res, params['name'] ?? '')) simplePage(res, 404, 'Not found', 'There is no such file.');
-  });
-  for (const route of PORTAL_ROUTES) {
-    const methods = route.method === 'GET' ? ['GET' as const, 'HEAD' as const] : [route.method];
-    router.on(methods, route.path, (req, res, params) => void run(app, route, req, res, params));
+  for (const [mount, routes] of [
+    [{ base: '/portal', mode: 'people' }, PEOPLE_ROUTES],
+    [{ base: '/console', mode: 'console' }, CONSOLE_ROUTES],
+  ] as const) {
+    const app: PortalApp = { ...shared, ...mount };
+    // HEAD wherever GET is (RFC 9110 section 9.3.2): the same status and headers, Node leaves out the body.
+    router.on(['GET', 'HEAD'], `${mount.base}/assets/:name`, (_req, res, params) => {
+      if (!sendAsset(res, params['name'] ?? '')) simplePage(app, res, 404, 'Not found', 'There is no such file.');
+    });
+    // Browsers ask for it on every page: an icon, not a 401 or a 404 page.
+    router.on(['GET', 'HEAD'], `${mount.base}/favicon.ico`, (_req, res) =>
+      redirect(res, `${mount.base}/assets/favicon.svg`),
+    );
+    for (const route of routes) {
+      const methods = route.method === 'GET' ? ['GET' as const, 'HEAD' as const] : [route.method];
+      router.on(methods, `${mount.base}${route.path}`, (req, res, params) => void run(app, route, req, res, params));
+    }
   }
   return { handle: (req, res) => router.lookup(req, res) };
+}
+
+function mountOf(url: string | undefined): Mount {
+  return /^\/console(?:[/?]|$)/.test(url ?? '')
+    ? { base: '/console', mode: 'console' }
+    : { base: '/portal', mode: 'people' };
+}
+
+/**
+ * The session the cookie names, if it is this site's: a person's in the portal, the operator's in
+ * the console (their cookies have different paths, but a session id is checked either way).
+ */
+async function findSession(app: PortalApp, req: IncomingMessage): Promise<Session | undefined> {
+  const session = await app.sessions.find(readCookie(req, SESSION_COOKIE));
+  if (!session) return undefined;
+  return (session.userId !== null) === (app.mode === 'people') ? session : undefined;
+}
+
+/** The person and their roles, read afresh for every request: a removed person loses the account at once. */
+async function findPerson(app: PortalApp, session: Session | undefined): Promise<Person | undefined> {
+  if (!session?.userId) return undefined;
+  const [user, memberships] = await Promise.all([
+    app.store.getUser(session.userId),
+    app.store.listMemberships(session.userId),
+  ]);
+  if (!user) return undefined;
+  return { id: user.id, email: user.email, roles: Object.fromEntries(memberships.map((m) => [m.accountId, m.role])) };
 }
 
 async function run(
@@ -53,24 +98,27 @@ async function run(
 ) {
   try {
     // In the store: any replica on the database serves it. A store failure lands in the catch below.
-    const session = await app.sessions.find(readCookie(req, SESSION_COOKIE));
+    const found = await findSession(app, req);
+    const person = await findPerson(app, found);
+    const session = app.mode === 'people' && !person ? undefined : found;
     const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
-    if (route.access === 'public') return await route.handle({ req, res, params, form, session, app });
-    if (!session) return redirect(res, '/portal/login');
+    if (route.access === 'public') return await route.handle({ req, res, params, form, session, person, app });
+    if (!session) return redirect(res, `${app.base}/login`);
     if (req.method === 'POST' && !(sameOriginRequest(req) && validCsrfToken(form, session.csrfToken))) {
       app.log.warn({ path: route.path }, 'portal: form refused (CSRF check failed)');
       return simplePage(
+        app,
         res,
         403,
         'Request refused',
         'This form was not sent from a current portal page. Go back, reload the page and try again.',
       );
     }
-    await route.handle({ req, res, params, form, session, app });
+    await route.handle({ req, res, params, form, session, person, app });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return simplePage(res, 413, 'Too large', 'That form was too large.');
+    if (error instanceof BodyTooLargeError) return simplePage(app, res, 413, 'Too large', 'That form was too large.');
     // A refusal no page expected: a project deleted while its page was being put together.
-    if (error instanceof AdminError && error.kind !== 'unavailable') return refusedPage(res, error);
+    if (error instanceof AdminError && error.kind !== 'unavailable') return refusedPage(app, res, error);
     // The sessions read the store themselves; the admin service says `unavailable`, the store's failure its cause.
     const outage = error instanceof StoreUnavailableError || error instanceof AdminError;
     app.log.error(
@@ -80,6 +128,7 @@ async function run(
     if (res.headersSent) res.destroy();
     else if (outage)
       simplePage(
+        app,
         res,
         503,
         'Temporarily unavailable',
@@ -87,17 +136,25 @@ async function run(
         { 'retry-after': String(STORE_RETRY_AFTER_SEC) },
       );
     else
-      simplePage(res, 500, 'Something went wrong', 'The portal could not complete that request. It has been logged.');
+      simplePage(
+        app,
+        res,
+        500,
+        'Something went wrong',
+        'The portal could not complete that request. It has been logged.',
+      );
   }
 }
 
-function refusedPage(res: ServerResponse, error: AdminError): void {
+function refusedPage(app: Mount, res: ServerResponse, error: AdminError): void {
   if (res.headersSent) return void res.destroy();
-  const title = error.kind === 'not_found' ? 'Not found' : 'Request refused';
-  simplePage(res, error.status, title, error.message);
+  // A 404 names nothing, not even the id given: the same page whether it never existed or is another account's.
+  if (error.kind === 'not_found') simplePage(app, res, 404, 'Not found', 'There is no such page.');
+  else simplePage(app, res, error.status, 'Request refused', error.message);
 }
 
 function simplePage(
+  app: Mount,
   res: ServerResponse,
   status: number,
   title: string,
@@ -107,7 +164,10 @@ function simplePage(
   sendPage(
     res,
     status,
-    page({ title }, html`<h1>${title}</h1><p>${message}</p><p><a href="/portal/projects">Go to the portal</a></p>`),
+    page(
+      { app, title },
+      html`<h1>${title}</h1><p>${message}</p><p><a href="${app.base}/projects">Go to the ${app.mode === 'people' ? 'portal' : 'console'}</a></p>`,
+    ),
     headers,
   );
 }

@@ -1,24 +1,43 @@
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
+import { invitationRoutes } from './pages/invitations.ts';
 import { limitsRoutes } from './pages/limits.ts';
-import { loginRoutes } from './pages/login.ts';
+import { consoleLoginRoutes } from './pages/login.ts';
 import { clientRoutes } from './pages/oauth-clients.ts';
+import { peopleRoutes } from './pages/people.ts';
 import { projectRoutes } from './pages/project.ts';
 import { projectsRoutes } from './pages/projects.ts';
+import { settingsRoutes } from './pages/settings.ts';
+import { signInRoutes } from './pages/sign-in.ts';
 import { signingKeyRoutes } from './pages/signing-keys.ts';
 import { tokenRoutes } from './pages/tokens.ts';
 import { usageRoutes } from './pages/usage.ts';
 import type { PortalRoute } from './routing.ts';
 
-export const PORTAL_ROUTES: readonly PortalRoute[] = [
-  ...loginRoutes,
+/** What every signed-in site has: projects and their credentials, and revoking a token. */
+const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...projectsRoutes,
   ...projectRoutes,
   ...usageRoutes,
-  ...limitsRoutes,
   ...apiKeyRoutes,
   ...clientRoutes,
   ...clientStateRoutes,
   ...tokenRoutes,
+];
+
+/** The account portal (`/portal`): people of the accounts, each seeing their own. */
+export const PEOPLE_ROUTES: readonly PortalRoute[] = [
+  ...signInRoutes,
+  ...invitationRoutes,
+  ...settingsRoutes,
+  ...peopleRoutes,
+  ...PROJECT_ROUTES,
+];
+
+/** The operator's console (`/console`): every account, and the signing keys. */
+export const CONSOLE_ROUTES: readonly PortalRoute[] = [
+  ...consoleLoginRoutes,
+  ...PROJECT_ROUTES,
+  ...limitsRoutes,
   ...signingKeyRoutes,
 ];

@@ -1,18 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
+import type { Role, Store } from '#store';
 import type { LoginLimiter } from './auth/login-limiter.ts';
 import type { Session, Sessions } from './auth/sessions.ts';
+import type { SignInLimits } from './auth/sign-in-limits.ts';
+import type { Mount } from './html/layout.ts';
 
 /** What every page handler may use. */
-export interface PortalApp {
+export interface PortalApp extends Mount {
   /** Every read and change of projects, clients and keys goes through it, as the signed-in person. */
   readonly service: AdminService;
   readonly sessions: Sessions;
+  /** The console's: failed admin-token sign-ins per address. */
   readonly limiter: LoginLimiter;
+  /** The account portal's: failed sign-ins per address, per email and per account. */
+  readonly signInLimits: SignInLimits;
   readonly adminToken: string;
+  /** People, invitations and passwords (the account portal's sign-in). */
+  readonly store: Store;
   readonly log: Logger;
   readonly clock: Clock;
+}
+
+/** The person a people-portal session belongs to, read at the start of the request. */
+export interface Person {
+  readonly id: string;
+  readonly email: string;
+  /** Account id → role. */
+  readonly roles: Readonly<Record<string, Role>>;
 }
 
 export interface RouteRequest<S extends Session | undefined> {
@@ -22,11 +38,14 @@ export interface RouteRequest<S extends Session | undefined> {
   /** The parsed form of a POST (already CSRF-checked on session routes); empty for a GET. */
   readonly form: URLSearchParams;
   readonly session: S;
+  /** In the account portal, the signed-in person; undefined in the console and before sign-in. */
+  readonly person: Person | undefined;
   readonly app: PortalApp;
 }
 
 interface RouteBase {
   readonly method: 'GET' | 'POST';
+  /** Under the mount: `/projects` is `/portal/projects` or `/console/projects`. */
   readonly path: string;
 }
 

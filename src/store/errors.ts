@@ -2,6 +2,8 @@
 export type StoreErrorCode =
   | 'project_not_found'
   | 'account_not_found'
+  /** The change would leave an account without an owner. */
+  | 'last_owner'
   | 'plan_forbids_oauth'
   /** The project already has a client of that name (compared without case and surrounding spaces). */
   | 'client_name_taken'

@@ -17,6 +17,10 @@ export function newAccountId(): string {
   return 'acc_' + randomBytes(12).toString('base64url');
 }
 
+export function newUserId(): string {
+  return 'usr_' + randomBytes(12).toString('base64url');
+}
+
 export function newProjectId(): string {
   return 'prj_' + randomBytes(12).toString('base64url');
 }

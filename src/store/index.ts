@@ -17,6 +17,12 @@ export type {
   ProjectPolicy,
   UsageReport,
   DailyUsage,
+  Role,
+  User,
+  Membership,
+  AccountPerson,
+  Invitation,
+  InvitationState,
 } from './types.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';

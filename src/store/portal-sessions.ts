@@ -7,6 +7,11 @@ import type { PortalSession } from './types.ts';
  * otherwise add sessions for ever. Creating one beyond the bound removes the oldest.
  */
 export const MAX_PORTAL_SESSIONS = 1000;
+/**
+ * A person's sessions are bounded on their own: one person signing in in a loop removes only their
+ * own oldest sessions, never other people's.
+ */
+export const MAX_SESSIONS_PER_USER = 20;
 /** Expired sessions one prune removes at most (every sign-in prunes once), so no call does unbounded work. */
 export const DEFAULT_SESSION_PRUNE_LIMIT = 100;
 const MAX_SESSION_PRUNE_LIMIT = 10_000;
@@ -14,6 +19,7 @@ const MAX_SESSION_PRUNE_LIMIT = 10_000;
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionRow {
+  user_id: string | null;
   csrf_token: string;
   flash: string | null;
   expires_at: unknown;
@@ -41,22 +47,31 @@ export async function createPortalSession(
   db: SqlRunner,
   ttlMs: number,
   nowMs: number,
-  max = MAX_PORTAL_SESSIONS,
+  userId: string | null = null,
+  max = userId === null ? MAX_PORTAL_SESSIONS : MAX_SESSIONS_PER_USER,
 ): Promise<PortalSession> {
   requireInteger('ttlMs', ttlMs, 1);
   requireInteger('max', max, 1);
-  const session: PortalSession = { id: randomToken(), csrfToken: randomToken(), expiresAt: nowMs + ttlMs, flash: null };
+  const session: PortalSession = {
+    id: randomToken(),
+    csrfToken: randomToken(),
+    expiresAt: nowMs + ttlMs,
+    flash: null,
+    userId,
+  };
   return db.transaction(async (tx) => {
     await pruneExpired(tx, nowMs, DEFAULT_SESSION_PRUNE_LIMIT);
     await tx.query(
-      'INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-      [idHash(session.id), session.csrfToken, nowMs, session.expiresAt],
+      'INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at, user_id) VALUES ($1, $2, $3, $4, $5)',
+      [idHash(session.id), session.csrfToken, nowMs, session.expiresAt, userId],
     );
     // Everything older than the newest `max` (replicas signing in at once may each leave one extra
     // for a moment; the next sign-in removes it). The OFFSET walks the seq index: at most `max` entries.
+    // The operator's sessions (user_id null) and each person's are bounded apart.
     await tx.query(
-      'DELETE FROM portal_sessions WHERE seq <= (SELECT seq FROM portal_sessions ORDER BY seq DESC OFFSET $1 LIMIT 1)',
-      [max],
+      `DELETE FROM portal_sessions WHERE user_id IS NOT DISTINCT FROM $2 AND seq <= (SELECT seq FROM portal_sessions
+        WHERE user_id IS NOT DISTINCT FROM $2 ORDER BY seq DESC OFFSET $1 LIMIT 1)`,
+      [max, userId],
     );
     return session;
   });
@@ -66,11 +81,12 @@ export async function createPortalSession(
 export async function getPortalSession(db: SqlRunner, id: string, nowMs: number): Promise<PortalSession | null> {
   if (!SESSION_ID.test(id)) return null;
   const rows = await db.query<SessionRow>(
-    'SELECT csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2',
+    'SELECT user_id, csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2',
     [idHash(id), nowMs],
   );
   const row = rows[0];
-  return row ? { id, csrfToken: row.csrf_token, expiresAt: toNumber(row.expires_at), flash: row.flash } : null;
+  if (!row) return null;
+  return { id, csrfToken: row.csrf_token, expiresAt: toNumber(row.expires_at), flash: row.flash, userId: row.user_id };
 }
 
 /** Sets the one-shot notice of a live session; false when there is none. */
@@ -102,6 +118,16 @@ export async function deletePortalSession(db: SqlRunner, id: string): Promise<bo
   if (!SESSION_ID.test(id)) return false;
   const rows = await db.query('DELETE FROM portal_sessions WHERE id_hash = $1 RETURNING seq', [idHash(id)]);
   return rows.length > 0;
+}
+
+/** Every session of the person but `exceptId`'s; returns how many ended. */
+export async function deleteUserSessions(db: SqlRunner, userId: string, exceptId?: string): Promise<number> {
+  const keep = exceptId !== undefined && SESSION_ID.test(exceptId) ? idHash(exceptId) : '';
+  const rows = await db.query('DELETE FROM portal_sessions WHERE user_id = $1 AND id_hash <> $2 RETURNING seq', [
+    userId,
+    keep,
+  ]);
+  return rows.length;
 }
 
 /** Removes at most `limit` expired sessions, earliest expiry first; returns how many. */

@@ -15,11 +15,23 @@ import { createProject, deleteProject, getProject, listProjects } from './projec
 import {
   createPortalSession,
   deletePortalSession,
+  deleteUserSessions,
   getPortalSession,
   prunePortalSessions,
   setPortalSessionFlash,
   takePortalSessionFlash,
 } from './portal-sessions.ts';
+import {
+  acceptInvitation,
+  changeMembership,
+  createInvitation,
+  findUserByEmail,
+  getUser,
+  listAccountPeople,
+  listMemberships,
+  peekInvitation,
+  setUserPassword,
+} from './people.ts';
 import { addUsage, apiKeyProjects, projectPolicies, setProjectLimits, usageBetween } from './rate-limits.ts';
 import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
 import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
@@ -69,7 +81,18 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
     onRevocation: (listener) => signal.subscribe(listener),
 
-    createPortalSession: (ttlMs) => createPortalSession(db, ttlMs, clock.now()),
+    createPortalSession: (ttlMs, userId) => createPortalSession(db, ttlMs, clock.now(), userId ?? null),
+    deleteUserSessions: (userId, exceptId) => deleteUserSessions(db, userId, exceptId),
+
+    getUser: (id) => getUser(db, id),
+    findUserByEmail: (email) => findUserByEmail(db, email),
+    setUserPassword: (id, hash) => setUserPassword(db, id, hash),
+    listMemberships: (userId) => listMemberships(db, userId),
+    listAccountPeople: (accountId) => listAccountPeople(db, accountId),
+    changeMembership: (accountId, userId, role) => changeMembership(db, accountId, userId, role),
+    createInvitation: (input) => createInvitation(db, input, clock.now()),
+    peekInvitation: (token) => peekInvitation(db, token, clock.now()),
+    acceptInvitation: (token, hash) => acceptInvitation(db, token, hash, clock.now()),
     getPortalSession: (id) => getPortalSession(db, id, clock.now()),
     setPortalSessionFlash: (id, flash) => setPortalSessionFlash(db, id, flash, clock.now()),
     takePortalSessionFlash: (id) => takePortalSessionFlash(db, id),

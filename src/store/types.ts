@@ -108,6 +108,43 @@ export interface NewRevocation {
   expiresAt: number;
 }
 
+export type Role = 'owner' | 'developer' | 'viewer';
+
+/** A person who signs in to the account portal. */
+export interface User {
+  id: string;
+  /** Trimmed and lowercased. */
+  email: string;
+  /** `scrypt$N$r$p$salt$key`; null until the person accepts an invitation. */
+  passwordHash: string | null;
+  createdAt: number;
+}
+
+export interface Membership {
+  accountId: string;
+  role: Role;
+}
+
+/** A member of an account, as its people page lists them. */
+export interface AccountPerson {
+  userId: string;
+  email: string;
+  role: Role;
+  /** When they joined the account. */
+  since: number;
+}
+
+export interface Invitation {
+  accountId: string;
+  email: string;
+  role: Role;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** Where an invitation link stands; only a valid one says what it is for. */
+export type InvitationState = { state: 'unknown' | 'used' | 'expired' } | { state: 'valid'; invitation: Invitation };
+
 /** A signed-in account portal session (the portal's cookie names it). */
 export interface PortalSession {
   /** 256 random bits, base64url: the cookie value. Only its SHA-256 digest is stored. */
@@ -117,6 +154,8 @@ export interface PortalSession {
   expiresAt: number;
   /** One-shot notice for the next page (never a secret), as it was when the session was read. */
   flash: string | null;
+  /** The person signed in; null for the operator's console (signed in with the admin token). */
+  userId: string | null;
 }
 
 /** A project's plan and its override of the plan's rate limits (null: none). */
@@ -213,7 +252,28 @@ export interface Store {
    * A new portal session living `ttlMs` from now. Also prunes some expired sessions, and removes
    * the oldest beyond a fixed bound (1000) so that a loop of sign-ins cannot grow the table.
    */
-  createPortalSession(ttlMs: number): Promise<PortalSession>;
+  createPortalSession(ttlMs: number, userId?: string | null): Promise<PortalSession>;
+  /** Ends every session of the person, but the one given (sign out everywhere, password change); returns how many. */
+  deleteUserSessions(userId: string, exceptId?: string): Promise<number>;
+
+  getUser(id: string): Promise<User | null>;
+  /** By the stored form of the email (trimmed, lowercased). */
+  findUserByEmail(email: string): Promise<User | null>;
+  setUserPassword(id: string, passwordHash: string): Promise<boolean>;
+  /** The person's accounts and roles, oldest account first. */
+  listMemberships(userId: string): Promise<Membership[]>;
+  listAccountPeople(accountId: string): Promise<AccountPerson[]>;
+  /** Changes a member's role, or removes them (null); false when not a member. StoreError `last_owner`. */
+  changeMembership(accountId: string, userId: string, role: Role | null): Promise<boolean>;
+  /** A single-use link into the account living `ttlMs`; the token is returned here only. */
+  createInvitation(input: { accountId: string; email: string; role: Role; ttlMs: number }): Promise<{
+    token: string;
+    invitation: Invitation;
+  }>;
+  /** Where the invitation stands; a valid one with its person (null when new). */
+  peekInvitation(token: string): Promise<InvitationState & { user?: User | null }>;
+  /** Uses the invitation once: creates the person if new (with the password hash given) and adds the membership. */
+  acceptInvitation(token: string, passwordHash: string | null): Promise<InvitationState & { user?: User }>;
   /** The live session with this id; null when unknown, malformed or expired. */
   getPortalSession(id: string): Promise<PortalSession | null>;
   /** Sets the session's one-shot notice; false when the session is not live. */

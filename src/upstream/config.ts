@@ -44,6 +44,8 @@ export interface UpstreamConfig {
   readonly keyEncryptionKey: string | undefined;
   /** TRUSTED_PROXIES: addresses or CIDRs whose X-Forwarded-For the issuer believes; unset means loopback. */
   readonly trustedProxies: readonly string[] | undefined;
+  /** PORTAL_URL: the account portal's public base URL, for invitation links; unset: the admin server's `/portal`. */
+  readonly portalUrl: string | undefined;
   /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT …); undefined: tracing off. */
   readonly tracing: TracingSettings | undefined;
 }
@@ -89,6 +91,7 @@ function upstreamConfig(v: UpstreamEnvironment, env: Env, cwd: string): Upstream
     feedToken: v.REVOCATION_FEED_TOKEN,
     keyEncryptionKey: v.KEY_ENCRYPTION_KEY,
     trustedProxies: v.TRUSTED_PROXIES,
+    portalUrl: v.PORTAL_URL,
     tracing: tracingSettings(env, 'tokengate-upstream'),
   };
 }

@@ -78,6 +78,11 @@ export const upstreamEnvironment = z.object({
     defaultText: '`http://127.0.0.1:$GATEWAY_PORT`',
     description: 'The base URL clients use, and the token issuer (below).',
   }),
+  PORTAL_URL: variable(httpUrl.optional(), {
+    readBy: UP,
+    defaultText: "the admin server's URL + `/portal`",
+    description: "The account portal's public base URL: invitation links start with it.",
+  }),
   HOST: variable(host.default('127.0.0.1'), {
     readBy: UP,
     defaultText: '`127.0.0.1`',

@@ -126,7 +126,16 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       config.upstreamPort,
     );
     cleanups.push(() => publicServer.close());
-    const context = { store, issuer, log, reloadAddresses: hosted.reloadAddresses, clock };
+    // Known once the admin server listens (its port may be 0); PORTAL_URL when the portal is published elsewhere.
+    let portalUrl = config.portalUrl;
+    const context = {
+      store,
+      issuer,
+      log,
+      reloadAddresses: hosted.reloadAddresses,
+      clock,
+      portalUrl: () => portalUrl ?? '/portal',
+    };
     const service = createAdminService(context);
     // The account portal: the admin API's operations behind its own sign-in (session cookie).
     const portal = createPortal({
@@ -145,6 +154,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       portal,
     });
     cleanups.push(() => admin.close());
+    portalUrl ??= `${admin.url}/portal`;
     log.info(
       { url: publicServer.url, adminUrl: admin.url, metrics: metricsServer.url, store: store.kind },
       'upstream started',

@@ -43,6 +43,24 @@ describe('tokengate admin account … (operator contract)', () => {
     expect(await json(['account', 'enable', id])).toEqual({ id, enabled: true });
   });
 
+  it('invites a person with `user invite`, printing {email, role, account_id, invite_url} with an absolute link', async () => {
+    const account = await json(['account', 'create', '--name', 'Invites', '--plan', 'free']);
+    const id = String(account['id']);
+    const invited = await json(['user', 'invite', '--account', id, '--email', 'Boss@Example.com', '--role', 'owner']);
+    expect(invited).toEqual({
+      email: 'boss@example.com',
+      role: 'owner',
+      account_id: id,
+      invite_url: expect.stringMatching(new RegExp(`^${t.upstream.adminUrl}/portal/invitation\\?token=[\\w-]{43}$`)),
+    });
+    expect(
+      (await fails(['user', 'invite', '--account', id, '--email', 'x@example.com', '--role', 'admin'])).stderr,
+    ).toContain('--role must be one of owner, developer, viewer');
+    expect((await fails(['user', 'invite', '--account', id, '--email', 'nope', '--role', 'viewer'])).stderr).toContain(
+      'email: not an email address (HTTP 400)',
+    );
+  });
+
   it('keeps `project create --name N --plan P` printing {id, name, plan}, in a new account of plan P', async () => {
     const project = await json(['project', 'create', '--name', 'Solo', '--plan', 'free']);
     expect(Object.keys(project)).toEqual(['id', 'name', 'plan']);

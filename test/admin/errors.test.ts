@@ -15,6 +15,7 @@ describe('admin errors', () => {
     expect(answers).toEqual([
       ['invalid_input', 400, '1000'],
       ['not_found', 404, '1011'],
+      ['forbidden', 403, '1000'],
       ['conflict', 409, '1000'],
       ['not_hosted', 404, '1041'],
       ['incomplete', 500, '1099'],

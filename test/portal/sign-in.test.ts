@@ -1,216 +1,109 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_FAILURE_LIMIT } from '../../src/portal/auth/login-limiter.ts';
+import { SIGN_IN_LIMITS } from '../../src/portal/auth/sign-in-limits.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { PortalClient, startPortal } from './portal-client.ts';
+import { createAccount, member, PASSWORD, PeopleClient, type TestAccount } from './people-client.ts';
 
-describe('portal sign-in', () => {
+describe('signing in to the account portal', () => {
   let t: TestUpstream;
-  let client: () => PortalClient;
+  let acme: TestAccount;
   beforeAll(async () => {
-    ({ t, client } = await startPortal());
+    t = await startTestUpstream({ routes: [] });
+    acme = await createAccount(t, 'Acme');
   });
   afterAll(async () => {
     await t?.destroy();
   });
+  const client = () => new PeopleClient(t.upstream.adminUrl);
 
-  it('exchanges the admin token for an HttpOnly, SameSite=Strict session cookie scoped to /portal that expires in 8 hours', async () => {
+  it('shows a sign-in form whose fields are labelled Email and Password', async () => {
+    const page = await client().get('/portal/login');
+    expect(page.text).toMatch(/<label for="email">Email<\/label>/);
+    expect(page.text).toMatch(/<label for="password">Password<\/label>/);
+    expect((await client().get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+  });
+
+  it('signs in with email (any case, spaces around) and password, and out again', async () => {
+    await member(t, acme, 'dev@example.com', 'developer');
     const c = client();
-    const res = await c.signIn(t.adminToken);
+    const res = await c.signInAs('  DEV@example.com ', PASSWORD);
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/portal/projects');
-    const session = res.headers.getSetCookie().find((cookie) => cookie.startsWith('tokengate_portal='));
-    expect(session).toMatch(
-      /^tokengate_portal=[A-Za-z0-9_-]{43}; Path=\/portal; Max-Age=28800; HttpOnly; SameSite=Strict$/,
-    );
     expect((await c.get('/portal/projects')).status).toBe(200);
-  });
-
-  it('marks the session cookie Secure when the request came over TLS (X-Forwarded-Proto: https)', async () => {
-    const c = client();
-    await c.request('GET', '/portal/login', { headers: { 'x-forwarded-proto': 'https' } });
-    const res = await c.post('/portal/login', { admin_token: t.adminToken }, { 'x-forwarded-proto': 'https' });
-    expect(res.headers.getSetCookie().find((cookie) => cookie.startsWith('tokengate_portal='))).toMatch(/; Secure$/);
-  });
-
-  it('refuses a wrong admin token with 401, sets no session cookie and logs neither token', async () => {
-    const c = client();
-    const res = await c.signIn('not-the-admin-token');
-    expect(res.status).toBe(401);
-    expect(res.text).toContain('That admin token is not correct.');
-    expect(c.cookies.has('tokengate_portal')).toBe(false);
+    await c.post('/portal/logout');
     expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
-    expect(t.logs()).not.toContain('not-the-admin-token');
-    expect(t.logs()).not.toContain(t.adminToken);
   });
 
-  it('refuses a sign-in form that lacks the sign-in nonce cookie (another site cannot sign a browser in)', async () => {
-    const c = client();
-    await c.get('/portal/login');
-    c.cookies.clear();
-    const res = await c.post('/portal/login', { admin_token: t.adminToken });
-    expect(res.status).toBe(403);
-    expect(c.cookies.has('tokengate_portal')).toBe(false);
+  it('answers an unknown email exactly as a wrong password, and logs neither email nor password', async () => {
+    await member(t, acme, 'known@example.com', 'viewer');
+    const wrong = await client().signInAs('known@example.com', 'wrong password here');
+    const unknown = await client().signInAs('nobody@example.com', 'wrong password here');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const message = (text: string) => /<div class="error-summary"[\s\S]*?<\/div>/.exec(text)?.[0];
+    expect(message(unknown.text)).toBe(message(wrong.text));
+    expect(t.logs()).not.toContain('nobody@example.com');
+    expect(t.logs()).not.toContain('wrong password here');
   });
 
-  it('signs in from any of several sign-in pages open in one browser, and a sign-in page left open after that leads to the portal', async () => {
-    const c = client();
-    await c.get('/portal/login');
-    const firstTab = c.csrfToken();
-    await c.get('/portal/login');
-    const secondTab = c.csrfToken();
-    const signedIn = await c.request('POST', '/portal/login', {
-      form: { csrf_token: firstTab, admin_token: t.adminToken },
-    });
-    expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get('location')).toBe('/portal/projects');
-    expect((await c.get('/portal/projects')).status).toBe(200);
-    // The other tab, posted once signed in: the nonce cookie is gone, the session is there.
-    const later = await c.request('POST', '/portal/login', {
-      form: { csrf_token: secondTab, admin_token: t.adminToken },
-    });
-    expect(later.status).toBe(303);
-    expect(later.headers.get('location')).toBe('/portal/projects');
-    expect((await c.get('/portal/projects')).status).toBe(200);
-    // Without the session the same stale form is still refused.
-    const anonymous = client();
-    const refused = await anonymous.request('POST', '/portal/login', {
-      form: { csrf_token: secondTab, admin_token: t.adminToken },
-    });
-    expect(refused.status).toBe(403);
-    expect(anonymous.cookies.has('tokengate_portal')).toBe(false);
-  });
-
-  it('redirects every page to the sign-in page without a session, and sign-out ends the session on the server', async () => {
-    const anonymous = client();
-    for (const path of ['/portal', '/portal/projects', '/portal/signing-keys', '/portal/tokens/revoke']) {
-      const res = await anonymous.get(path);
-      expect(res.status, path).toBe(303);
-      expect(res.headers.get('location')).toBe('/portal/login');
+  it(`refuses further attempts for an email after ${SIGN_IN_LIMITS.email} failures, known or unknown alike, even with the right password`, async () => {
+    await member(t, acme, 'target@example.com', 'owner');
+    for (const email of ['target@example.com', 'ghost@example.com']) {
+      for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+        expect((await client().signInAs(email, `guess number ${i}`)).status).toBe(401);
+      const limited = await client().signInAs(email, PASSWORD);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    const c = client();
-    await c.signIn(t.adminToken);
-    await c.get('/portal/projects');
-    const stolen = c.cookies.get('tokengate_portal') ?? '';
-    const out = await c.post('/portal/logout');
+  });
+
+  it('ends every session of the person with “sign out everywhere”', async () => {
+    const laptop = await member(t, acme, 'roam@example.com', 'developer');
+    const phone = client();
+    expect((await phone.signInAs('roam@example.com', PASSWORD)).status).toBe(303);
+    await laptop.get('/portal/settings');
+    const out = await laptop.post('/portal/settings/sign-out-everywhere');
     expect(out.headers.get('location')).toBe('/portal/login');
-    expect(out.headers.getSetCookie()[0]).toMatch(/^tokengate_portal=; Path=\/portal; Max-Age=0/);
-    const replay = new PortalClient(c.base);
-    replay.cookies.set('tokengate_portal', stolen);
-    expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    expect((await phone.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    expect((await laptop.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
   });
 
-  it('sends the security headers and no-store on every page', async () => {
-    const c = client();
-    await c.signIn(t.adminToken);
-    for (const path of ['/portal/login', '/portal/projects', '/portal/signing-keys', '/portal/nope']) {
-      const res = await c.get(path);
-      expect(res.headers.get('content-security-policy'), path).toMatch(
-        /default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/,
-      );
-      expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-      expect(res.headers.get('x-frame-options')).toBe('DENY');
-      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(res.headers.get('cache-control')).toBe('no-store');
-    }
-    const script = await c.get('/portal/assets/app.js');
-    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+  it('changes the password only with the current one, signing out the other sessions', async () => {
+    const here = await member(t, acme, 'change@example.com', 'developer');
+    const there = client();
+    await there.signInAs('change@example.com', PASSWORD);
+    await here.get('/portal/settings');
+    const refused = await here.post('/portal/settings/password', {
+      current_password: 'not the password',
+      password: 'a brand new passphrase',
+      confirm_password: 'a brand new passphrase',
+    });
+    expect(refused.status).toBe(401);
+    const changed = await here.post('/portal/settings/password', {
+      current_password: PASSWORD,
+      password: 'a brand new passphrase',
+      confirm_password: 'a brand new passphrase',
+    });
+    expect(changed.status).toBe(303);
+    expect((await here.get('/portal/settings')).text).toContain('Password changed.');
+    expect((await there.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    expect((await client().signInAs('change@example.com', PASSWORD)).status).toBe(401);
+    expect((await client().signInAs('change@example.com', 'a brand new passphrase')).status).toBe(303);
   });
 
-  it('signs in with an ADMIN_TOKEN longer than 512 characters, which the CLI accepts too', async () => {
-    const long = `${'Kq7-'.repeat(250)}end`;
-    const own = await startTestUpstream({ routes: [], env: { ADMIN_TOKEN: long } });
-    try {
-      const c = new PortalClient(own.upstream.adminUrl);
-      const login = await c.get('/portal/login');
-      expect(login.text).not.toMatch(/id="admin-token"[^>]*maxlength/);
-      const res = await c.signIn(long);
-      expect(res.status).toBe(303);
-      expect((await c.get('/portal/projects')).status).toBe(200);
-      expect((await new PortalClient(own.upstream.adminUrl).signIn(`${long}x`)).status).toBe(401);
-    } finally {
-      await own.destroy();
-    }
+  it('keeps operator and person sessions apart: the console cookie does not open the portal', async () => {
+    const operator = new PeopleClient(t.upstream.adminUrl);
+    await operator.get('/console/login');
+    await operator.post('/console/login', { admin_token: t.adminToken });
+    const session = operator.cookies.get('tokengate_portal') ?? '';
+    const res = await fetch(`${t.upstream.adminUrl}/portal/projects`, {
+      headers: { cookie: `tokengate_portal=${session}` },
+      redirect: 'manual',
+    });
+    expect(res.headers.get('location')).toBe('/portal/login');
   });
 
-  it('leaves the one-shot notice for the GET when a HEAD of the page comes first (a HEAD shows no page)', async () => {
-    // Regression: HEAD rendered the page, so it took the notice, and the page a person then opened never said "created".
-    const c = client();
-    await c.signIn(t.adminToken);
-    await c.get('/portal/projects');
-    const created = await c.post('/portal/projects', { name: 'Noticed', plan: 'free' });
-    const location = created.headers.get('location') ?? '';
-    expect((await c.request('HEAD', location)).status).toBe(200);
-    expect((await c.get(location)).text).toContain('Project “Noticed” created.');
-  });
-
-  it('answers HEAD like GET, without a body: sign-in page, a page behind the session, its redirect when signed out, an asset', async () => {
-    const c = client();
-    await c.signIn(t.adminToken);
-    const cases: Array<[PortalClient, string, number]> = [
-      [client(), '/portal/login', 200],
-      [c, '/portal/projects', 200],
-      [client(), '/portal/projects', 303],
-      [client(), '/portal/assets/portal.css', 200],
-      [client(), '/portal/nope', 404],
-    ];
-    for (const [who, path, status] of cases) {
-      const get = await who.request('GET', path);
-      const head = await who.request('HEAD', path);
-      expect(head.status, path).toBe(status);
-      expect(head.status, path).toBe(get.status);
-      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
-      expect(head.headers.get('location'), path).toBe(get.headers.get('location'));
-      expect(head.headers.get('content-security-policy'), path).toBe(get.headers.get('content-security-policy'));
-      expect(head.text, path).toBe('');
-    }
-  });
-
-  it('opens no admin API route with a portal session: those still need the admin token', async () => {
-    const c = client();
-    await c.signIn(t.adminToken);
-    await c.get('/portal/projects');
-    for (const path of ['/projects', '/keys', '/portalx']) expect((await c.get(path)).status, path).toBe(401);
-    // fetch would normalise the dot segments; a raw request keeps them. The portal answers it (404), not the admin API.
-    const raw = await rawGet(`${c.base}/portal/../projects`, `tokengate_portal=${c.cookies.get('tokengate_portal')}`);
-    expect(raw.status).toBe(404);
-    expect(raw.body).not.toContain('"plan"');
-  });
-
-  it('answers wrong tokens from an address past 5 failed sign-ins with 429 and Retry-After, and still signs the correct token in', async () => {
-    // Someone else on the operator's address (every local user is 127.0.0.1) tries junk first;
-    // earlier tests in this file failed from this address too, so some of these may get 429 already.
-    const other = client();
-    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++)
-      expect([401, 429]).toContain((await other.signIn(`wrong-${i}`)).status);
-    const throttled = await other.signIn('wrong-5');
-    expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(throttled.text).toContain('Too many failed sign-ins');
-    expect(other.cookies.has('tokengate_portal')).toBe(false);
-
-    const operator = client();
-    const signedIn = await operator.signIn(t.adminToken);
-    expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get('location')).toBe('/portal/projects');
-    expect((await operator.get('/portal/projects')).status).toBe(200);
-    // The correct token cleared nothing for the others on the address.
-    expect((await other.signIn('wrong-6')).status).toBe(429);
+  it('answers the favicon with an icon, not a 401', async () => {
+    const res = await fetch(`${t.upstream.adminUrl}/portal/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
   });
 });
-
-function rawGet(url: string, cookie: string): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(url);
-  const path = url.slice(url.indexOf('/', 'http://'.length));
-  return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, headers: { cookie } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}

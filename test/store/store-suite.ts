@@ -5,6 +5,7 @@ import { accountCases } from './cases/accounts.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
 import { clientCases } from './cases/clients.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
+import { peopleCases } from './cases/people.ts';
 import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
@@ -42,5 +43,6 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('revocations', () => revocationCases(context));
   describe('portal sessions', () => portalSessionCases(context));
   describe('used JWT ids and client key sets', () => usedJtiCases(context));
+  describe('people and invitations', () => peopleCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

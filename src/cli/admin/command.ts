@@ -7,6 +7,8 @@ export interface AdminValues {
   readonly plan?: string | undefined;
   readonly project?: string | undefined;
   readonly account?: string | undefined;
+  readonly email?: string | undefined;
+  readonly role?: string | undefined;
   readonly scopes?: string | undefined;
   readonly gnaf?: string | undefined;
   /** `keys rotate --now`: the emergency rotation. */

@@ -33,6 +33,16 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     summary: 'Enable an account again (tokens revoked by the disable stay revoked).',
     arguments: { ACCOUNT_ID: 'the account' },
   },
+  'user invite': {
+    summary:
+      'Create an invitation link into an account (the first owner, or anyone). Shown once, single use, valid 72 hours; pass it on.',
+    options: {
+      '--account ACCOUNT_ID': 'the account',
+      '--email EMAIL': 'the person’s email (their sign-in)',
+      '--role ROLE':
+        'owner (everything, people too), developer (projects, clients, API keys, tokens) or viewer (read only)',
+    },
+  },
   'account list': { summary: 'List the accounts, with their plans and states.' },
   'project create': {
     summary: 'Create a project: in the account given, or in a new account of the plan given.',

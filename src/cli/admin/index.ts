@@ -14,9 +14,11 @@ import { projectCommands } from './project.ts';
 import { projectLimitCommands } from './project-limits.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
 import { tokenCommands } from './token.ts';
+import { userCommands } from './user.ts';
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...accountCommands,
+  ...userCommands,
   ...projectCommands,
   ...projectLimitCommands,
   ...clientCommands,
@@ -75,6 +77,8 @@ const OPTIONS = {
   plan: { type: 'string' },
   project: { type: 'string' },
   account: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
   scopes: { type: 'string' },
   gnaf: { type: 'string' },
   now: { type: 'boolean' },

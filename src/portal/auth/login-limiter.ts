@@ -11,18 +11,20 @@ interface Window {
   startedAt: number;
 }
 
-/** Counts failed sign-ins per address in a fixed window (fake-clock tested); a success clears nothing. */
+/** Counts failed sign-ins per key (an address, an email) in a fixed window (fake-clock tested); a success clears nothing. */
 export class LoginLimiter {
   readonly #windows = new Map<string, Window>();
   readonly #clock: Clock;
-  constructor(clock: Clock) {
+  readonly #limit: number;
+  constructor(clock: Clock, limit = LOGIN_FAILURE_LIMIT) {
     this.#clock = clock;
+    this.#limit = limit;
   }
 
   /** Milliseconds until a failure from this address is answered 401 again; 0 when it is now. */
   retryAfterMs(address: string): number {
     const window = this.#live(address);
-    if (!window || window.failures < LOGIN_FAILURE_LIMIT) return 0;
+    if (!window || window.failures < this.#limit) return 0;
     return window.startedAt + LOGIN_WINDOW_MS - this.#clock.now();
   }
 

@@ -10,6 +10,8 @@ export interface Session {
   /** Synchronizer token every state-changing form of this session carries. */
   readonly csrfToken: string;
   readonly expiresAt: number;
+  /** The person signed in (account portal); null for the operator's console. */
+  readonly userId: string | null;
   /** Whether a one-shot notice waits: only then does showing a page cost a query to take it. */
   hasNotice: boolean;
 }
@@ -28,8 +30,11 @@ export interface Sessions {
   readonly ttlMs: number;
   /** The live session the cookie names, or undefined (none, unknown, malformed or expired). */
   find(id: string | undefined): Promise<Session | undefined>;
-  create(): Promise<Session>;
+  /** A person's session, or the operator's (null). */
+  create(userId: string | null): Promise<Session>;
   end(session: Session): Promise<void>;
+  /** Ends every other session of the session's person (sign out everywhere, a password change). */
+  endOthers(session: Session): Promise<number>;
   /** A notice for the next page shown, whichever replica shows it. */
   setNotice(session: Session, notice: string): Promise<void>;
   /** Takes the notice: it is shown once, even when two pages are rendered at once. */
@@ -43,8 +48,9 @@ export function storeSessions(store: Store, ttlMs: number): Sessions {
       const found = id ? await store.getPortalSession(id) : null;
       return found ? toSession(found) : undefined;
     },
-    create: async () => toSession(await store.createPortalSession(ttlMs)),
+    create: async (userId) => toSession(await store.createPortalSession(ttlMs, userId)),
     end: async (session) => void (await store.deletePortalSession(session.id)),
+    endOthers: async (session) => (session.userId ? store.deleteUserSessions(session.userId, session.id) : 0),
     async setNotice(session, notice) {
       await store.setPortalSessionFlash(session.id, notice);
       session.hasNotice = true;
@@ -62,6 +68,7 @@ function toSession(session: PortalSession): Session {
     id: session.id,
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
+    userId: session.userId,
     hasNotice: session.flash !== null,
   };
 }

@@ -19,14 +19,21 @@ export function isSecureRequest(req: IncomingMessage): boolean {
 
 /**
  * A portal cookie: HttpOnly (no script reads it), SameSite=Strict (never sent on a cross-site
- * request), scoped to /portal, Secure whenever the request came over TLS.
+ * request), scoped to its mount (`/portal` or `/console`: a session of one is never sent to the
+ * other), Secure whenever the request came over TLS.
  */
-export function portalCookie(req: IncomingMessage, name: string, value: string, maxAgeSeconds: number): string {
-  const parts = [`${name}=${value}`, 'Path=/portal', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+export function portalCookie(
+  req: IncomingMessage,
+  base: string,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+): string {
+  const parts = [`${name}=${value}`, `Path=${base}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
   if (isSecureRequest(req)) parts.push('Secure');
   return parts.join('; ');
 }
 
-export function clearedCookie(req: IncomingMessage, name: string): string {
-  return portalCookie(req, name, '', 0);
+export function clearedCookie(req: IncomingMessage, base: string, name: string): string {
+  return portalCookie(req, base, name, '', 0);
 }

@@ -15,7 +15,7 @@ async function apiKeysTab(r: SessionRequest) {
   const rows = keys.map((key) => ({ header: html`<code>${key.key}</code>`, cells: [when(key.createdAt)] }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
 ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}
-<form method="post" action="${credentialsHref(project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
+<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
   await sendCredentials(r, project, 'api-keys', content);
 }
 
@@ -32,18 +32,23 @@ async function createApiKey(r: SessionRequest) {
   const body = html`<h1>API key created</h1>
 <dl class="facts"><div><dt>Key</dt><dd><code id="api-key">${created.apiKey.key}</code></dd></div></dl>
 ${secretPanel('api-secret', 'Secret', created.secret)}
-<p><a class="button" href="${credentialsHref(project, 'api-keys')}">Done, back to API keys</a></p>`;
+<p><a class="button" href="${credentialsHref(r, project, 'api-keys')}">Done, back to API keys</a></p>`;
   const crumbs = credentialsCrumbs(
+    r,
     project,
-    { label: 'API keys', href: credentialsHref(project, 'api-keys') },
+    { label: 'API keys', href: credentialsHref(r, project, 'api-keys') },
     { label: 'New key' },
   );
-  sendPage(r.res, 201, page({ title: 'API key created', session: r.session, section: 'projects', crumbs }, body));
+  sendPage(
+    r.res,
+    201,
+    page({ app: r.app, title: 'API key created', session: r.session, section: 'projects', crumbs }, body),
+  );
 }
 
 export const apiKeyRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id/credentials', access: 'session', handle: apiKeysTab },
+  { method: 'GET', path: '/projects/:id/credentials', access: 'session', handle: apiKeysTab },
   // Where the create form posts: a reload of the page that showed the new key lands here (app.js).
-  { method: 'GET', path: '/portal/projects/:id/credentials/api-keys', access: 'session', handle: apiKeysTab },
-  { method: 'POST', path: '/portal/projects/:id/credentials/api-keys', access: 'session', handle: createApiKey },
+  { method: 'GET', path: '/projects/:id/credentials/api-keys', access: 'session', handle: apiKeysTab },
+  { method: 'POST', path: '/projects/:id/credentials/api-keys', access: 'session', handle: createApiKey },
 ];

@@ -25,17 +25,17 @@ async function confirmDisable(r: SessionRequest) {
   const found = await loadClient(r);
   if (!found) return;
   const { project, client } = found;
-  const back = credentialsHref(project, 'oauth-clients');
+  const back = credentialsHref(r, project, 'oauth-clients');
   const body = html`<div class="narrow"><h1>Disable “${client.name}”?</h1>
 <div class="callout callout-warning" role="note"><p><strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.</p></div>
 <dl class="facts"><div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div></dl>
 <form method="post" action="${r.req.url?.split('?', 1)[0] ?? ''}" class="actions">${csrfField(r.session)}
 <button type="submit" class="button-danger">Disable client and revoke its tokens</button> <a href="${back}">Cancel</a></form></div>`;
-  const crumbs = credentialsCrumbs(project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' });
+  const crumbs = credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' });
   sendPage(
     r.res,
     200,
-    page({ title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body),
+    page({ app: r.app, title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body),
   );
 }
 
@@ -51,26 +51,26 @@ function setEnabled(enabled: boolean) {
         ? `Client “${found.client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`
         : `Could not ${verb} the client: ${result.message}`,
     );
-    redirect(r.res, credentialsHref(found.project, 'oauth-clients'));
+    redirect(r.res, credentialsHref(r, found.project, 'oauth-clients'));
   };
 }
 
 export const clientStateRoutes: readonly PortalRoute[] = [
   {
     method: 'GET',
-    path: '/portal/projects/:id/oauth-clients/:clientId/disable',
+    path: '/projects/:id/oauth-clients/:clientId/disable',
     access: 'session',
     handle: confirmDisable,
   },
   {
     method: 'POST',
-    path: '/portal/projects/:id/oauth-clients/:clientId/disable',
+    path: '/projects/:id/oauth-clients/:clientId/disable',
     access: 'session',
     handle: setEnabled(false),
   },
   {
     method: 'POST',
-    path: '/portal/projects/:id/oauth-clients/:clientId/enable',
+    path: '/projects/:id/oauth-clients/:clientId/enable',
     access: 'session',
     handle: setEnabled(true),
   },

@@ -10,17 +10,20 @@ import type { RouteRequest } from '../routing.ts';
 
 export type SessionRequest = RouteRequest<Session>;
 
-/** Who is asking: the signed-in person, for the admin service's log (and, next, its role checks). */
+/** Who is asking: the signed-in person (the admin service checks their roles) or the operator. */
 export function actor(r: SessionRequest): Actor {
-  return portalActor(r.session, r.req);
+  return portalActor(r.session, r.person, r.req);
 }
 
-export const projectHref = (project: Project) => `/portal/projects/${encodeURIComponent(project.id)}`;
+/** Links are under the mount's base: `/portal` for people, `/console` for the operator. */
+export type Linked = Pick<RouteRequest<Session | undefined>, 'app'>;
 
-export function projectCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
+export const projectHref = (r: Linked, project: Project) => `${r.app.base}/projects/${encodeURIComponent(project.id)}`;
+
+export function projectCrumbs(r: Linked, project: Project, ...more: Crumb[]): Crumb[] {
   return [
-    { label: 'Projects', href: '/portal/projects' },
-    { label: project.name, href: projectHref(project) },
+    { label: 'Projects', href: `${r.app.base}/projects` },
+    { label: project.name, href: projectHref(r, project) },
     ...more,
   ];
 }
@@ -49,8 +52,8 @@ export async function loadProject(r: SessionRequest): Promise<Project | undefine
 }
 
 export function notFoundPage(r: SessionRequest, message: string): void {
-  const body = html`<h1>Not found</h1><p>${message}</p><p><a href="/portal/projects">Back to projects</a></p>`;
-  sendPage(r.res, 404, page({ title: 'Not found', session: r.session }, body));
+  const body = html`<h1>Not found</h1><p>${message}</p><p><a href="${r.app.base}/projects">Back to projects</a></p>`;
+  sendPage(r.res, 404, page({ app: r.app, title: 'Not found', session: r.session }, body));
 }
 
 export function planBadge(project: Project): Html {

@@ -2,18 +2,19 @@ import type { Project } from '#store';
 import { type Html, html } from '../html/escape.ts';
 import { type Crumb, page } from '../html/layout.ts';
 import { sendPage } from '../http/respond.ts';
-import { projectCrumbs, projectHref, type SessionRequest, takeNotice } from './common.ts';
+import { type Linked, projectCrumbs, projectHref, type SessionRequest, takeNotice } from './common.ts';
 
 export type CredentialsTab = 'api-keys' | 'oauth-clients';
 
-export const credentialsHref = (project: Project, tab: CredentialsTab) =>
-  `${projectHref(project)}/credentials${tab === 'oauth-clients' ? '/oauth-clients' : ''}`;
+export const credentialsHref = (r: Linked, project: Project, tab: CredentialsTab) =>
+  `${projectHref(r, project)}/credentials${tab === 'oauth-clients' ? '/oauth-clients' : ''}`;
 
-export function credentialsCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
+export function credentialsCrumbs(r: Linked, project: Project, ...more: Crumb[]): Crumb[] {
   return projectCrumbs(
+    r,
     project,
-    { label: 'Keys', href: `${projectHref(project)}/keys` },
-    { label: 'Credentials', href: credentialsHref(project, 'api-keys') },
+    { label: 'Keys', href: `${projectHref(r, project)}/keys` },
+    { label: 'Credentials', href: credentialsHref(r, project, 'api-keys') },
     ...more,
   );
 }
@@ -22,9 +23,9 @@ export function credentialsCrumbs(project: Project, ...more: Crumb[]): Crumb[] {
  * Tabs as links (each tab is its own URL, so it works without script, can be bookmarked and
  * is announced as the current page); the panel is the page's main content.
  */
-function tabs(project: Project, current: CredentialsTab): Html {
+function tabs(r: Linked, project: Project, current: CredentialsTab): Html {
   const tab = (id: CredentialsTab, label: string) =>
-    html`<li><a href="${credentialsHref(project, id)}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+    html`<li><a href="${credentialsHref(r, project, id)}"${id === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav class="tabs" aria-label="Credential types"><ul>${tab('api-keys', 'API keys')}${tab('oauth-clients', 'OAuth 2.0 clients')}</ul></nav>`;
 }
 
@@ -38,9 +39,9 @@ export async function sendCredentials(
   step?: string,
 ): Promise<void> {
   const label = current === 'api-keys' ? 'API keys' : 'OAuth 2.0 clients';
-  const trail: Crumb[] = step ? [{ label, href: credentialsHref(project, current) }, { label: step }] : [{ label }];
+  const trail: Crumb[] = step ? [{ label, href: credentialsHref(r, project, current) }, { label: step }] : [{ label }];
   const body = html`<h1>Credentials <span class="subtitle">${project.name}</span></h1>
-${tabs(project, current)}
+${tabs(r, project, current)}
 <section class="tab-panel" aria-labelledby="tab-heading"><h2 id="tab-heading">${label}</h2>
 ${content}
 </section>`;
@@ -48,7 +49,7 @@ ${content}
     title: `${label} · ${project.name}`,
     session: r.session,
     section: 'projects' as const,
-    crumbs: credentialsCrumbs(project, ...trail),
+    crumbs: credentialsCrumbs(r, project, ...trail),
   };
-  sendPage(r.res, status, page({ ...options, notice: await takeNotice(r) }, body));
+  sendPage(r.res, status, page({ app: r.app, ...options, notice: await takeNotice(r) }, body));
 }

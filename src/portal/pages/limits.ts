@@ -11,6 +11,7 @@ import {
   loadProject,
   planBadge,
   projectCrumbs,
+  type Linked,
   projectHref,
   type SessionRequest,
   setNotice,
@@ -19,7 +20,7 @@ import {
 
 const EXAMPLE = '{"monthlyQuota": 100000, "groups": {"validation": {"client": {"requests": 20, "windowSec": 1}}}}';
 
-const limitsHref = (project: Project) => `${projectHref(project)}/limits`;
+const limitsHref = (r: Linked, project: Project) => `${projectHref(r, project)}/limits`;
 
 /** The operator's view of a project's rate-limit override, with the form that sets or clears it. */
 async function showLimits(
@@ -34,21 +35,22 @@ async function showLimits(
 <dl class="facts"><div><dt>Plan</dt><dd>${planBadge(project)}</dd></div>
 <div><dt>Override</dt><dd>${limits.override === null ? 'None: the plan’s limits apply.' : html`<pre><code>${current}</code></pre>`}</dd></div></dl>
 ${errorSummary(problem)}
-<form method="post" action="${limitsHref(project)}" class="stack">${csrfField(r.session)}
+<form method="post" action="${limitsHref(r, project)}" class="stack">${csrfField(r.session)}
 <div class="field"><label for="override">Override (JSON)</label>
 <p class="hint" id="override-hint">What it names replaces the plan’s value for this project; <code>null</code> removes a limit. Every gateway applies it within half a second. Example: <code>${EXAMPLE}</code></p>
 <textarea id="override" name="override" rows="8" aria-describedby="override-hint${problem ? ' form-error' : ''}">${draft ?? (current || EXAMPLE)}</textarea></div>
 <div class="actions"><button type="submit">Save override</button></div></form>
-${limits.override === null ? '' : html`<form method="post" action="${limitsHref(project)}/clear" class="actions">${csrfField(r.session)}<button type="submit" class="button-secondary">Clear override</button></form>`}`;
+${limits.override === null ? '' : html`<form method="post" action="${limitsHref(r, project)}/clear" class="actions">${csrfField(r.session)}<button type="submit" class="button-secondary">Clear override</button></form>`}`;
   sendPage(
     r.res,
     problem ? 400 : 200,
     page(
       {
+        app: r.app,
         title: `Rate limits · ${project.name}`,
         session: r.session,
         section: 'projects',
-        crumbs: projectCrumbs(project, { label: 'Rate limits' }),
+        crumbs: projectCrumbs(r, project, { label: 'Rate limits' }),
         notice: await takeNotice(r),
       },
       body,
@@ -81,7 +83,7 @@ async function saveLimits(r: SessionRequest) {
     return showLimits(r, project, limits, draft, result.message);
   }
   await setNotice(r, 'Override saved; every gateway applies it within half a second.');
-  redirect(r.res, limitsHref(project));
+  redirect(r.res, limitsHref(r, project));
 }
 
 async function clearLimits(r: SessionRequest) {
@@ -89,11 +91,11 @@ async function clearLimits(r: SessionRequest) {
   if (!project) return;
   await r.app.service.clearProjectLimits(actor(r), project.id);
   await setNotice(r, 'Override cleared: the plan’s limits apply again.');
-  redirect(r.res, limitsHref(project));
+  redirect(r.res, limitsHref(r, project));
 }
 
 export const limitsRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id/limits', access: 'session', handle: limitsPage },
-  { method: 'POST', path: '/portal/projects/:id/limits', access: 'session', handle: saveLimits },
-  { method: 'POST', path: '/portal/projects/:id/limits/clear', access: 'session', handle: clearLimits },
+  { method: 'GET', path: '/projects/:id/limits', access: 'session', handle: limitsPage },
+  { method: 'POST', path: '/projects/:id/limits', access: 'session', handle: saveLimits },
+  { method: 'POST', path: '/projects/:id/limits/clear', access: 'session', handle: clearLimits },
 ];

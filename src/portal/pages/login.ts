@@ -1,32 +1,14 @@
 import { remoteAddress } from '#common';
 import { sameSecret } from '../auth/constant-time.ts';
 import { CSRF_FIELD, sameOriginRequest } from '../auth/csrf.ts';
-import { randomToken, SESSION_COOKIE, type Session } from '../auth/sessions.ts';
+import { loginNonce, nonceCookie, startSession, validNonce } from '../auth/login-nonce.ts';
+import { SESSION_COOKIE, type Session } from '../auth/sessions.ts';
 import { errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
-import { clearedCookie, portalCookie, readCookie } from '../http/cookies.ts';
+import { clearedCookie } from '../http/cookies.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute, RouteRequest } from '../routing.ts';
-
-/**
- * Signing in before there is a session: the form carries a nonce that must equal the one in a
- * short-lived SameSite=Strict cookie (double submit), so another site cannot sign a browser in.
- */
-const LOGIN_NONCE_COOKIE = 'tokengate_portal_login';
-const LOGIN_NONCE_SECONDS = 30 * 60;
-
-/** What randomToken() makes: 256 bits in base64url. */
-const NONCE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/**
- * The browser's current nonce when it has one, so every sign-in page open in its tabs posts
- * the same nonce (a fresh one per page made all but the last-opened tab fail with 403).
- */
-function loginNonce(r: RouteRequest<Session | undefined>): string {
-  const current = readCookie(r.req, LOGIN_NONCE_COOKIE);
-  return current !== undefined && NONCE_SHAPE.test(current) ? current : randomToken();
-}
 
 function loginPage(
   r: RouteRequest<Session | undefined>,
@@ -36,10 +18,10 @@ function loginPage(
 ) {
   const nonce = loginNonce(r);
   const body = html`<div class="narrow">
-<h1>Sign in</h1>
-<p>Sign in with the operator's admin token (the <code>ADMIN_TOKEN</code> setting, or the file <code>admin-token</code> in the data directory).</p>
+<h1>Operator sign-in</h1>
+<p>The console is for the operator. Sign in with the admin token (the <code>ADMIN_TOKEN</code> setting, or the file <code>admin-token</code> in the data directory).</p>
 ${errorSummary(error)}
-<form method="post" action="/portal/login" class="stack">
+<form method="post" action="${r.app.base}/login" class="stack">
 <input type="hidden" name="${CSRF_FIELD}" value="${nonce}">
 <div class="field">
 <label for="admin-token">Admin token</label>
@@ -48,32 +30,24 @@ ${errorSummary(error)}
 <button type="submit">Sign in</button>
 </form>
 </div>`;
-  const cookie = portalCookie(r.req, LOGIN_NONCE_COOKIE, nonce, LOGIN_NONCE_SECONDS);
-  sendPage(r.res, status, page({ title: 'Sign in' }, body), { ...headers, 'set-cookie': cookie });
+  const cookie = nonceCookie(r, nonce);
+  sendPage(r.res, status, page({ app: r.app, title: 'Operator sign-in' }, body), { ...headers, 'set-cookie': cookie });
 }
 
 async function signIn(r: RouteRequest<Session | undefined>): Promise<void> {
-  const nonce = readCookie(r.req, LOGIN_NONCE_COOKIE);
-  const given = r.form.get(CSRF_FIELD);
-  if (!sameOriginRequest(r.req) || !nonce || !given || !sameSecret(given, nonce)) {
+  if (!validNonce(r)) {
     // A sign-in page left open in another tab, posted after this browser signed in (the nonce
     // cookie is gone by then): the person is in already. A cross-site post carries no session
     // cookie (SameSite=Strict), so it still gets the 403.
-    if (r.session && sameOriginRequest(r.req)) return redirect(r.res, '/portal/projects');
+    if (r.session && sameOriginRequest(r.req)) return redirect(r.res, `${r.app.base}/projects`);
     return loginPage(r, 403, 'The sign-in form expired or came from another site. Please sign in again.');
   }
   const token = r.form.get('admin_token') ?? '';
   // No length cap of its own: ADMIN_TOKEN may be of any length, the form's byte bound holds the
   // input, and sameSecret compares digests, so a long token costs one hash.
   if (token.length === 0 || !sameSecret(token, r.app.adminToken)) return failedSignIn(r);
-  // A fresh id on every sign-in: an id planted before sign-in is never promoted.
-  if (r.session) await r.app.sessions.end(r.session);
-  const session = await r.app.sessions.create();
-  r.app.log.info('portal: signed in');
-  const maxAge = Math.floor(r.app.sessions.ttlMs / 1000);
-  redirect(r.res, '/portal/projects', {
-    'set-cookie': [portalCookie(r.req, SESSION_COOKIE, session.id, maxAge), clearedCookie(r.req, LOGIN_NONCE_COOKIE)],
-  });
+  r.app.log.info('console: operator signed in');
+  await startSession(r, null);
 }
 
 /**
@@ -101,21 +75,22 @@ function failedSignIn(r: RouteRequest<Session | undefined>): void {
   });
 }
 
-export const loginRoutes: readonly PortalRoute[] = [
+/** The operator's console: signed in with the admin token. */
+export const consoleLoginRoutes: readonly PortalRoute[] = [
   {
     method: 'GET',
-    path: '/portal/login',
+    path: '/login',
     access: 'public',
-    handle: (r) => (r.session ? redirect(r.res, '/portal/projects') : loginPage(r, 200)),
+    handle: (r) => (r.session ? redirect(r.res, `${r.app.base}/projects`) : loginPage(r, 200)),
   },
-  { method: 'POST', path: '/portal/login', access: 'public', handle: signIn },
+  { method: 'POST', path: '/login', access: 'public', handle: signIn },
   {
     method: 'POST',
-    path: '/portal/logout',
+    path: '/logout',
     access: 'session',
     async handle(r) {
       await r.app.sessions.end(r.session);
-      redirect(r.res, '/portal/login', { 'set-cookie': clearedCookie(r.req, SESSION_COOKIE) });
+      redirect(r.res, `${r.app.base}/login`, { 'set-cookie': clearedCookie(r.req, r.app.base, SESSION_COOKIE) });
     },
   },
 ];

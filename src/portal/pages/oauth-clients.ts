@@ -8,16 +8,16 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
+import { actor, type Linked, freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
-const clientHref = (project: Project, client: OAuthClient) =>
-  `${projectHref(project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
+const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
+  `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
 function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
   const action = client.enabled
-    ? html`<a href="${clientHref(project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
-    : html`<form method="post" action="${clientHref(project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+    ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
+    : html`<form method="post" action="${clientHref(r, project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
   return {
     header: client.name,
@@ -39,7 +39,7 @@ async function clientsTab(r: SessionRequest) {
     : html`<p>No OAuth 2.0 clients yet.</p>`;
   const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials).</p>
 ${table}
-<p><a class="button" href="${credentialsHref(project, 'oauth-clients')}/new">Create new client</a></p>`;
+<p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}/new">Create new client</a></p>`;
   await sendCredentials(r, project, 'oauth-clients', content);
 }
 
@@ -56,12 +56,12 @@ async function newClientForm(
       html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
   );
   const content = html`${errorSummary(error)}
-<form method="post" action="${credentialsHref(project, 'oauth-clients')}" class="stack card">
+<form method="post" action="${credentialsHref(r, project, 'oauth-clients')}" class="stack card">
 ${csrfField(r.session)}
 <div class="field"><label for="client-name">Client name</label>
 <input id="client-name" name="name" required maxlength="100" value="${values.name ?? ''}" aria-describedby="client-name-hint"><p class="hint" id="client-name-hint">For example the service or job that will call the API.</p></div>
 <fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
-<div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(project, 'oauth-clients')}">Cancel</a></div>
+<div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(r, project, 'oauth-clients')}">Cancel</a></div>
 </form>`;
   await sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status, 'New client');
 }
@@ -89,13 +89,18 @@ async function createClient(r: SessionRequest) {
 <div><dt>Client id</dt><dd><code id="client-id">${client.clientId}</code></dd></div>
 <div><dt>Scopes</dt><dd>${client.scopes.join(', ')}</dd></div></dl>
 ${clientSecret === null ? '' : secretPanel('client-secret', 'Client secret', clientSecret)}
-<p><a class="button" href="${credentialsHref(project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
+<p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
   const crumbs = credentialsCrumbs(
+    r,
     project,
-    { label: 'OAuth 2.0 clients', href: credentialsHref(project, 'oauth-clients') },
+    { label: 'OAuth 2.0 clients', href: credentialsHref(r, project, 'oauth-clients') },
     { label: 'New client' },
   );
-  sendPage(r.res, 201, page({ title: 'Client created', session: r.session, section: 'projects', crumbs }, body));
+  sendPage(
+    r.res,
+    201,
+    page({ app: r.app, title: 'Client created', session: r.session, section: 'projects', crumbs }, body),
+  );
 }
 
 /** The admin API names JSON fields; a person sees the form's words. */
@@ -106,12 +111,12 @@ function friendly(message: string): string {
 }
 
 export const clientRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: clientsTab },
+  { method: 'GET', path: '/projects/:id/credentials/oauth-clients', access: 'session', handle: clientsTab },
   {
     method: 'GET',
-    path: '/portal/projects/:id/credentials/oauth-clients/new',
+    path: '/projects/:id/credentials/oauth-clients/new',
     access: 'session',
     handle: newClientPage,
   },
-  { method: 'POST', path: '/portal/projects/:id/credentials/oauth-clients', access: 'session', handle: createClient },
+  { method: 'POST', path: '/projects/:id/credentials/oauth-clients', access: 'session', handle: createClient },
 ];

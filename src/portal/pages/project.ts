@@ -25,16 +25,17 @@ async function projectPage(r: SessionRequest) {
 <div><dt>Created</dt><dd>${when(project.createdAt)}</dd></div>
 </dl>
 ${planAllowsOAuth(project.plan) ? html`<p>This plan includes OAuth 2.0 clients.</p>` : freePlanMessage(project)}
-<p class="actions"><a class="button" href="${projectHref(project)}/keys">Keys</a> <a class="button button-secondary" href="${projectHref(project)}/usage">Usage</a> <a class="button button-secondary" href="${projectHref(project)}/limits">Rate limits</a></p>`;
+<p class="actions"><a class="button" href="${projectHref(r, project)}/keys">Keys</a> <a class="button button-secondary" href="${projectHref(r, project)}/usage">Usage</a>${r.app.mode === 'console' ? html` <a class="button button-secondary" href="${projectHref(r, project)}/limits">Rate limits</a>` : ''}</p>`;
   sendPage(
     r.res,
     200,
     page(
       {
+        app: r.app,
         title: project.name,
         session: r.session,
         section: 'projects',
-        crumbs: projectCrumbs(project),
+        crumbs: projectCrumbs(r, project),
         notice: await takeNotice(r),
       },
       body,
@@ -52,20 +53,25 @@ async function keysPage(r: SessionRequest) {
   ]);
   const body = html`<h1>Keys</h1>
 <ul class="cards">
-<li class="card"><h2><a href="${projectHref(project)}/credentials">Credentials</a></h2>
+<li class="card"><h2><a href="${projectHref(r, project)}/credentials">Credentials</a></h2>
 <p>API keys (${apiKeys.length}) and OAuth 2.0 clients (${clients.length}) of ${project.name}.</p></li>
-<li class="card"><h2><a href="/portal/signing-keys">Signing keys</a></h2>
-<p>The keys tokengate signs access tokens with, shared by every project.</p></li>
+${
+  r.app.mode === 'console'
+    ? html`<li class="card"><h2><a href="${r.app.base}/signing-keys">Token signing keys</a></h2>
+<p>The keys tokengate signs access tokens with, shared by every account (operator only).</p></li>`
+    : ''
+}
 </ul>`;
   sendPage(
     r.res,
     200,
     page(
       {
+        app: r.app,
         title: `Keys · ${project.name}`,
         session: r.session,
         section: 'projects',
-        crumbs: projectCrumbs(project, { label: 'Keys' }),
+        crumbs: projectCrumbs(r, project, { label: 'Keys' }),
       },
       body,
     ),
@@ -73,6 +79,6 @@ async function keysPage(r: SessionRequest) {
 }
 
 export const projectRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id', access: 'session', handle: projectPage },
-  { method: 'GET', path: '/portal/projects/:id/keys', access: 'session', handle: keysPage },
+  { method: 'GET', path: '/projects/:id', access: 'session', handle: projectPage },
+  { method: 'GET', path: '/projects/:id/keys', access: 'session', handle: keysPage },
 ];

@@ -39,14 +39,17 @@ ${dataTable('Current signing keys and their states', ['Key id', 'Algorithm', 'St
 <section aria-labelledby="rotate"><h2 id="rotate">Rotate</h2>
 <p>Rotation makes the next key active and retires the active one. Tokens already issued stay valid until they expire.
 The next key may sign only once gateways have had time to fetch it (from <em>May sign from</em>); until then a rotation is refused.</p>
-<form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>
+<form method="post" action="${r.app.base}/signing-keys/rotate">${csrfField(r.session)}<button type="submit">Rotate signing keys</button></form></section>
 <section aria-labelledby="emergency"><h2 id="emergency">Emergency rotation</h2>
 <p>Only if the active key may be compromised: the next key signs at once, whenever it was published, and gateways are told to fetch it through the revocation feed.</p>
-<form method="post" action="/portal/signing-keys/rotate">${csrfField(r.session)}<input type="hidden" name="now" value="yes"><button type="submit" class="button-danger">Rotate now (emergency)</button></form></section>`;
+<form method="post" action="${r.app.base}/signing-keys/rotate">${csrfField(r.session)}<input type="hidden" name="now" value="yes"><button type="submit" class="button-danger">Rotate now (emergency)</button></form></section>`;
   sendPage(
     r.res,
     200,
-    page({ title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) }, body),
+    page(
+      { app: r.app, title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) },
+      body,
+    ),
   );
 }
 
@@ -56,10 +59,10 @@ async function rotate(r: SessionRequest) {
   const result = await attempt(() => r.app.service.rotateKeys(actor(r), parseInput(rotateKeysInput, input)));
   const done = emergency ? 'Signing keys rotated (emergency).' : 'Signing keys rotated.';
   await setNotice(r, result.ok ? `${done} Active key: ${result.value.kid}.` : `Rotation failed: ${result.message}`);
-  redirect(r.res, '/portal/signing-keys');
+  redirect(r.res, `${r.app.base}/signing-keys`);
 }
 
 export const signingKeyRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/signing-keys', access: 'session', handle: keysPage },
-  { method: 'POST', path: '/portal/signing-keys/rotate', access: 'session', handle: rotate },
+  { method: 'GET', path: '/signing-keys', access: 'session', handle: keysPage },
+  { method: 'POST', path: '/signing-keys/rotate', access: 'session', handle: rotate },
 ];

@@ -12,14 +12,17 @@ async function revokePage(r: SessionRequest, status = 200, error?: string) {
   const body = html`<div class="narrow"><h1>Revoke a token</h1>
 <p>Revoking an access token makes every call with it fail with error 1024 (“OAuth key has been revoked”), on every gateway within a second. To stop a client getting new tokens, disable the client instead.</p>
 ${errorSummary(error)}
-<form method="post" action="/portal/tokens/revoke" class="stack card">${csrfField(r.session)}
+<form method="post" action="${r.app.base}/tokens/revoke" class="stack card">${csrfField(r.session)}
 <div class="field"><label for="token">Access token (JWT) or token id (jti)</label>
 <textarea id="token" name="token" rows="5" required maxlength="8192" autocomplete="off" spellcheck="false"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}></textarea></div>
 <button type="submit" class="button-danger">Revoke token</button></form></div>`;
   sendPage(
     r.res,
     status,
-    page({ title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) }, body),
+    page(
+      { app: r.app, title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) },
+      body,
+    ),
   );
 }
 
@@ -28,10 +31,10 @@ async function revoke(r: SessionRequest) {
   const result = await attempt(() => r.app.service.revokeToken(actor(r), parseInput(revokeTokenInput, input)));
   if (!result.ok) return revokePage(r, result.status, result.message.replace(/^token:/, 'Token:'));
   await setNotice(r, 'Token revoked.');
-  redirect(r.res, '/portal/tokens/revoke');
+  redirect(r.res, `${r.app.base}/tokens/revoke`);
 }
 
 export const tokenRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/tokens/revoke', access: 'session', handle: (r) => revokePage(r) },
-  { method: 'POST', path: '/portal/tokens/revoke', access: 'session', handle: revoke },
+  { method: 'GET', path: '/tokens/revoke', access: 'session', handle: (r) => revokePage(r) },
+  { method: 'POST', path: '/tokens/revoke', access: 'session', handle: revoke },
 ];

@@ -40,7 +40,7 @@ async function usagePage(r: SessionRequest) {
   const daysInMonth = new Date(Date.UTC(year, m, 0)).getUTCDate();
   const title = MONTH_NAMES.format(new Date(Date.UTC(year, m - 1, 1)));
   const busiest = usage.days.reduce((best, d) => (d.calls > best.calls ? d : best), { day: '', calls: 0 });
-  const href = (month: string) => `${projectHref(project)}/usage?month=${month}`;
+  const href = (month: string) => `${projectHref(r, project)}/usage?month=${month}`;
   const thisMonth = new Date().toISOString().slice(0, 7);
   const body = html`<h1>Usage</h1>
 <nav class="month-nav" aria-label="Month">
@@ -67,10 +67,11 @@ ${usageChart(usage.days, daysInMonth, `Calls per day in ${title}`)}
     200,
     page(
       {
+        app: r.app,
         title: `Usage · ${project.name}`,
         session: r.session,
         section: 'projects',
-        crumbs: projectCrumbs(project, { label: 'Usage' }),
+        crumbs: projectCrumbs(r, project, { label: 'Usage' }),
       },
       body,
     ),
@@ -78,5 +79,5 @@ ${usageChart(usage.days, daysInMonth, `Calls per day in ${title}`)}
 }
 
 export const usageRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/portal/projects/:id/usage', access: 'session', handle: usagePage },
+  { method: 'GET', path: '/projects/:id/usage', access: 'session', handle: usagePage },
 ];

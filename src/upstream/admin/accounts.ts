@@ -1,4 +1,4 @@
-import { accountPlanInput, accountProjectInput, createAccountInput, parseInput } from '#admin';
+import { accountPlanInput, accountProjectInput, createAccountInput, inviteInput, parseInput } from '#admin';
 import type { Account } from '#store';
 import { readJsonObject } from './body.ts';
 import { type AdminRoute, id, ok } from './route.ts';
@@ -58,6 +58,26 @@ export const accountRoutes: readonly AdminRoute[] = [
       const account = await service.getAccount(actor, id(params));
       const input = parseInput(accountProjectInput, await readJsonObject(req));
       return ok(projectView(await service.createAccountProject(actor, account.id, input)), 201);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/accounts/:id/invitations',
+    /** The link is in this answer only: the store keeps a digest of its secret. */
+    async handle(service, actor, req, params) {
+      const account = await service.getAccount(actor, id(params));
+      const input = parseInput(inviteInput, await readJsonObject(req));
+      const created = await service.invitePerson(actor, account.id, input);
+      return ok(
+        {
+          email: created.email,
+          role: created.role,
+          account_id: created.accountId,
+          invite_url: created.inviteUrl,
+          expires_at: new Date(created.expiresAt).toISOString(),
+        },
+        201,
+      );
     },
   },
 ];

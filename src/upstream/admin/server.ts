@@ -33,7 +33,10 @@ export interface AdminServerOptions {
   readonly adminToken: string;
   readonly host: string;
   readonly port: number;
-  /** The account portal: `/portal...` requests go to it before the admin-token check (it has its own sign-in). */
+  /**
+   * The account portal and the operator's console: `/portal…` and `/console…` requests go to them
+   * before the admin-token check (each has its own sign-in).
+   */
   readonly portal?: { handle(req: IncomingMessage, res: ServerResponse): void } | undefined;
 }
 
@@ -50,7 +53,7 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   const server = createBoundedServer((req, res) => {
     const id = requestId(req, res);
     logAccess(log, req, res, id);
-    if (options.portal && /^\/portal(?:[/?]|$)/.test(req.url ?? '')) return options.portal.handle(req, res);
+    if (options.portal && /^\/(?:portal|console)(?:[/?]|$)/.test(req.url ?? '')) return options.portal.handle(req, res);
     if (!authorized(req)) {
       log.warn({ reqId: id, address: req.socket.remoteAddress }, 'admin: refused a request without the admin token');
       const { status, body } = apiError('invalid_credentials', {

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, type PortalClient, startPortal } from './portal-client.ts';
+import { createProjectViaPortal, type PortalClient, startPortal } from './console-client.ts';
 
 /** Every page a person can reach for the project, as it would be browsed later. */
 const laterPages = (projectId: string) => [
-  '/portal/projects',
-  `/portal/projects/${projectId}`,
-  `/portal/projects/${projectId}/keys`,
-  `/portal/projects/${projectId}/credentials`,
-  `/portal/projects/${projectId}/credentials/oauth-clients`,
-  `/portal/projects/${projectId}/credentials/oauth-clients/new`,
-  '/portal/signing-keys',
-  '/portal/tokens/revoke',
+  '/console/projects',
+  `/console/projects/${projectId}`,
+  `/console/projects/${projectId}/keys`,
+  `/console/projects/${projectId}/credentials`,
+  `/console/projects/${projectId}/credentials/oauth-clients`,
+  `/console/projects/${projectId}/credentials/oauth-clients/new`,
+  '/console/signing-keys',
+  '/console/tokens/revoke',
 ];
 
 describe('portal secrets are shown once', () => {
@@ -30,8 +30,8 @@ describe('portal secrets are shown once', () => {
   });
 
   it('shows a new client secret once, in the no-store POST response, and in no later page, URL or log line', async () => {
-    await c.get(`/portal/projects/${projectId}/credentials/oauth-clients/new`);
-    const created = await c.post(`/portal/projects/${projectId}/credentials/oauth-clients`, {
+    await c.get(`/console/projects/${projectId}/credentials/oauth-clients/new`);
+    const created = await c.post(`/console/projects/${projectId}/credentials/oauth-clients`, {
       name: 'billing-job',
       scopes: ['address', 'email'],
     });
@@ -49,19 +49,19 @@ describe('portal secrets are shown once', () => {
       expect(page.status, path).toBe(200);
       expect(page.text, path).not.toContain(secret);
     }
-    expect((await c.get(`/portal/projects/${projectId}/credentials/oauth-clients`)).text).toContain(clientId);
+    expect((await c.get(`/console/projects/${projectId}/credentials/oauth-clients`)).text).toContain(clientId);
     expect(t.logs()).not.toContain(secret);
   });
 
   it('shows a new API key secret once and then lists the key without it', async () => {
-    await c.get(`/portal/projects/${projectId}/credentials`);
-    const created = await c.post(`/portal/projects/${projectId}/credentials/api-keys`);
+    await c.get(`/console/projects/${projectId}/credentials`);
+    const created = await c.post(`/console/projects/${projectId}/credentials/api-keys`);
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const secret = /id="api-secret"[^>]*value="([^"]+)"/.exec(created.text)?.[1] ?? '';
     const key = /id="api-key">([^<]+)</.exec(created.text)?.[1] ?? '';
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const list = await c.get(`/portal/projects/${projectId}/credentials`);
+    const list = await c.get(`/console/projects/${projectId}/credentials`);
     expect(list.text).toContain(key);
     for (const path of laterPages(projectId)) expect((await c.get(path)).text, path).not.toContain(secret);
     expect(t.logs()).not.toContain(secret);
@@ -73,8 +73,8 @@ describe('portal secrets are shown once', () => {
       .body as { client_id: string; client_secret: string };
     expect(clients.length).toBeGreaterThan(0);
     const token = await clientCredentialsToken(t.upstream.url, made.client_id, made.client_secret);
-    await c.get('/portal/tokens/revoke');
-    const res = await c.post('/portal/tokens/revoke', { token });
+    await c.get('/console/tokens/revoke');
+    const res = await c.post('/console/tokens/revoke', { token });
     const page = await c.follow(res);
     expect(page.text).toContain('Token revoked.');
     expect(page.text).not.toContain(token);
@@ -90,7 +90,7 @@ describe('portal secrets are shown once', () => {
       .split('\n')
       .find((entry) => entry.includes('admin: project created'));
     expect(JSON.parse(line ?? '{}')).toMatchObject({
-      actor: { kind: 'portal', session: expect.stringMatching(/^[\w-]{11}$/), address: expect.any(String) },
+      actor: { kind: 'console', session: expect.stringMatching(/^[\w-]{11}$/), address: expect.any(String) },
       projectId: id,
     });
     const sessionId = c.cookies.get('tokengate_portal') ?? '';
@@ -99,8 +99,8 @@ describe('portal secrets are shown once', () => {
   });
 
   it('shows the admin API refusal for a token that is not ours, without echoing it', async () => {
-    await c.get('/portal/tokens/revoke');
-    const res = await c.post('/portal/tokens/revoke', { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.sig' });
+    await c.get('/console/tokens/revoke');
+    const res = await c.post('/console/tokens/revoke', { token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.sig' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('There is a problem');
     expect(res.text).not.toContain('eyJzdWIiOiJ4In0');

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTcpRelay } from '#test/tcp-relay.ts';
 import { temporaryDatabase } from '../e2e/support.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { PortalClient } from './portal-client.ts';
+import { PortalClient } from './console-client.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 const cleanups: Array<() => Promise<void>> = [];
@@ -49,19 +49,21 @@ describe('portal sessions across restarts', () => {
       const before = await start(settings, dataDir);
       const c = at(new PortalClient(before.upstream.adminUrl), before);
       await c.signIn(before.adminToken);
-      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
+      expect(signedIn(await c.get('/console/projects'))).toBe(true);
       await before.stop();
 
       const after = await start(settings, dataDir);
       // The form on the page shown before the restart still posts (its CSRF token is the session's).
-      const created = await at(c, after).post('/portal/projects', { name: 'after-restart', plan: 'free' });
+      const created = await at(c, after).post('/console/projects', { name: 'after-restart', plan: 'free' });
       expect(created.status).toBe(303);
       expect((await c.follow(created)).text).toContain('Project “after-restart” created.');
-      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
-      const out = await c.post('/portal/logout');
-      expect(out.headers.get('location')).toBe('/portal/login');
-      expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+      expect(signedIn(await c.get('/console/projects'))).toBe(true);
+      const out = await c.post('/console/logout');
+      expect(out.headers.get('location')).toBe('/console/login');
+      expect((await c.get('/console/projects')).headers.get('location')).toBe('/console/login');
     },
+    // Two upstream starts on one data directory: seconds idle, past 20 s on a loaded two-core machine.
+    120_000,
   );
 });
 
@@ -73,11 +75,11 @@ describe.skipIf(!base)(
       const [a, b] = await Promise.all([start(env), start(env)]);
       const c = new PortalClient(a.upstream.adminUrl);
       expect((await at(c, a).signIn(a.adminToken)).status).toBe(303);
-      expect(signedIn(await at(c, b).get('/portal/projects'))).toBe(true);
+      expect(signedIn(await at(c, b).get('/console/projects'))).toBe(true);
 
       // A form shown by A, posted to B; the notice B leaves is shown once, by A.
-      await at(c, a).get('/portal/projects');
-      const created = await at(c, b).post('/portal/projects', { name: 'via-b', plan: 'business' });
+      await at(c, a).get('/console/projects');
+      const created = await at(c, b).post('/console/projects', { name: 'via-b', plan: 'business' });
       expect(created.status).toBe(303);
       const shown = await at(c, a).get(created.headers.get('location') ?? '');
       expect(shown.status).toBe(200);
@@ -85,18 +87,18 @@ describe.skipIf(!base)(
       expect((await at(c, b).get(created.headers.get('location') ?? '')).text).not.toContain('created.');
 
       // A forged form is still refused on either replica.
-      const forged = await at(c, a).request('POST', '/portal/projects', {
+      const forged = await at(c, a).request('POST', '/console/projects', {
         form: { name: 'x', plan: 'free', csrf_token: 'x'.repeat(43) },
       });
       expect(forged.status).toBe(403);
 
       // Signing out on B (from a page A showed) ends the session on A too.
-      await at(c, a).get('/portal/signing-keys');
+      await at(c, a).get('/console/signing-keys');
       const cookie = c.cookies.get('tokengate_portal') ?? '';
-      expect((await at(c, b).post('/portal/logout')).headers.get('location')).toBe('/portal/login');
+      expect((await at(c, b).post('/console/logout')).headers.get('location')).toBe('/console/login');
       const replay = new PortalClient(a.upstream.adminUrl);
       replay.cookies.set('tokengate_portal', cookie);
-      expect((await replay.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+      expect((await replay.get('/console/projects')).headers.get('location')).toBe('/console/login');
     });
 
     it('answers the portal 503 page with Retry-After, not a stack trace, while the database does not answer, and serves the session again after', {
@@ -111,13 +113,13 @@ describe.skipIf(!base)(
       cleanups.push(() => relay.close());
       const c = new PortalClient(t.upstream.adminUrl);
       await c.signIn(t.adminToken);
-      await c.get('/portal/projects');
+      await c.get('/console/projects');
       const csrfToken = c.csrfToken();
 
       relay.freeze();
-      const signOut = () => c.request('POST', '/portal/logout', { form: { csrf_token: csrfToken } });
+      const signOut = () => c.request('POST', '/console/logout', { form: { csrf_token: csrfToken } });
       for (const res of [
-        await c.get('/portal/projects'),
+        await c.get('/console/projects'),
         await signOut(),
         await new PortalClient(c.base).signIn(t.adminToken),
       ]) {
@@ -128,7 +130,7 @@ describe.skipIf(!base)(
         expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
       }
       relay.thaw();
-      expect(signedIn(await c.get('/portal/projects'))).toBe(true);
+      expect(signedIn(await c.get('/console/projects'))).toBe(true);
     });
   },
 );

@@ -18,7 +18,7 @@ describe.skipIf(!runBrowser)('a credential form in a real browser (Debian Chromi
     projectId = String(
       ((await t.admin('POST', '/projects', { name: 'Acme', plan: 'business' })).body as { id: string }).id,
     );
-    await page.goto(`${t.upstream.adminUrl}/portal/login`);
+    await page.goto(`${t.upstream.adminUrl}/console/login`);
     await page.getByLabel('Admin token').fill(t.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
@@ -32,7 +32,7 @@ describe.skipIf(!runBrowser)('a credential form in a real browser (Debian Chromi
     ((await t.admin('GET', `/projects/${projectId}/clients`)).body as Array<{ name: string }>).map((c) => c.name);
 
   async function openNewClientForm(name: string): Promise<void> {
-    await page.goto(`${t.upstream.adminUrl}/portal/projects/${projectId}/credentials/oauth-clients/new`);
+    await page.goto(`${t.upstream.adminUrl}/console/projects/${projectId}/credentials/oauth-clients/new`);
     await page.getByLabel('Client name').fill(name);
     await page.getByLabel('phone').check();
   }
@@ -48,7 +48,7 @@ describe.skipIf(!runBrowser)('a credential form in a real browser (Debian Chromi
   });
 
   it('does not create a second API key when the page that showed its secret is reloaded', async () => {
-    await page.goto(`${t.upstream.adminUrl}/portal/projects/${projectId}/credentials`);
+    await page.goto(`${t.upstream.adminUrl}/console/projects/${projectId}/credentials`);
     await page.getByRole('button', { name: 'Create API key' }).click();
     await page.getByRole('heading', { level: 1, name: 'API key created' }).waitFor();
     await page.reload();

@@ -36,8 +36,8 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
     });
 
   it('lets a person sign in, create a business project and a client, copy the secret, get a token, then disable the client and see the token refused with 1024', async () => {
-    await page.goto(portal('/portal/projects'));
-    await expect.poll(() => page.url()).toBe(portal('/portal/login'));
+    await page.goto(portal('/console/projects'));
+    await expect.poll(() => page.url()).toBe(portal('/console/login'));
     await screenshot(page, '01-sign-in');
     await page.getByLabel('Admin token').fill(t.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -129,7 +129,7 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
     const keyboard = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const kb = await keyboard.newPage();
     try {
-      await kb.goto(portal('/portal/login'));
+      await kb.goto(portal('/console/login'));
       await kb.keyboard.press('Tab');
       expect(await focusedText(kb)).toBe('Skip to main content');
       await kb.keyboard.press('Enter');
@@ -168,8 +168,8 @@ describe.skipIf(!runBrowser)('portal in a real browser (Debian Chromium)', { tim
     const mobile = await phone.newPage();
     try {
       for (const [path, name] of [
-        ['/portal/projects', '20-phone-projects'],
-        ['/portal/signing-keys', '21-phone-signing-keys'],
+        ['/console/projects', '20-phone-projects'],
+        ['/console/signing-keys', '21-phone-signing-keys'],
       ] as const) {
         await mobile.goto(portal(path));
         await screenshot(mobile, name);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
-import { type PortalClient, startPortal } from './portal-client.ts';
+import { type PortalClient, startPortal } from './console-client.ts';
 
 describe('portal CSRF protection', () => {
   let t: TestUpstream;
@@ -13,7 +13,7 @@ describe('portal CSRF protection', () => {
     other = started.client();
     await c.signIn(t.adminToken);
     await other.signIn(t.adminToken);
-    await other.get('/portal/projects');
+    await other.get('/console/projects');
   });
   afterAll(async () => {
     await t?.destroy();
@@ -22,12 +22,12 @@ describe('portal CSRF protection', () => {
   const projectCount = async () => ((await t.admin('GET', '/projects')).body as unknown[]).length;
 
   it('refuses a state-changing form without the CSRF token, or with another session token, and changes nothing', async () => {
-    await c.get('/portal/projects');
+    await c.get('/console/projects');
     const before = await projectCount();
-    const missing = await c.request('POST', '/portal/projects', { form: { name: 'x', plan: 'free' } });
+    const missing = await c.request('POST', '/console/projects', { form: { name: 'x', plan: 'free' } });
     expect(missing.status).toBe(403);
     expect(missing.text).toContain('Request refused');
-    const foreign = await c.request('POST', '/portal/projects', {
+    const foreign = await c.request('POST', '/console/projects', {
       form: { name: 'x', plan: 'free', csrf_token: other.csrfToken() },
     });
     expect(foreign.status).toBe(403);
@@ -35,19 +35,23 @@ describe('portal CSRF protection', () => {
   });
 
   it('refuses a form posted from another origin or a cross-site context even with the right token', async () => {
-    await c.get('/portal/projects');
+    await c.get('/console/projects');
     const before = await projectCount();
     const crossOrigin = await c.post(
-      '/portal/projects',
+      '/console/projects',
       { name: 'x', plan: 'free' },
       { origin: 'https://evil.example' },
     );
     expect(crossOrigin.status).toBe(403);
-    const crossSite = await c.post('/portal/projects', { name: 'x', plan: 'free' }, { 'sec-fetch-site': 'cross-site' });
+    const crossSite = await c.post(
+      '/console/projects',
+      { name: 'x', plan: 'free' },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(crossSite.status).toBe(403);
     // A sandboxed frame on another site posts with `Origin: null`; its fetch metadata still tells.
     const sandboxed = await c.post(
-      '/portal/projects',
+      '/console/projects',
       { name: 'x', plan: 'free' },
       { origin: 'null', 'sec-fetch-site': 'cross-site' },
     );
@@ -56,17 +60,17 @@ describe('portal CSRF protection', () => {
   });
 
   it('accepts the form from the portal own origin with the session token, including the null Origin a no-referrer page sends', async () => {
-    await c.get('/portal/projects');
+    await c.get('/console/projects');
     const res = await c.post(
-      '/portal/projects',
+      '/console/projects',
       { name: 'same-origin', plan: 'free' },
       { origin: c.base, 'sec-fetch-site': 'same-origin' },
     );
     expect(res.status).toBe(303);
     // What Chromium sends for our own form under Referrer-Policy: no-referrer.
-    await c.get('/portal/projects');
+    await c.get('/console/projects');
     const nullOrigin = await c.post(
-      '/portal/projects',
+      '/console/projects',
       { name: 'null-origin', plan: 'free' },
       { origin: 'null', 'sec-fetch-site': 'same-origin' },
     );
@@ -75,14 +79,14 @@ describe('portal CSRF protection', () => {
 
   it('protects sign-out, client, token and key forms the same way', async () => {
     for (const path of [
-      '/portal/logout',
-      '/portal/tokens/revoke',
-      '/portal/signing-keys/rotate',
-      '/portal/projects/prj_x/credentials/oauth-clients',
+      '/console/logout',
+      '/console/tokens/revoke',
+      '/console/signing-keys/rotate',
+      '/console/projects/prj_x/credentials/oauth-clients',
     ]) {
       const res = await c.request('POST', path, { form: { token: 'x' } });
       expect(res.status, path).toBe(403);
     }
-    expect((await c.get('/portal/projects')).status).toBe(200);
+    expect((await c.get('/console/projects')).status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, type PortalClient, startPortal } from './portal-client.ts';
+import { createProjectViaPortal, type PortalClient, startPortal } from './console-client.ts';
 
 describe('the portal’s new client form', () => {
   let t: TestUpstream;
@@ -17,7 +17,7 @@ describe('the portal’s new client form', () => {
 
   it('shows the form again with 409 and a message saying the name is taken when the project has a client of that name', async () => {
     const id = await createProjectViaPortal(c, 'Shop', 'business');
-    const form = `/portal/projects/${id}/credentials/oauth-clients`;
+    const form = `/console/projects/${id}/credentials/oauth-clients`;
     await c.get(`${form}/new`);
     expect((await c.post(form, { name: 'Checkout', scopes: 'email' })).status).toBe(201);
     await c.get(`${form}/new`);

@@ -1,8 +1,8 @@
 // Measures portal page latency over loopback against a real in-process upstream:
-//   npx node test/portal/measure-pages.ts
+//   npx node test/console/measure-pages.ts
 // Prints the median and p95 of 200 sequential GETs of three pages with 20 projects and 20 clients.
 import { startTestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, PortalClient } from './portal-client.ts';
+import { createProjectViaPortal, PortalClient } from './console-client.ts';
 
 const t = await startTestUpstream({ routes: [] });
 try {
@@ -13,9 +13,9 @@ try {
   for (let i = 0; i < 20; i++)
     await t.admin('POST', `/projects/${projectId}/clients`, { name: `client ${i}`, scopes: ['email'] });
   for (const path of [
-    '/portal/projects',
-    `/portal/projects/${projectId}/credentials/oauth-clients`,
-    '/portal/signing-keys',
+    '/console/projects',
+    `/console/projects/${projectId}/credentials/oauth-clients`,
+    '/console/signing-keys',
   ]) {
     const times: number[] = [];
     for (let i = 0; i < 200; i++) {

@@ -50,7 +50,7 @@ describe.skipIf(!runBrowser)('the usage page in a real browser (Debian Chromium)
   const portal = (path: string) => `${t.upstream.adminUrl}${path}`;
 
   it("shows this month's calls per day as a chart, with the quota used", async () => {
-    await page.goto(portal('/portal/login'));
+    await page.goto(portal('/console/login'));
     await page.getByLabel('Admin token').fill(t.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
@@ -84,12 +84,12 @@ describe.skipIf(!runBrowser)('the usage page in a real browser (Debian Chromium)
     expect(await page.locator('svg.usage-chart rect.bar').count()).toBe(days);
     expect(await page.locator('.facts').textContent()).toContain('Calls0');
     // A month given by hand that is not one falls back to this month.
-    await page.goto(portal(`/portal/projects/${projectId}/usage?month=2026-13`));
+    await page.goto(portal(`/console/projects/${projectId}/usage?month=2026-13`));
     expect(await page.locator('svg.usage-chart rect.bar').count()).toBe(day);
   });
 
   it('lets the operator set, refuse and clear a rate-limit override from the project page', async () => {
-    await page.goto(portal(`/portal/projects/${projectId}`));
+    await page.goto(portal(`/console/projects/${projectId}`));
     await page.getByRole('link', { name: 'Rate limits', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Rate limits' }).waitFor();
     await page.getByLabel('Override (JSON)').fill('{"monthlyQuota": 0}');

@@ -59,8 +59,8 @@ export class PortalClient {
   }
 
   async signIn(adminToken: string): Promise<PortalResponse> {
-    await this.get('/portal/login');
-    return this.post('/portal/login', { admin_token: adminToken });
+    await this.get('/console/login');
+    return this.post('/console/login', { admin_token: adminToken });
   }
 
   /** Follows a 303 the way a browser does after a POST. */
@@ -77,8 +77,8 @@ export async function startPortal(): Promise<{ t: TestUpstream; client: () => Po
 
 /** Creates a project through the portal's form; returns its id (from the redirect). */
 export async function createProjectViaPortal(c: PortalClient, name: string, plan: string): Promise<string> {
-  await c.get('/portal/projects');
-  const res = await c.post('/portal/projects', { name, plan });
+  await c.get('/console/projects');
+  const res = await c.post('/console/projects', { name, plan });
   expect(res.status).toBe(303);
   const location = res.headers.get('location') ?? '';
   await c.get(location);

@@ -1,0 +1,38 @@
+import type { Clock } from '#common';
+import { LoginLimiter } from './login-limiter.ts';
+
+/** Failed sign-ins within 15 minutes after which further attempts are refused (429) until the window ends. */
+export const SIGN_IN_LIMITS = { address: 20, email: 5, account: 20 } as const;
+
+/**
+ * The account portal's limits on failed sign-ins, per source address, per email given and per
+ * account of that email. While any is reached the password is not even checked, so guessing stops
+ * (the right password waits too). An unknown email counts like a known one, so the answers never
+ * tell whether it exists; only the per-account count, which needs an account's known emails to
+ * reach, is for known emails alone. In the memory of each upstream replica.
+ */
+export class SignInLimits {
+  readonly #address: LoginLimiter;
+  readonly #email: LoginLimiter;
+  readonly #account: LoginLimiter;
+  constructor(clock: Clock) {
+    this.#address = new LoginLimiter(clock, SIGN_IN_LIMITS.address);
+    this.#email = new LoginLimiter(clock, SIGN_IN_LIMITS.email);
+    this.#account = new LoginLimiter(clock, SIGN_IN_LIMITS.account);
+  }
+
+  /** Milliseconds until an attempt is checked again; 0 when it is now. */
+  retryAfterMs(address: string, email: string, accountIds: readonly string[]): number {
+    return Math.max(
+      this.#address.retryAfterMs(address),
+      this.#email.retryAfterMs(email),
+      ...accountIds.map((id) => this.#account.retryAfterMs(id)),
+    );
+  }
+
+  recordFailure(address: string, email: string, accountIds: readonly string[]): void {
+    this.#address.recordFailure(address);
+    this.#email.recordFailure(email);
+    for (const id of accountIds) this.#account.recordFailure(id);
+  }
+}
