@@ -9,6 +9,7 @@ import {
   maxResults,
   ParamError,
   postBox,
+  recordId,
   requiredText,
   source,
   stateCodes,
@@ -132,6 +133,18 @@ describe('the address parameters (zod), on any value', () => {
   }
   const one = (name: string, text: string) => new URLSearchParams({ [name]: text });
 
+  it('take exactly one record id on the metadata endpoint, whichever of the three names it uses', () => {
+    fc.assert(
+      fc.property(queries(['id', 'gnaf_id', 'dpid']), (query) => {
+        const given = ['id', 'gnaf_id', 'dpid'].filter((name) => (query.get(name)?.trim() ?? '') !== '');
+        const record = outcome(() => recordId(query));
+        if (given.length !== 1)
+          expect(record).toEqual({ error: 'Exactly one of id, gnaf_id or dpid must be supplied' });
+        else if ('value' in record) expect(record.value.value).toBe(query.get(record.value.name)?.trim());
+      }),
+    );
+  });
+
   it('parse or refuse with a ParamError, never anything else, and keep their bounds', () => {
     fc.assert(
       fc.property(value, (text) => {
@@ -150,6 +163,8 @@ describe('the address parameters (zod), on any value', () => {
         const formatted = outcome(() => format(one('format', text)));
         expect('value' in formatted).toBe(text === '' || text.toLowerCase() === 'json');
         outcome(() => postBox(one('post_box', text)));
+        const record = outcome(() => recordId(one('gnaf_id', text)));
+        expect('value' in record).toBe(text.trim() !== '' && text.trim().length <= 200);
         const sources = outcome(() => source(one('source', text)));
         if ('value' in sources) expect(sources.value.physical || sources.value.postal).toBe(true);
       }),

@@ -3,13 +3,11 @@ import type { ValidationRoute } from '../../types.ts';
 import type { AddressDataset } from '../dataset/load.ts';
 import { addressObject } from '../format/address-object.ts';
 import { decodeAddressId } from '../format/address-id.ts';
-import { censusYear, flag, format, MAX_QUERY_LENGTH, ParamError } from './params.ts';
+import { censusYear, flag, format, recordId } from './params.ts';
 import { addressRoute } from './route.ts';
 
 /** Our path (the public reference does not show one): the record behind an autocomplete id. */
 export const METADATA_PATH = '/api/au/address/metadata';
-
-const ID_PARAMS = ['id', 'gnaf_id', 'dpid'] as const;
 
 /**
  * `GET /api/au/address/metadata`: exactly one of `id` (from autocomplete), `gnaf_id` or
@@ -23,12 +21,7 @@ const ERROR_EXTRA = { completions: [] };
 export function metadataRoute(data: () => AddressDataset): ValidationRoute {
   return addressRoute(METADATA_PATH, ERROR_EXTRA, (query) => {
     format(query);
-    const given = ID_PARAMS.filter((name) => (query.get(name)?.trim() ?? '') !== '');
-    if (given.length !== 1) throw new ParamError('Exactly one of id, gnaf_id or dpid must be supplied');
-    const name = given[0]!;
-    const value = query.get(name)!.trim();
-    if (value.length > MAX_QUERY_LENGTH)
-      throw new ParamError(`${name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`);
+    const { name, value } = recordId(query);
     const gps = flag(query, 'gps', false);
     const census = censusYear(query, true);
     const dataset = data();

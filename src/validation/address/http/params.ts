@@ -150,3 +150,30 @@ const sourceSchema = z
 export function source(query: URLSearchParams): { physical: boolean; postal: boolean } {
   return read(sourceSchema, query.get('source'));
 }
+
+export const ID_PARAMS = ['id', 'gnaf_id', 'dpid'] as const;
+
+/** `id`, `gnaf_id` or `dpid`: exactly one given (blank counts as not given), trimmed, bounded. */
+const recordIdSchema = z
+  .array(z.tuple([z.enum(ID_PARAMS), z.string()]))
+  .transform((pairs) => pairs.map(([name, value]) => [name, value.trim()] as const).filter(([, value]) => value !== ''))
+  .pipe(
+    z
+      .array(z.tuple([z.enum(ID_PARAMS), z.string()]))
+      .length(1, { error: 'Exactly one of id, gnaf_id or dpid must be supplied' }),
+  )
+  .transform((pairs) => {
+    const [name, value] = pairs[0] as [(typeof ID_PARAMS)[number], string];
+    return { name, value };
+  })
+  .refine((id) => id.value.length <= MAX_QUERY_LENGTH, {
+    error: (issue) =>
+      `${(issue.input as { name: string }).name} is too long (maximum is ${MAX_QUERY_LENGTH} characters)`,
+  });
+
+export function recordId(query: URLSearchParams): { name: (typeof ID_PARAMS)[number]; value: string } {
+  const given = ID_PARAMS.map((name) => [name, query.get(name) ?? ''] as const);
+  const parsed = recordIdSchema.safeParse(given);
+  if (parsed.success) return parsed.data;
+  throw new ParamError(parsed.error.issues[0]?.message ?? 'Invalid parameter');
+}
