@@ -19,9 +19,17 @@ function clientRow(r: SessionRequest, project: Project, client: OAuthClient): Ta
     ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
     : html`<form method="post" action="${clientHref(r, project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
+  const method = `${client.jwks ? 'Private key (private_key_jwt)' : 'Client secret'}${client.requireDpop ? ', DPoP required' : ''}`;
   return {
     header: client.name,
-    cells: [html`<code>${client.clientId}</code>`, client.scopes.join(', '), state, when(client.createdAt), action],
+    cells: [
+      html`<code>${client.clientId}</code>`,
+      client.scopes.join(', '),
+      method,
+      state,
+      when(client.createdAt),
+      action,
+    ],
   };
 }
 
@@ -33,11 +41,11 @@ async function clientsTab(r: SessionRequest) {
   const table = clients.length
     ? dataTable(
         `OAuth 2.0 clients of ${project.name}`,
-        ['Name', 'Client id', 'Scopes', 'Enabled', 'Created', 'Action'],
+        ['Name', 'Client id', 'Scopes', 'Authentication', 'Enabled', 'Created', 'Action'],
         clients.map((client) => clientRow(r, project, client)),
       )
     : html`<p>No OAuth 2.0 clients yet.</p>`;
-  const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials).</p>
+  const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials), or with an assertion signed by its private key when you register its public keys instead.</p>
 ${table}
 <p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}/new">Create new client</a></p>`;
   await sendCredentials(r, project, 'oauth-clients', content);
@@ -48,8 +56,9 @@ async function newClientForm(
   project: Project,
   status = 200,
   error?: string,
-  values: { name?: string; scopes?: string[] } = {},
+  values: { name?: string; scopes?: string[]; auth?: string; jwks?: string; dpop?: boolean } = {},
 ) {
+  const keys = values.auth === 'private_key_jwt';
   const chosen = values.scopes ?? [];
   const boxes = SCOPES.map(
     (scope) =>
@@ -61,6 +70,13 @@ ${csrfField(r.session)}
 <div class="field"><label for="client-name">Client name</label>
 <input id="client-name" name="name" required maxlength="100" value="${values.name ?? ''}" aria-describedby="client-name-hint"><p class="hint" id="client-name-hint">For example the service or job that will call the API.</p></div>
 <fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
+<fieldset><legend>Authentication</legend>
+<div class="check"><input type="radio" id="auth-secret" name="auth" value="client_secret"${keys ? '' : html` checked`}><label for="auth-secret">Client secret (shown once)</label></div>
+<div class="check"><input type="radio" id="auth-keys" name="auth" value="private_key_jwt"${keys ? html` checked` : ''}><label for="auth-keys">Public keys (private_key_jwt): no secret</label></div>
+<div class="field"><label for="client-jwks">Public keys (JWK set)</label>
+<textarea id="client-jwks" name="jwks" rows="6" aria-describedby="client-jwks-hint">${values.jwks ?? ''}</textarea><p class="hint" id="client-jwks-hint">For public keys only: paste the JWK set {"keys": [...]} whose private keys sign the client's assertions. Never paste a private key.</p></div>
+<div class="check"><input type="checkbox" id="client-dpop" name="require_dpop" value="1"${values.dpop ? html` checked` : ''}><label for="client-dpop">Require DPoP (every token bound to a key the client holds)</label></div>
+</fieldset>
 <div class="actions"><button type="submit">Create client</button> <a href="${credentialsHref(r, project, 'oauth-clients')}">Cancel</a></div>
 </form>`;
   await sendCredentials(r, project, 'oauth-clients', html`<h3>Create new client</h3>${content}`, status, 'New client');
@@ -78,9 +94,15 @@ async function newClientPage(r: SessionRequest) {
 async function createClient(r: SessionRequest) {
   const project = await loadProject(r);
   if (!project) return;
-  const values = { name: r.form.get('name') ?? '', scopes: r.form.getAll('scopes').slice(0, 16) };
+  const values = {
+    name: r.form.get('name') ?? '',
+    scopes: r.form.getAll('scopes').slice(0, 16),
+    auth: r.form.get('auth') ?? 'client_secret',
+    jwks: r.form.get('jwks') ?? '',
+    dpop: r.form.get('require_dpop') === '1',
+  };
   const result = await attempt(() =>
-    r.app.service.createClient(actor(r), project.id, parseInput(createClientInput, values)),
+    r.app.service.createClient(actor(r), project.id, parseInput(createClientInput, clientInput(values))),
   );
   if (!result.ok) return newClientForm(r, project, result.status, friendly(result.message), values);
   const { client, clientSecret } = result.value;
@@ -88,7 +110,7 @@ async function createClient(r: SessionRequest) {
 <dl class="facts"><div><dt>Client name</dt><dd>${client.name}</dd></div>
 <div><dt>Client id</dt><dd><code id="client-id">${client.clientId}</code></dd></div>
 <div><dt>Scopes</dt><dd>${client.scopes.join(', ')}</dd></div></dl>
-${clientSecret === null ? '' : secretPanel('client-secret', 'Client secret', clientSecret)}
+${clientSecret === null ? html`<p id="client-keys-note">This client signs its token requests with its private key: it has no secret.</p>` : secretPanel('client-secret', 'Client secret', clientSecret)}
 <p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}">Done, back to OAuth 2.0 clients</a></p>`;
   const crumbs = credentialsCrumbs(
     r,
@@ -103,8 +125,26 @@ ${clientSecret === null ? '' : secretPanel('client-secret', 'Client secret', cli
   );
 }
 
+/** The form as the admin service's input: the pasted key set is JSON (text that is not stays a string, and is refused). */
+function clientInput(values: { name: string; scopes: string[]; auth: string; jwks: string; dpop: boolean }) {
+  const keys = values.auth === 'private_key_jwt';
+  let jwks: unknown = values.jwks;
+  try {
+    jwks = JSON.parse(values.jwks);
+  } catch {
+    // Left as text: the schema refuses it with the rule for a key set.
+  }
+  return {
+    name: values.name,
+    scopes: values.scopes,
+    ...(keys ? { auth: 'private_key_jwt', jwks } : {}),
+    ...(values.dpop ? { require_dpop: true } : {}),
+  };
+}
+
 /** The admin API names JSON fields; a person sees the form's words. */
 function friendly(message: string): string {
+  if (message.startsWith('jwks:')) return message.replace(/^jwks:/, 'Public keys:');
   if (message.startsWith('scopes:')) return 'Select at least one scope.';
   if (message.startsWith('name: required')) return 'Enter a client name.';
   return message.replace(/^name:/, 'Client name:');
