@@ -21,6 +21,7 @@ import { RevocationFeed } from './revocation/feed.ts';
 import { LiveRevocations } from './revocation/live-revocations.ts';
 import { RevocationSync } from './revocation/revocation-sync.ts';
 import { Revoker } from './revocation/revoker.ts';
+import { followStoreChanges } from './store-changes.ts';
 import type { Issuer, IssuerDeps } from './types.ts';
 
 /**
@@ -41,6 +42,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const live = new LiveRevocations();
   const sync = new RevocationSync({ store, live, clock, log, onClientRevoked: (id) => clients.evict(id) });
   await sync.start();
+  const unfollow = followStoreChanges({ store, clients, keyring, sync, log });
   const revoker = new Revoker({ store, sync, clock, log });
   const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log, keys: keyring });
   const { issuer, audience } = config;
@@ -153,6 +155,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     revocationChecker: live,
     async close() {
       for (const timer of timers) clearInterval(timer);
+      unfollow();
       sync.stop();
       feed.close();
     },

@@ -20,9 +20,15 @@ export const PUBLIC_MAX_AGE_SEC = 300;
 export const KEY_PUBLISH_MARGIN_SEC = 60;
 /** A next key signs only after it has been published this long (except in an emergency rotation). */
 export const NEXT_KEY_MIN_PUBLISHED_SEC = PUBLIC_MAX_AGE_SEC + KEY_PUBLISH_MARGIN_SEC;
-/** Client records are cached this long (ms); disabling evicts at once (see clients/client-cache.ts). */
+/**
+ * Client records are cached this long (ms). Every change is announced and evicts at once on every
+ * replica (store-changes.ts): the TTL only bounds a record whose announcement was lost.
+ */
 export const CLIENT_CACHE_TTL_MS = 10_000;
-/** Every replica re-reads the key set this often (ms) to notice a rotation done elsewhere. */
+/**
+ * Every replica re-reads the key set this often (ms): the safety net behind the store's change
+ * announcement, which makes a rotation done elsewhere sign here at once.
+ */
 export const KEY_RELOAD_INTERVAL_MS = 10_000;
 /** Expired revocation entries are pruned from the store this often (ms). */
 export const REVOCATION_PRUNE_INTERVAL_MS = 60_000;

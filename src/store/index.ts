@@ -24,6 +24,7 @@ export type {
   Invitation,
   InvitationState,
 } from './types.ts';
+export type { StoreChange, StoreChangeKind } from './store-change.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';
 export { StoreError, type StoreErrorCode, StoreUnavailableError } from './errors.ts';

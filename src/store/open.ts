@@ -22,5 +22,5 @@ export async function openStore(options: StoreOptions, log?: Logger): Promise<St
     await backend.runner.close();
     throw error;
   }
-  return createStore(backend, clock);
+  return createStore(backend, clock, log);
 }

@@ -2,22 +2,26 @@ import pg from 'pg';
 import type { Logger } from '#common';
 import { ListenerSet } from './listeners.ts';
 import { REVOCATION_CHANNEL, type RevocationSignal } from './revocation-signal.ts';
+import { parseChange, type StoreChange } from './store-change.ts';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
 /**
  * A dedicated connection LISTENs (a pooled one would drop the subscription). When it is lost
- * it reconnects with backoff and then wakes every listener once, since notifications sent
- * meanwhile were missed; a spurious wake-up only costs the feed one query.
+ * it reconnects with backoff and then wakes every listener once and tells every change listener
+ * to `resync`, since notifications sent meanwhile were missed; a spurious wake-up only costs the
+ * feed one query, a resync one reload of each cache.
  */
 export async function openPostgresSignal(
   clientConfig: pg.ClientConfig,
   log: Logger | undefined,
 ): Promise<RevocationSignal> {
   const config = { ...clientConfig, application_name: listenerName(clientConfig) };
-  const listeners = new ListenerSet((error) => log?.error({ err: error }, 'revocation listener failed'));
-  let client = await connect(config, listeners);
+  const onError = (error: unknown) => log?.error({ err: error }, 'revocation listener failed');
+  const listeners = new ListenerSet(onError);
+  const changes = new ListenerSet<StoreChange>(onError);
+  let client = await connect(config, listeners, changes);
   let closing = false;
   let retryMs = RETRY_MIN_MS;
 
@@ -29,13 +33,15 @@ export async function openPostgresSignal(
   const reconnect = async () => {
     if (closing) return;
     try {
-      const fresh = await connect(config, listeners);
+      const fresh = await connect(config, listeners, changes);
       // close() may have run while we were connecting: do not leak the new connection.
       if (closing) return void (await fresh.end().catch(() => undefined));
       client = fresh;
       watch(client, onLost);
       retryMs = RETRY_MIN_MS;
+      log?.info('revocation LISTEN connection back; reloading what was cached');
       listeners.emit();
+      changes.emit({ kind: 'resync', id: null });
     } catch (error) {
       retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       onLost(error as Error);
@@ -47,9 +53,14 @@ export async function openPostgresSignal(
     subscribe: (listener) => listeners.add(listener),
     // Our own NOTIFY comes back through LISTEN like every other replica's.
     committed: () => undefined,
+    subscribeChanges: (listener) => changes.add(listener),
+    // Ours comes back through LISTEN too (a second eviction costs nothing), but this replica's
+    // caches must not wait for the round trip.
+    changed: (change) => changes.emit(change),
     async close() {
       closing = true;
       listeners.clear();
+      changes.clear();
       await client.end().catch(() => undefined);
     },
   };
@@ -72,7 +83,11 @@ function watch(client: pg.Client, onLost: (error?: Error) => void): void {
   client.on('end', () => once());
 }
 
-async function connect(config: pg.ClientConfig, listeners: ListenerSet): Promise<pg.Client> {
+async function connect(
+  config: pg.ClientConfig,
+  listeners: ListenerSet,
+  changes: ListenerSet<StoreChange>,
+): Promise<pg.Client> {
   const client = new pg.Client(config);
   client.on('error', () => undefined); // replaced by watch(); never let an error event go unhandled
   try {
@@ -80,7 +95,10 @@ async function connect(config: pg.ClientConfig, listeners: ListenerSet): Promise
     const [row] = (await client.query<{ schema: string | null }>('SELECT current_schema() AS schema')).rows;
     const schema = row?.schema ?? '';
     client.on('notification', (message) => {
-      if (message.channel === REVOCATION_CHANNEL && message.payload === schema) listeners.emit();
+      if (message.channel !== REVOCATION_CHANNEL) return;
+      if (message.payload === schema) return listeners.emit();
+      const change = parseChange(message.payload, schema);
+      if (change) changes.emit(change);
     });
     await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
     return client;

@@ -1,4 +1,4 @@
-import type { Clock } from '#common';
+import type { Clock, Logger } from '#common';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
 import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
@@ -35,42 +35,66 @@ import {
 import { addUsage, apiKeyProjects, projectPolicies, setProjectLimits, usageBetween } from './rate-limits.ts';
 import { addRevocation, pruneRevocations, revocationsSince } from './revocations.ts';
 import { deleteSigningKey, insertSigningKey, listSigningKeys, updateSigningKeys } from './signing-keys.ts';
+import { notifyChange, type StoreChange } from './store-change.ts';
 import type { Store } from './types.ts';
 import { claimJti, pruneJtis } from './used-jtis.ts';
 
-/** Binds the per-table functions to one backend; the SQL is the same for both. */
-export function createStore({ kind, runner: db, signal }: Backend, clock: Clock): Store {
+/**
+ * Binds the per-table functions to one backend; the SQL is the same for both. Every change a
+ * replica may have cached is announced once committed (store-change.ts): to this process at
+ * once, to the others by NOTIFY. A NOTIFY that fails is logged, not thrown (the change is
+ * committed; the others read it again on their timers).
+ */
+export function createStore({ kind, runner: db, signal }: Backend, clock: Clock, log?: Logger): Store {
   let closed: Promise<void> | null = null;
+  const announce = async (change: StoreChange) => {
+    signal.changed(change);
+    if (kind === 'embedded') return;
+    await notifyChange(db, change).catch((error: unknown) =>
+      log?.warn({ err: error, change }, 'store change committed but not announced to other replicas'),
+    );
+  };
+  /** Runs a change and, once it committed (and `id` names what changed), announces it. */
+  const changing = async <T>(work: Promise<T>, kindOf: StoreChange['kind'], id: (result: T) => string | null) => {
+    const result = await work;
+    const changed = id(result);
+    if (changed !== null || kindOf === 'signing_keys') await announce({ kind: kindOf, id: changed });
+    return result;
+  };
   return {
     kind,
     createAccount: (input) => createAccount(db, input, clock.now()),
     getAccount: (id) => getAccount(db, id),
     listAccounts: () => listAccounts(db),
-    updateAccount: (id, change) => updateAccount(db, id, change),
+    updateAccount: (id, change) => changing(updateAccount(db, id, change), 'account', (a) => a?.id ?? null),
 
-    createProject: (input) => createProject(db, input, clock.now()),
+    createProject: (input) => changing(createProject(db, input, clock.now()), 'project', (p) => p.id),
     getProject: (id) => getProject(db, id),
     listProjects: (accountId) => listProjects(db, accountId),
-    deleteProject: (id) => deleteProject(db, id),
+    deleteProject: (id) => changing(deleteProject(db, id), 'project', (deleted) => (deleted ? id : null)),
 
-    createClient: (input) => createClient(db, input, clock.now()),
+    createClient: (input) => changing(createClient(db, input, clock.now()), 'client', (c) => c.clientId),
     getClient: (clientId) => getClient(db, clientId),
     listClients: (projectId) => listClients(db, projectId),
-    setClientEnabled: (clientId, enabled) => setClientEnabled(db, clientId, enabled),
-    raiseClientGeneration: (clientId) => raiseClientGeneration(db, clientId),
-    setClientJwks: (clientId, jwks) => setClientJwks(db, clientId, jwks),
-    setClientRequireDpop: (clientId, required) => setClientRequireDpop(db, clientId, required),
+    setClientEnabled: (clientId, enabled) =>
+      changing(setClientEnabled(db, clientId, enabled), 'client', (c) => c?.clientId ?? null),
+    raiseClientGeneration: (clientId) =>
+      changing(raiseClientGeneration(db, clientId), 'client', (g) => (g === null ? null : clientId)),
+    setClientJwks: (clientId, jwks) =>
+      changing(setClientJwks(db, clientId, jwks), 'client', (c) => c?.clientId ?? null),
+    setClientRequireDpop: (clientId, required) =>
+      changing(setClientRequireDpop(db, clientId, required), 'client', (c) => c?.clientId ?? null),
     claimJti: (scope, jti, expiresAtSec) => claimJti(db, scope, jti, expiresAtSec),
     pruneJtis: (nowSeconds) => pruneJtis(db, nowSeconds),
 
-    createApiKey: (input) => createApiKey(db, input, clock.now()),
+    createApiKey: (input) => changing(createApiKey(db, input, clock.now()), 'api_key', (k) => k.key),
     getApiKey: (key) => getApiKey(db, key),
     listApiKeys: (projectId) => listApiKeys(db, projectId),
 
     listSigningKeys: () => listSigningKeys(db),
-    insertSigningKey: (key) => insertSigningKey(db, key),
-    updateSigningKeys: (changes) => updateSigningKeys(db, changes),
-    deleteSigningKey: (kid) => deleteSigningKey(db, kid),
+    insertSigningKey: (key) => changing(insertSigningKey(db, key), 'signing_keys', () => null),
+    updateSigningKeys: (changes) => changing(updateSigningKeys(db, changes), 'signing_keys', () => null),
+    deleteSigningKey: (kid) => changing(deleteSigningKey(db, kid), 'signing_keys', () => null),
 
     async addRevocation(entry) {
       const added = await addRevocation(db, entry, clock.now());
@@ -80,6 +104,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock)
     revocationsSince: (cursor, nowSeconds, limit) => revocationsSince(db, cursor, nowSeconds, limit),
     pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
     onRevocation: (listener) => signal.subscribe(listener),
+    onChange: (listener) => signal.subscribeChanges(listener),
 
     createPortalSession: (ttlMs, userId) => createPortalSession(db, ttlMs, clock.now(), userId ?? null),
     deleteUserSessions: (userId, exceptId) => deleteUserSessions(db, userId, exceptId),

@@ -1,4 +1,5 @@
 import type { Clock, LimitsOverride, Plan, Scope } from '#common';
+import type { StoreChange } from './store-change.ts';
 
 /**
  * The persistence contract. Two implementations share one SQL schema and one test suite:
@@ -247,6 +248,12 @@ export interface Store {
   pruneRevocations(nowSeconds: number): Promise<number>;
   /** Called after any replica adds a revocation (PostgreSQL: LISTEN/NOTIFY). Returns unsubscribe. */
   onRevocation(listener: () => void): () => void;
+  /**
+   * Called after any replica committed a change of an account, project, client, API key or the
+   * signing keys (this replica's own before its call resolves), and with `resync` when changes
+   * may have been missed. Returns unsubscribe.
+   */
+  onChange(listener: (change: StoreChange) => void): () => void;
 
   /**
    * A new portal session living `ttlMs` from now. Also prunes some expired sessions, and removes

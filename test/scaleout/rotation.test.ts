@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { arrivals, type CreatedClient, describeScaleOut, jwtHeader, PHONE_PATH, report } from './fixture.ts';
+import {
+  type Arrival,
+  arrivals,
+  type CreatedClient,
+  describeScaleOut,
+  jwtHeader,
+  PHONE_PATH,
+  report,
+} from './fixture.ts';
 
 interface KeyRow {
   kid: string;
@@ -15,8 +23,13 @@ describeScaleOut('a signing-key rotation on one replica behind two gateways on P
   let client: CreatedClient;
   let promoted: string;
   let rotatedAt: number;
+  /** Replica 2's token requests from the rotation on, until one is signed with the promoted key. */
+  let replica2Signing: Promise<Arrival[]>;
 
-  it('keeps tokens signed before and after a keys rotate on replica 1 verifying at both gateways and both replicas', async () => {
+  it('keeps tokens signed before and after a keys rotate on replica 1 verifying at both gateways and both replicas', {
+    // Five admin CLI processes: seconds each on a loaded machine.
+    timeout: 60_000,
+  }, async () => {
     const s = stack();
     const [r1, r2] = s.replicas;
     ({ client } = await s.newClient());
@@ -28,6 +41,13 @@ describeScaleOut('a signing-key rotation on one replica behind two gateways on P
 
     ({ kid: promoted } = await s.admin<{ kid: string }>(['keys', 'rotate'], r1));
     rotatedAt = performance.now();
+    // Watched from now, while this test goes on: the next test reads when it happened.
+    replica2Signing = arrivals(
+      [r2],
+      (at) => s.tokenRequest(client, at),
+      (a) => typeof a.body.access_token === 'string' && jwtHeader(a.body.access_token).kid === promoted,
+      { since: rotatedAt, windowMs: 15_000, intervalMs: 50 },
+    );
     expect(promoted).toBe(next);
     const after = await s.token(client, r1);
     expect(jwtHeader(after).kid).toBe(promoted);
@@ -49,24 +69,19 @@ describeScaleOut('a signing-key rotation on one replica behind two gateways on P
     expect(listed.find((k) => k.kid === active)?.status).toBe('retired');
   });
 
-  it('has replica 2 sign with the promoted key within its 10 s key reload, and those tokens pass both gateways', {
+  it('has replica 2 sign with the promoted key within 1 s (the store announces the rotation), and those tokens pass both gateways', {
     timeout: 30_000,
   }, async () => {
     const s = stack();
     const [, r2] = s.replicas;
-    const [seen] = await arrivals(
-      [r2],
-      (at) => s.tokenRequest(client, at),
-      (a) => typeof a.body.access_token === 'string' && jwtHeader(a.body.access_token).kid === promoted,
-      { since: rotatedAt, windowMs: 15_000, intervalMs: 100 },
-    );
+    const [seen] = await replica2Signing;
     report(
       'keys rotated on replica 1, replica 2 signing with the new key',
       seen ? [seen] : [],
-      'its keys reload every 10 s: the time depends on where in that period the rotation fell',
+      'the rotation is announced through the store; the 10 s key reload is only the safety net',
     );
     expect(seen?.ms).not.toBeNull();
-    expect(seen?.ms).toBeLessThan(11_000);
+    expect(seen?.ms).toBeLessThan(1000);
     const token = seen?.answer.body.access_token;
     expect(typeof token).toBe('string');
     for (const at of s.everywhere) {

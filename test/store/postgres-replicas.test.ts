@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '#store';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openStore, type Store, type StoreChange } from '#store';
 import { loadMigrations } from '../../src/store/migrate.ts';
 import {
   adminQuery,
@@ -66,6 +66,35 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
     const added = await writer.addRevocation(entry('cross-replica'));
     await woke;
     expect(await reader.revocationsSince(added.seq - 1, 0)).toEqual([added]);
+  });
+
+  it('tells another replica what changed, by kind and id, through NOTIFY', async () => {
+    const [writer, reader] = [await open(shared), await open(shared)];
+    const heard: StoreChange[] = [];
+    reader.onChange((change) => heard.push(change));
+    const project = await writer.createProject({ name: 'heard', plan: 'business' });
+    await writer.deleteProject(project.id);
+    await vi.waitFor(() =>
+      expect(heard).toEqual([
+        { kind: 'project', id: project.id },
+        { kind: 'project', id: project.id },
+      ]),
+    );
+  });
+
+  it('tells change listeners to resync once LISTEN is back after its connection was killed', async () => {
+    const [writer, reader] = [await open(shared), await open(shared)];
+    const heard: StoreChange[] = [];
+    reader.onChange((change) => heard.push(change));
+    await adminQuery(
+      url,
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+       WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+      [`tokengate-revocation-listener:${shared.schema}`],
+    );
+    await vi.waitFor(() => expect(heard).toContainEqual({ kind: 'resync', id: null }), { timeout: 5000 });
+    const project = await writer.createProject({ name: 'after', plan: 'business' });
+    await vi.waitFor(() => expect(heard).toContainEqual({ kind: 'project', id: project.id }), { timeout: 5000 });
   });
 
   it('does not wake stores of another schema on the same database', async () => {
@@ -142,13 +171,20 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
       [harness.schema],
     );
     expect(tables.map((t) => t.table_name)).toEqual([
+      'accounts',
       'api_keys',
+      'invitations',
+      'memberships',
       'oauth_clients',
       'portal_sessions',
+      'project_limits',
+      'project_usage',
       'projects',
       'revocations',
       'schema_migrations',
       'signing_keys',
+      'used_jtis',
+      'users',
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { Store } from '#store';
 import { fakeClock, type StoreHarness } from './harness.ts';
 import { accountCases } from './cases/accounts.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
+import { changeCases } from './cases/changes.ts';
 import { clientCases } from './cases/clients.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
 import { peopleCases } from './cases/people.ts';
@@ -44,5 +45,6 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('portal sessions', () => portalSessionCases(context));
   describe('used JWT ids and client key sets', () => usedJtiCases(context));
   describe('people and invitations', () => peopleCases(context));
+  describe('change announcements', () => changeCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

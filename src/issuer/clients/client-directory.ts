@@ -20,10 +20,11 @@ const MAX_CLIENT_ID_LENGTH = 128;
 
 /**
  * Client and project records for the token endpoint, cached briefly so the hot path does not
- * hit the store for every token. Freshness: `evict` is called by `setClientEnabled` on this
- * replica and by the revocation listener for `client` entries (a disable on another replica
- * reaches us through the store's revocation notification), so a disabled client is refused at
- * once; an enable on another replica is seen within the TTL. Misses are not cached.
+ * hit the store for every token. Freshness: every replica's store announces each change of a
+ * client, project or account (store-changes.ts calls `evict`, `evictProject`, `evictAccount`;
+ * a lost notification connection `clear`s), and the revocation listener evicts on `client`
+ * entries, so a change made on any replica holds here within the notification's delay. The TTL
+ * is only the safety net for an announcement that never came. Misses are not cached.
  * A record whose lookup was in flight during an eviction of its client may hold the state from
  * before a disable: it is still returned but never cached, and `isCurrent` says so.
  */
@@ -66,6 +67,27 @@ export class ClientDirectory {
   /** False once the record's client was evicted during or after its lookup: read it again before trusting it. */
   isCurrent(record: ClientRecord): boolean {
     return !this.#stale.has(record);
+  }
+
+  /** Every record of the project (deleted, or changed): its clients are read again. */
+  evictProject(projectId: string): void {
+    this.#evictWhere((record) => record.client.projectId === projectId);
+  }
+
+  /** Every record of a project of the account (its plan or state changed). */
+  evictAccount(accountId: string): void {
+    this.#evictWhere((record) => record.project?.accountId === accountId);
+  }
+
+  /** Everything: changes may have been missed. */
+  clear(): void {
+    this.#evictWhere(() => true);
+  }
+
+  /** Lookups in flight cannot be told apart before they return: they are all treated as evicted. */
+  #evictWhere(matches: (record: ClientRecord) => boolean): void {
+    for (const [clientId, record] of this.#cache.entries()) if (matches(record)) this.evict(clientId);
+    for (const lookup of this.#lookups) lookup.evicted = true;
   }
 
   evict(clientId: string): void {

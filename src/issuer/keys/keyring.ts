@@ -49,6 +49,7 @@ export class Keyring implements KeyAnnouncer {
   readonly #listeners = new Set<() => void>();
   #state: KeyringState | null = null;
   #loading: Promise<void> | null = null;
+  #reloadQueued: Promise<void> | null = null;
 
   constructor(opts: { store: Store; alg: SigningAlg; wrapper: KeyWrapper | null; clock: Clock; log: Logger }) {
     this.#store = opts.store;
@@ -64,6 +65,39 @@ export class Keyring implements KeyAnnouncer {
       this.#loading = null;
     });
     return this.#loading;
+  }
+
+  /**
+   * Reads the store again after a change announced by any replica: once the load in flight (which
+   * may have read before the change) is done, one more; calls meanwhile share that one. It only
+   * reads: announced mid-rotation (the next key promoted, its successor not created yet), it must
+   * not create the missing next key that the rotating replica is about to insert.
+   */
+  reloadAfterChange(): Promise<void> {
+    this.#reloadQueued ??= (this.#loading ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        this.#reloadQueued = null;
+        this.#loading ??= this.#read().finally(() => {
+          this.#loading = null;
+        });
+        return this.#loading;
+      });
+    return this.#reloadQueued;
+  }
+
+  /** The keys as stored, swapped in (no key created or removed). */
+  async #read(): Promise<void> {
+    const now = this.#clock.now();
+    const keys = (await this.#store.listSigningKeys()).filter((k) => !isExpired(k, now));
+    if (!activeKey(keys)) return; // nothing can sign yet: the next load() creates it
+    this.#swap(this.#build(keys, now));
+  }
+
+  #swap(state: KeyringState): void {
+    const previous = this.#state;
+    this.#state = state;
+    if (previous !== null && previous.keySet.etag !== state.keySet.etag) this.#changed();
   }
 
   get ready(): boolean {
@@ -172,9 +206,7 @@ export class Keyring implements KeyAnnouncer {
       this.#log.info({ kid: key.kid }, 'retired signing key removed from the key set');
     }
     keys = keys.filter((k) => !isExpired(k, now));
-    const previous = this.#state;
-    this.#state = this.#build(keys, now);
-    if (previous !== null && previous.keySet.etag !== this.#state.keySet.etag) this.#changed();
+    this.#swap(this.#build(keys, now));
   }
 
   #changed(): void {

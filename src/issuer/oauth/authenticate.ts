@@ -44,12 +44,17 @@ export async function authenticateClient(
   deps: ClientAuthDeps,
 ): Promise<ClientRecord> {
   const credentials = presentedCredentials(req.headers.authorization, form);
-  const record =
-    credentials.method === 'private_key_jwt'
-      ? // Read from the store, not the cache: a replaced key set counts at once on every replica.
-        await deps.clients.get(credentials.clientId, { fresh: true })
-      : await deps.clients.get(credentials.clientId);
-  const reason = record ? await refusalReason(credentials, record, deps) : unknownClient(credentials);
+  const fresh = credentials.method === 'private_key_jwt';
+  // Read from the store, not the cache, for an assertion: a replaced key set counts at once on every replica.
+  let record = await deps.clients.get(credentials.clientId, fresh ? { fresh: true } : undefined);
+  let reason = record ? await refusalReason(credentials, record, deps) : unknownClient(credentials);
+  // Correct credentials refused for the client's state are never counted on a record this replica
+  // may hold from before an enable it has not heard of: the store decides (one query, and only
+  // for whoever proved to be the client).
+  if (record && !fresh && reason !== null && reason === stateProblem(record)) {
+    record = await deps.clients.reload(credentials.clientId);
+    reason = record ? stateProblem(record) : 'unknown client';
+  }
   // Correct credentials pass whatever the failure counters say (see BruteForceGuard).
   if (record && reason === null) return record;
   const address = sourceAddress(req, deps.trustedProxies);
@@ -80,7 +85,11 @@ function unknownClient(credentials: PresentedCredentials): string {
 /** Why this known client is refused, or null when it may have a token. */
 async function refusalReason(credentials: PresentedCredentials, record: ClientRecord, deps: ClientAuthDeps) {
   const problem = await credentialsProblem(credentials, record, deps);
-  if (problem !== null) return problem;
+  return problem ?? stateProblem(record);
+}
+
+/** Why a client whose credentials hold may not have a token now, or null. */
+function stateProblem(record: ClientRecord): string | null {
   if (!record.client.enabled) return 'client disabled';
   if (!record.project) return 'project deleted';
   return record.project.accountEnabled ? null : 'account disabled';

@@ -22,6 +22,18 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
   const { store } = options;
   const projects = cachedLookup((id) => store.getProject(id), clock, ttlMs);
   const apiKeys = cachedLookup((key) => store.getApiKey(key), clock, ttlMs);
+  // What any replica changed is dropped here at once; the TTL is the safety net.
+  store.onChange?.((change) => {
+    if (change.kind === 'resync') {
+      projects.clear();
+      apiKeys.clear();
+    } else if (change.id === null) return;
+    else if (change.kind === 'project') {
+      projects.evict(change.id);
+      apiKeys.evictWhere((key) => key.projectId === change.id);
+    } else if (change.kind === 'account') projects.evictWhere((project) => project.accountId === change.id);
+    else if (change.kind === 'api_key') apiKeys.evict(change.id);
+  });
   const log = options.log.child({ component: 'api-auth' });
 
   return {

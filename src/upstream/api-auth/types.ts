@@ -34,7 +34,7 @@ export interface ApiAuthenticator {
 export interface ApiAuthOptions {
   /** Built by the host with `createVerifier` over the issuer's local keys and revocations. */
   readonly verifier: Verifier;
-  readonly store: Pick<Store, 'getProject' | 'getApiKey'>;
+  readonly store: Pick<Store, 'getProject' | 'getApiKey'> & Partial<Pick<Store, 'onChange'>>;
   readonly log: Logger;
   readonly clock?: Clock;
   /**
