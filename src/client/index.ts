@@ -10,6 +10,7 @@ import { createTokenCache } from './token-cache.ts';
 
 export { TokenEndpointError, TokenRequestError, type TokenRequestFailure } from './errors.ts';
 export type { TokenClientOptions } from './options.ts';
+export type { ClientSigningKey } from './client-assertion.ts';
 
 export interface TokenClient {
   /**

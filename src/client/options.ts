@@ -1,12 +1,15 @@
 import type { Clock, Scope } from '#common';
+import type { ClientSigningKey } from './client-assertion.ts';
 import { requireSecureUrl } from './transport-security.ts';
 
 export interface TokenClientOptions {
   /** The token endpoint, e.g. `http://127.0.0.1:8080/oauth/token` (use HTTPS off loopback). */
   readonly tokenUrl: string;
   readonly clientId: string;
-  /** Keep it in a secrets store; the library never logs it or puts it in an error. */
-  readonly clientSecret: string;
+  /** Keep it in a secrets store; the library never logs it or puts it in an error. Or `privateKey`. */
+  readonly clientSecret?: string;
+  /** private_key_jwt (RFC 7523): sign a fresh assertion per token request instead of sending a secret. */
+  readonly privateKey?: ClientSigningKey;
   /** Request only the scopes you need; omitted = every scope the client is permitted. */
   readonly scopes?: readonly Scope[];
   /** Requested lifetime in seconds (1..3600); omitted = the server's default (900). */
@@ -31,13 +34,14 @@ export interface ResolvedOptions {
   readonly tokenUrl: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  readonly privateKey: ClientSigningKey | undefined;
   readonly scopes: readonly Scope[] | undefined;
   readonly expiresIn: number | undefined;
   readonly clock: Clock;
   readonly fetch: typeof fetch;
   readonly refreshMarginSec: number;
   readonly timeoutMs: number;
-  readonly authMethod: 'client_secret_post' | 'client_secret_basic';
+  readonly authMethod: 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
   readonly allowInsecureHttp: boolean;
 }
 
@@ -49,7 +53,10 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
   const url = parseUrl(options.tokenUrl);
   requireSecureUrl(url, 'tokenUrl', allowInsecureHttp);
   requireText('clientId', options.clientId);
-  requireText('clientSecret', options.clientSecret);
+  if ((options.clientSecret === undefined) === (options.privateKey === undefined))
+    throw new TypeError('give exactly one of clientSecret and privateKey');
+  if (options.privateKey === undefined) requireText('clientSecret', options.clientSecret);
+  else requireText('privateKey.kid', options.privateKey.kid);
   const expiresIn = options.expiresIn;
   if (expiresIn !== undefined && !(Number.isInteger(expiresIn) && expiresIn >= 1 && expiresIn <= 3600)) {
     throw new TypeError('expiresIn must be an integer number of seconds from 1 to 3600');
@@ -63,14 +70,15 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
   return {
     tokenUrl: url.href,
     clientId: options.clientId,
-    clientSecret: options.clientSecret,
+    clientSecret: options.clientSecret ?? '',
+    privateKey: options.privateKey,
     scopes: options.scopes && options.scopes.length > 0 ? [...options.scopes] : undefined,
     expiresIn,
     clock: options.clock ?? systemClock,
     fetch: options.fetch ?? globalThis.fetch,
     refreshMarginSec,
     timeoutMs,
-    authMethod: options.authMethod ?? 'client_secret_post',
+    authMethod: options.privateKey ? 'private_key_jwt' : (options.authMethod ?? 'client_secret_post'),
     allowInsecureHttp,
   };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '#common';
+import { type ClientSigningKey, clientAssertion } from './client-assertion.ts';
 import { TokenRequestError } from './errors.ts';
 import { readLimited } from './read-limited.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -9,11 +10,13 @@ export interface TokenRequestOptions {
   readonly tokenUrl: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** private_key_jwt: signs a fresh assertion for every request (each is accepted once). */
+  readonly privateKey?: ClientSigningKey | undefined;
   /** Sent space-separated only when given: the server's default is every permitted scope. */
   readonly scopes?: readonly string[] | undefined;
   readonly expiresIn?: number | undefined;
   /** Credentials as form fields (spec default) or HTTP Basic (RFC 6749 section 2.3.1). */
-  readonly authMethod: 'client_secret_post' | 'client_secret_basic';
+  readonly authMethod: 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
   readonly timeoutMs: number;
   readonly fetch: typeof fetch;
   /** For a `Retry-After` given as an HTTP-date. */
@@ -29,11 +32,14 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export async function requestToken(options: TokenRequestOptions): Promise<IssuedToken> {
   let response: Response;
   let text: string | undefined;
+  const assertion = options.privateKey
+    ? await clientAssertion(options.privateKey, options.clientId, options.tokenUrl, options.clock.now())
+    : undefined;
   try {
     response = await options.fetch(options.tokenUrl, {
       method: 'POST',
       headers: requestHeaders(options),
-      body: requestBody(options),
+      body: requestBody(options, assertion),
       // A token endpoint never redirects. Following one would send the form, client secret
       // included, wherever the Location says (another host, or plain http); a 3xx is
       // answered as invalid_response instead.
@@ -63,8 +69,12 @@ function requestHeaders(options: TokenRequestOptions): Record<string, string> {
   return headers;
 }
 
-function requestBody(options: TokenRequestOptions): string {
+function requestBody(options: TokenRequestOptions, assertion: string | undefined): string {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (assertion !== undefined) {
+    form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    form.set('client_assertion', assertion);
+  }
   if (options.authMethod === 'client_secret_post') {
     form.set('client_id', options.clientId);
     form.set('client_secret', options.clientSecret);
