@@ -5,18 +5,23 @@ import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, loadProject, type SessionRequest, setNotice } from './common.ts';
+import { actor, mayChange, loadProject, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
-async function apiKeysTab(r: SessionRequest) {
+/** `status`: a refused creation shows the tab again with the refusal's status (403 for a viewer). */
+async function apiKeysTab(r: SessionRequest, status = 200) {
   const project = await loadProject(r);
   if (!project) return;
   const keys = await r.app.service.listApiKeys(actor(r), project.id);
   const rows = keys.map((key) => ({ header: html`<code>${key.key}</code>`, cells: [when(key.createdAt)] }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
 ${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}
-<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`;
-  await sendCredentials(r, project, 'api-keys', content);
+${
+  mayChange(r, project.accountId)
+    ? html`<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`
+    : html`<p class="hint">Your role in this account (viewer) lets you see API keys, not create them.</p>`
+}`;
+  await sendCredentials(r, project, 'api-keys', content, status);
 }
 
 /** The secret is in this POST response only (no-store); nothing redirects with it. */
@@ -26,7 +31,7 @@ async function createApiKey(r: SessionRequest) {
   const result = await attempt(() => r.app.service.createApiKey(actor(r), project.id));
   if (!result.ok) {
     await setNotice(r, result.message);
-    return apiKeysTab(r);
+    return apiKeysTab(r, result.status);
   }
   const created = result.value;
   const body = html`<h1>API key created</h1>
@@ -47,8 +52,8 @@ ${secretPanel('api-secret', 'Secret', created.secret)}
 }
 
 export const apiKeyRoutes: readonly PortalRoute[] = [
-  { method: 'GET', path: '/projects/:id/credentials', access: 'session', handle: apiKeysTab },
+  { method: 'GET', path: '/projects/:id/credentials', access: 'session', handle: (r) => apiKeysTab(r) },
   // Where the create form posts: a reload of the page that showed the new key lands here (app.js).
-  { method: 'GET', path: '/projects/:id/credentials/api-keys', access: 'session', handle: apiKeysTab },
+  { method: 'GET', path: '/projects/:id/credentials/api-keys', access: 'session', handle: (r) => apiKeysTab(r) },
   { method: 'POST', path: '/projects/:id/credentials/api-keys', access: 'session', handle: createApiKey },
 ];

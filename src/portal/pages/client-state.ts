@@ -5,7 +5,7 @@ import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
+import { actor, forbiddenPage, loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
@@ -45,6 +45,7 @@ function setEnabled(enabled: boolean) {
     if (!found) return;
     const verb = enabled ? 'enable' : 'disable';
     const result = await attempt(() => r.app.service.setClientEnabled(actor(r), found.client.clientId, enabled));
+    if (!result.ok && result.kind === 'forbidden') return forbiddenPage(r, result.message);
     await setNotice(
       r,
       result.ok

@@ -15,6 +15,16 @@ export function actor(r: SessionRequest): Actor {
   return portalActor(r.session, r.person, r.req);
 }
 
+/**
+ * Whether the page should offer changes in the account: the operator always, a person as owner or
+ * developer. Only what is offered: the admin service checks every change itself (403).
+ */
+export function mayChange(r: SessionRequest, accountId: string): boolean {
+  if (!r.person) return true;
+  const role = r.person.roles[accountId];
+  return role === 'owner' || role === 'developer';
+}
+
 /** Links are under the mount's base: `/portal` for people, `/console` for the operator. */
 export type Linked = Pick<RouteRequest<Session | undefined>, 'app'>;
 
@@ -49,6 +59,12 @@ export async function loadProject(r: SessionRequest): Promise<Project | undefine
   const project = await r.app.service.findProject(actor(r), id);
   if (!project) notFoundPage(r, 'That project does not exist (it may have been deleted).');
   return project ?? undefined;
+}
+
+/** A member whose role does not allow the change (403): they see the thing, so it is no 404. */
+export function forbiddenPage(r: SessionRequest, message: string): void {
+  const body = html`<h1>Not allowed</h1><p>${message}</p><p><a href="${r.app.base}/projects">Back to projects</a></p>`;
+  sendPage(r.res, 403, page({ app: r.app, title: 'Not allowed', session: r.session }, body));
 }
 
 export function notFoundPage(r: SessionRequest, message: string): void {

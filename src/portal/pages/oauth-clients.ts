@@ -8,16 +8,26 @@ import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, type Linked, freePlanMessage, loadProject, projectHref, type SessionRequest } from './common.ts';
+import {
+  actor,
+  mayChange,
+  type Linked,
+  freePlanMessage,
+  loadProject,
+  projectHref,
+  type SessionRequest,
+} from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
   `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
 function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
-  const action = client.enabled
-    ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
-    : html`<form method="post" action="${clientHref(r, project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+  const action = !mayChange(r, project.accountId)
+    ? html`<span class="muted">View only</span>`
+    : client.enabled
+      ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
+      : html`<form method="post" action="${clientHref(r, project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
   const method = `${client.jwks ? 'Private key (private_key_jwt)' : 'Client secret'}${client.requireDpop ? ', DPoP required' : ''}`;
   return {
@@ -47,7 +57,11 @@ async function clientsTab(r: SessionRequest) {
     : html`<p>No OAuth 2.0 clients yet.</p>`;
   const content = html`<p>A client gets access tokens from the token endpoint with its client id and secret (client credentials), or with an assertion signed by its private key when you register its public keys instead.</p>
 ${table}
-<p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}/new">Create new client</a></p>`;
+${
+  mayChange(r, project.accountId)
+    ? html`<p><a class="button" href="${credentialsHref(r, project, 'oauth-clients')}/new">Create new client</a></p>`
+    : html`<p class="hint">Your role in this account (viewer) lets you see clients, not create or disable them.</p>`
+}`;
   await sendCredentials(r, project, 'oauth-clients', content);
 }
 
