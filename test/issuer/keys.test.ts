@@ -90,9 +90,12 @@ describe('authorization server metadata', () => {
       jwks_uri: `${h.url}/.well-known/jwks.json`,
       grant_types_supported: ['client_credentials'],
       response_types_supported: [],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+      token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+      revocation_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       scopes_supported: ['address', 'phone', 'email'],
+      dpop_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
     });
   });
 
