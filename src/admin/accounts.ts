@@ -1,5 +1,6 @@
 import { type Account, isWellFormedId, type Project } from '#store';
 import { type Need, requireOperator, requireRole, sees } from './access.ts';
+import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError, notFound } from './errors.ts';
@@ -37,6 +38,7 @@ export async function setAccountPlan(
   const account = isWellFormedId(id) ? await ctx.store.updateAccount(id, { plan: input.plan }) : null;
   if (!account) throw notFound('account', id);
   ctx.log.info({ actor, accountId: id, plan: account.plan }, 'admin: account plan changed');
+  await recordActivity(ctx, actor, id, `plan.${account.plan}`, id);
   return account;
 }
 
@@ -54,6 +56,7 @@ export async function setAccountEnabled(
   requireOperator(actor);
   const account = isWellFormedId(id) ? await ctx.store.updateAccount(id, { enabled }) : null;
   if (!account) throw notFound('account', id);
+  await recordActivity(ctx, actor, id, enabled ? 'account.enable' : 'account.disable', id);
   if (!enabled) await revokeAccountTokens(ctx, actor, account);
   ctx.log.info({ actor, accountId: id, enabled }, 'admin: account enabled changed');
   return account;
@@ -82,5 +85,6 @@ export async function createAccountProject(
   const account = await getAccount(ctx, actor, accountId, 'write');
   const project = await ctx.store.createProject({ name: input.name, accountId: account.id });
   ctx.log.info({ actor, accountId: account.id, projectId: project.id }, 'admin: project created');
+  await recordActivity(ctx, actor, account.id, 'project.create', project.id);
   return project;
 }

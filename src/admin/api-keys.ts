@@ -1,5 +1,6 @@
 import { generateSecret, hashSecret } from '#common';
 import type { ApiKey } from '#store';
+import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { getProject } from './projects.ts';
@@ -16,6 +17,7 @@ export async function createApiKey(ctx: AdminContext, actor: Actor, projectId: s
   const secret = generateSecret();
   const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: hashSecret(secret) });
   ctx.log.info({ actor, projectId: project.id, key: apiKey.key }, 'admin: api key created');
+  await recordActivity(ctx, actor, project.accountId, 'api_key.create', apiKey.key);
   return { apiKey, secret };
 }
 

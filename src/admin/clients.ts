@@ -2,6 +2,7 @@ import { planAllowsOAuth } from '#common';
 import { ClientRevocationError } from '#issuer';
 import { isWellFormedId, type OAuthClient } from '#store';
 import { requireRole } from './access.ts';
+import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import type { ClientAuthMethod } from './input/jwks.ts';
@@ -41,6 +42,7 @@ export async function createClient(
     { actor, projectId: project.id, clientId: created.client.clientId, auth: clientAuthMethod(created.client) },
     'admin: client created',
   );
+  await recordActivity(ctx, actor, project.accountId, 'client.create', created.client.clientId);
   return created;
 }
 
@@ -58,6 +60,7 @@ export async function setClientKeys(
   const client = isWellFormedId(clientId) ? await ctx.issuer.setClientJwks(clientId, input.jwks) : null;
   if (client) {
     ctx.log.info({ actor, clientId, keys: input.jwks.keys.length }, 'admin: client keys replaced');
+    await recordClientActivity(ctx, actor, client, 'client.keys');
     return client;
   }
   if (await findClient(ctx, actor, clientId))
@@ -76,7 +79,20 @@ export async function setClientDpop(
   const client = isWellFormedId(clientId) ? await ctx.issuer.setClientRequireDpop(clientId, input.required) : null;
   if (!client) throw notFound('client', clientId);
   ctx.log.info({ actor, clientId, required: input.required }, 'admin: client DPoP requirement changed');
+  await recordClientActivity(ctx, actor, client, input.required ? 'client.dpop_on' : 'client.dpop_off');
   return client;
+}
+
+/** Logs a change of the client in its account's activity (none if its project went meanwhile). */
+export async function recordClientActivity(
+  ctx: AdminContext,
+  actor: Actor,
+  client: OAuthClient,
+  action: string,
+  target: string = client.clientId,
+): Promise<void> {
+  const project = await ctx.store.getProject(client.projectId);
+  if (project) await recordActivity(ctx, actor, project.accountId, action, target);
 }
 
 /** A person changes only clients of their accounts' projects (404 otherwise), as owner or developer (403). */
@@ -129,6 +145,8 @@ export async function setClientEnabled(
     : null;
   if (!client) throw notFound('client', clientId);
   ctx.log.info({ actor, clientId, enabled }, 'admin: client enabled changed');
+  if (project)
+    await recordActivity(ctx, actor, project.accountId, enabled ? 'client.enable' : 'client.disable', clientId);
   return client;
 }
 

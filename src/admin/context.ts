@@ -1,7 +1,6 @@
 import type { Clock, Logger } from '#common';
 import type { Issuer } from '#issuer';
 import type { Store } from '#store';
-import type { Actor } from './actor.ts';
 
 /** What the admin operations work on. */
 export interface AdminContext {
@@ -14,6 +13,4 @@ export interface AdminContext {
   readonly clock?: Clock | undefined;
   /** The account portal's absolute base URL (`http://host:port/portal`), for invitation links. */
   readonly portalUrl?: (() => string) | undefined;
-  /** Writes an entry of the account's activity log (who did what to which target, from where). */
-  readonly activity?: ((actor: Actor, accountId: string, action: string, target: string) => Promise<void>) | undefined;
 }

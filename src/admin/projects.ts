@@ -1,5 +1,6 @@
 import { isWellFormedId, type Project } from '#store';
 import { requireOperator, requireRole, sees, type Need } from './access.ts';
+import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 import { notFound } from './errors.ts';
@@ -10,6 +11,7 @@ export async function createProject(ctx: AdminContext, actor: Actor, input: Crea
   requireOperator(actor);
   const project = await ctx.store.createProject({ name: input.name, plan: input.plan });
   ctx.log.info({ actor, projectId: project.id, plan: project.plan }, 'admin: project created');
+  await recordActivity(ctx, actor, project.accountId, 'project.create', project.id);
   return project;
 }
 
@@ -42,5 +44,6 @@ export async function deleteProject(ctx: AdminContext, actor: Actor, id: string)
   const project = await getProject(ctx, actor, id, 'owner');
   if (!(await ctx.store.deleteProject(project.id))) throw notFound('project', id);
   ctx.log.info({ actor, projectId: id }, 'admin: project deleted');
+  await recordActivity(ctx, actor, project.accountId, 'project.delete', project.id);
   return { id };
 }

@@ -6,6 +6,7 @@ import {
   setAccountEnabled,
   setAccountPlan,
 } from './accounts.ts';
+import { accountActivity } from './activity.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, listApiKeys } from './api-keys.ts';
@@ -19,6 +20,7 @@ import { revokeToken } from './tokens.ts';
 
 /** Every operation on a running upstream. (`importAddressData` needs none: it runs beside the files.) */
 const OPERATIONS = {
+  accountActivity,
   invitePerson,
   listPeople,
   setPersonRole,

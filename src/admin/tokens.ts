@@ -1,6 +1,6 @@
 import { requireRole } from './access.ts';
 import type { Actor, PersonActor } from './actor.ts';
-import { findClient } from './clients.ts';
+import { findClient, recordClientActivity } from './clients.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 import type { RevokeTokenInput } from './input/operations.ts';
@@ -11,6 +11,23 @@ export async function revokeToken(ctx: AdminContext, actor: Actor, input: Revoke
   if (actor.kind === 'person') await requireOwnToken(ctx, actor, input.token);
   await ctx.issuer.revokeToken(input.token);
   ctx.log.info({ actor }, 'admin: token revoked');
+  await recordRevocation(ctx, actor, input.token);
+}
+
+/** In the activity of the token's client's account, named by its jti (never the token itself). */
+async function recordRevocation(ctx: AdminContext, actor: Actor, token: string): Promise<void> {
+  const claims = tokenClaims(token);
+  const clientId = claims?.['client_id'];
+  const client = typeof clientId === 'string' ? await findClient(ctx, actor, clientId) : null;
+  const jti = claims?.['jti'];
+  if (client)
+    await recordClientActivity(
+      ctx,
+      actor,
+      client,
+      'token.revoke',
+      typeof jti === 'string' ? jti : (clientId as string),
+    );
 }
 
 /**
@@ -30,13 +47,17 @@ async function requireOwnToken(ctx: AdminContext, actor: PersonActor, token: str
 
 /** The `client_id` claim, read without checking the signature (the issuer checks it next). */
 function tokenClientId(token: string): string | undefined {
+  const clientId = tokenClaims(token)?.['client_id'];
+  return typeof clientId === 'string' ? clientId : undefined;
+}
+
+/** The token's claims, unverified; undefined when it is no JWT. */
+function tokenClaims(token: string): Record<string, unknown> | undefined {
   const payload = token.split('.')[1];
   if (token.split('.').length !== 3 || !payload) return undefined;
   try {
     const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    const clientId =
-      typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>)['client_id'] : undefined;
-    return typeof clientId === 'string' ? clientId : undefined;
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { activityRoutes } from './pages/activity.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
 import { invitationRoutes } from './pages/invitations.ts';
@@ -31,6 +32,7 @@ export const PEOPLE_ROUTES: readonly PortalRoute[] = [
   ...invitationRoutes,
   ...settingsRoutes,
   ...peopleRoutes,
+  ...activityRoutes,
   ...PROJECT_ROUTES,
 ];
 

@@ -23,6 +23,8 @@ export type {
   AccountPerson,
   Invitation,
   InvitationState,
+  ActivityEntry,
+  NewActivity,
 } from './types.ts';
 export type { StoreChange, StoreChangeKind } from './store-change.ts';
 export { openStore } from './open.ts';

@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '#common';
+import { addActivity, listActivity } from './activity.ts';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
 import { createApiKey, getApiKey, listApiKeys } from './api-keys.ts';
 import type { Backend } from './backend.ts';
@@ -129,6 +130,9 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     apiKeyProjects: () => apiKeyProjects(db),
     addUsage: (reports) => addUsage(db, reports),
     usageBetween: (projectId, fromDay, toDay) => usageBetween(db, projectId, fromDay, toDay),
+
+    addActivity: (entry) => addActivity(db, entry, clock.now()),
+    listActivity: (accountId, limit) => listActivity(db, accountId, limit),
 
     ping: async () => void (await db.query('SELECT 1')),
 

@@ -180,6 +180,23 @@ export interface DailyUsage {
   readonly quota: number | null;
 }
 
+/** An entry of an account's activity log; `at` in epoch ms, `address` null when unknown. */
+export interface ActivityEntry {
+  at: number;
+  actor: string;
+  action: string;
+  target: string;
+  address: string | null;
+}
+
+export interface NewActivity {
+  accountId: string;
+  actor: string;
+  action: string;
+  target: string;
+  address: string | null;
+}
+
 export interface Store {
   readonly kind: 'embedded' | 'postgres';
 
@@ -302,6 +319,11 @@ export interface Store {
   addUsage(reports: readonly UsageReport[]): Promise<void>;
   /** A project's daily counts from `fromDay` to `toDay` inclusive (`YYYY-MM-DD`), oldest first. */
   usageBetween(projectId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+
+  /** Appends to an account's activity log (stamped now); refused for an unknown account. */
+  addActivity(entry: NewActivity): Promise<void>;
+  /** The account's latest `limit` activity entries, newest first. */
+  listActivity(accountId: string, limit: number): Promise<ActivityEntry[]>;
 
   /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */
   ping(): Promise<void>;

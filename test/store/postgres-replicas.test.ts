@@ -171,6 +171,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
       [harness.schema],
     );
     expect(tables.map((t) => t.table_name)).toEqual([
+      'account_activity',
       'accounts',
       'api_keys',
       'invitations',

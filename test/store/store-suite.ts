@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { Store } from '#store';
 import { fakeClock, type StoreHarness } from './harness.ts';
 import { accountCases } from './cases/accounts.ts';
+import { activityCases } from './cases/activity.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
 import { changeCases } from './cases/changes.ts';
 import { clientCases } from './cases/clients.ts';
@@ -37,6 +38,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   });
 
   describe('accounts', () => accountCases(context));
+  describe('account activity', () => activityCases(context));
   describe('projects', () => projectCases(context));
   describe('OAuth clients', () => clientCases(context));
   describe('API keys', () => apiKeyCases(context));

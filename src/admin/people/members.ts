@@ -1,4 +1,5 @@
 import { type AccountPerson, isWellFormedId } from '#store';
+import { recordActivity } from '../activity.ts';
 import type { Actor } from '../actor.ts';
 import { getAccount } from '../accounts.ts';
 import type { AdminContext } from '../context.ts';
@@ -32,7 +33,7 @@ export async function invitePerson(
     ttlMs: INVITATION_TTL_MS,
   });
   ctx.log.info({ actor, accountId: account.id, role: input.role }, 'admin: person invited');
-  await ctx.activity?.(actor, account.id, 'person.invited', `${input.email} as ${input.role}`);
+  await recordActivity(ctx, actor, account.id, 'invitation.create', invitation.email);
   const base = ctx.portalUrl?.() ?? '/portal';
   return {
     email: invitation.email,
@@ -60,7 +61,7 @@ export async function setPersonRole(
   const person = await member(ctx, account.id, userId);
   await ctx.store.changeMembership(account.id, person.userId, input.role);
   ctx.log.info({ actor, accountId: account.id, userId, role: input.role }, 'admin: role changed');
-  await ctx.activity?.(actor, account.id, 'person.role_changed', `${person.email} to ${input.role}`);
+  await recordActivity(ctx, actor, account.id, `role.${input.role}`, person.userId);
 }
 
 /** Owners remove people (their sessions lose the account at once); the last owner cannot be removed (409). */
@@ -69,7 +70,7 @@ export async function removePerson(ctx: AdminContext, actor: Actor, accountId: s
   const person = await member(ctx, account.id, userId);
   await ctx.store.changeMembership(account.id, person.userId, null);
   ctx.log.info({ actor, accountId: account.id, userId }, 'admin: person removed');
-  await ctx.activity?.(actor, account.id, 'person.removed', person.email);
+  await recordActivity(ctx, actor, account.id, 'person.remove', person.userId);
 }
 
 async function member(ctx: AdminContext, accountId: string, userId: string): Promise<AccountPerson> {

@@ -83,4 +83,33 @@ const list: AdminCommand = {
   },
 };
 
-export const accountCommands: readonly AdminCommand[] = [create, plan, toggle('disable'), toggle('enable'), list];
+const ACTIVITY = ['at', 'actor', 'action', 'target', 'address'] as const;
+
+const activity: AdminCommand = {
+  noun: 'account',
+  verb: 'activity',
+  usage: 'account activity ACCOUNT_ID [--json]',
+  async run(input) {
+    const id = singleId(input, activity, 'account id');
+    const entries = asRows(await input.api.request('GET', `/accounts/${segment(id)}/activity`)).map((row) =>
+      pick(row, ACTIVITY),
+    );
+    const rows = entries.map((e) => [
+      text(e['at']),
+      text(e['actor']),
+      text(e['action']),
+      text(e['target']),
+      text(e['address']),
+    ]);
+    return { json: entries, text: table(['AT', 'ACTOR', 'ACTION', 'TARGET', 'ADDRESS'], rows) };
+  },
+};
+
+export const accountCommands: readonly AdminCommand[] = [
+  create,
+  plan,
+  toggle('disable'),
+  toggle('enable'),
+  list,
+  activity,
+];

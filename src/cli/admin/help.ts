@@ -33,6 +33,11 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     summary: 'Enable an account again (tokens revoked by the disable stay revoked).',
     arguments: { ACCOUNT_ID: 'the account' },
   },
+  'account activity': {
+    summary:
+      'Show the account’s activity log, newest first (at most 500): when, who, what, which id, from which address.',
+    arguments: { ACCOUNT_ID: 'the account' },
+  },
   'user invite': {
     summary:
       'Create an invitation link into an account (the first owner, or anyone). Shown once, single use, valid 72 hours; pass it on.',

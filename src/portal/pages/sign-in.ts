@@ -1,4 +1,4 @@
-import { normalEmail, PASSWORD_MAX_LENGTH, verifyPassword } from '#admin';
+import { normalEmail, PASSWORD_MAX_LENGTH, recordSignIn, verifyPassword } from '#admin';
 import { remoteAddress } from '#common';
 import { CSRF_FIELD, sameOriginRequest } from '../auth/csrf.ts';
 import { loginNonce, nonceCookie, startSession, validNonce } from '../auth/login-nonce.ts';
@@ -69,9 +69,15 @@ async function signIn(r: AnyRequest): Promise<void> {
     r.app.signInLimits.recordFailure(address, email, accounts);
     // Neither the email nor whether it exists goes to the log: only the address.
     r.app.log.warn({ address }, 'portal: failed sign-in');
+    // Not awaited: a known email's failure must answer as fast as an unknown one's.
+    if (user)
+      void recordSignIn(r.app.store, user, accounts, false, address).catch((error: unknown) =>
+        r.app.log.error({ err: error, address }, 'portal: failed sign-in not written to the activity log'),
+      );
     return signInPage(r, 401, NO_MATCH, email);
   }
   r.app.log.info({ userId: user.id }, 'portal: signed in');
+  await recordSignIn(r.app.store, user, accounts, true, address);
   await startSession(r, user.id);
 }
 

@@ -2,7 +2,7 @@ import { accountPlanInput, accountProjectInput, createAccountInput, inviteInput,
 import type { Account } from '#store';
 import { readJsonObject } from './body.ts';
 import { type AdminRoute, id, ok } from './route.ts';
-import { accountView, projectView } from './views.ts';
+import { accountView, activityView, projectView } from './views.ts';
 
 export const accountRoutes: readonly AdminRoute[] = [
   {
@@ -25,6 +25,14 @@ export const accountRoutes: readonly AdminRoute[] = [
     path: '/accounts/:id',
     async handle(service, actor, _req, params) {
       return ok(accountView(await service.getAccount(actor, id(params))));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/accounts/:id/activity',
+    /** The latest entries (at most 500), newest first. */
+    async handle(service, actor, _req, params) {
+      return ok((await service.accountActivity(actor, id(params))).map(activityView));
     },
   },
   {

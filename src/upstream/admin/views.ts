@@ -1,6 +1,6 @@
 import { clientAuthMethod } from '#admin';
 import type { SigningKeyInfo } from '#issuer';
-import type { Account, OAuthClient, Project } from '#store';
+import type { Account, ActivityEntry, OAuthClient, Project } from '#store';
 
 /**
  * The JSON the admin API (and so `tokengate admin --json`) shows: snake_case, as in the operator
@@ -8,6 +8,17 @@ import type { Account, OAuthClient, Project } from '#store';
  */
 export function accountView(account: Account) {
   return { id: account.id, name: account.name, plan: account.plan, enabled: account.enabled };
+}
+
+/** An activity entry as the operator contract prints it: `at` in ISO 8601 (UTC). */
+export function activityView(entry: ActivityEntry) {
+  return {
+    at: new Date(entry.at).toISOString(),
+    actor: entry.actor,
+    action: entry.action,
+    target: entry.target,
+    address: entry.address,
+  };
 }
 
 /** `plan` is the account's. */

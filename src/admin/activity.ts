@@ -1,0 +1,54 @@
+import type { ActivityEntry, Store } from '#store';
+import type { Actor } from './actor.ts';
+import { getAccount } from './accounts.ts';
+import type { AdminContext } from './context.ts';
+
+/** The longest log an export returns: the latest entries. */
+export const ACTIVITY_LIMIT = 500;
+
+/** What the log says of who did something: the person's email, or the operator (token or console). */
+function who(actor: Actor): string {
+  return actor.kind === 'person' ? actor.email : 'operator';
+}
+
+/**
+ * Adds an entry to the account's activity log: who, what (`client.disable` …), to which target
+ * (an id or an invited email, never a secret or a token), from which address, now (UTC).
+ */
+export async function recordActivity(
+  ctx: AdminContext,
+  actor: Actor,
+  accountId: string,
+  action: string,
+  target: string,
+): Promise<void> {
+  await ctx.store.addActivity({ accountId, actor: who(actor), action, target, address: known(actor.address) });
+}
+
+/** remoteAddress() says 'unknown' when the socket has none (already closed): the log says null. */
+function known(address: string): string | null {
+  return address === '' || address === 'unknown' ? null : address;
+}
+
+/** The account's latest entries, newest first: its owners and the operator only (404 for others). */
+export async function accountActivity(ctx: AdminContext, actor: Actor, accountId: string): Promise<ActivityEntry[]> {
+  const account = await getAccount(ctx, actor, accountId, 'owner');
+  return ctx.store.listActivity(account.id, ACTIVITY_LIMIT);
+}
+
+/**
+ * A sign-in of a known person, in each of their accounts' logs (`sign_in.success` or
+ * `sign_in.failure`; never the password). An unknown email has no account to log in.
+ */
+export async function recordSignIn(
+  store: Store,
+  person: { id: string; email: string },
+  accountIds: readonly string[],
+  succeeded: boolean,
+  address: string,
+): Promise<void> {
+  const action = succeeded ? 'sign_in.success' : 'sign_in.failure';
+  const actor: Actor = { kind: 'person', userId: person.id, email: person.email, roles: {}, session: '', address };
+  for (const accountId of accountIds)
+    await store.addActivity({ accountId, actor: who(actor), action, target: person.id, address: known(address) });
+}
