@@ -176,7 +176,14 @@ describe('upstream restart', () => {
         expect(second.adminToken).toBe(first.adminToken);
         expect((await second.admin('GET', `/projects/${project['id']}`)).body).toMatchObject(project);
         expect((await second.admin('GET', `/projects/${project['id']}/clients`)).body).toEqual([
-          { client_id: client['client_id'], name: 'c', scopes: ['phone'], enabled: true },
+          {
+            client_id: client['client_id'],
+            name: 'c',
+            scopes: ['phone'],
+            enabled: true,
+            auth: 'client_secret',
+            require_dpop: false,
+          },
         ]);
         expect((await second.admin('GET', '/keys')).body).toEqual(keys);
         // The default routes are mounted: the phone route accepts the token minted before the restart.
