@@ -6,6 +6,9 @@ import { sendShuttingDown } from './shutdown-reply.ts';
 /** A connection, with the replies to the requests it carried that have not closed yet, oldest first. */
 const REPLIES = Symbol('tokengate.replies');
 type Connection = Socket & { [REPLIES]?: ServerResponse[] };
+/** The connection a reply was noted on: Node sets `req.socket` to null once it lets go of it. */
+const NOTED_ON = Symbol('tokengate.notedOn');
+type NotedReply = ServerResponse & { [NOTED_ON]?: Connection };
 
 const openConnections = new WeakMap<Server, Set<Connection>>();
 /** HTTPS only: every TCP connection, a TLS handshake not yet done included (see trackConnections). */
@@ -45,11 +48,12 @@ function noteReply(req: IncomingMessage, res: ServerResponse): void {
   const replies = socket[REPLIES];
   if (replies === undefined) socket[REPLIES] = [res];
   else replies.push(res);
+  (res as NotedReply)[NOTED_ON] = socket;
   res.on('close', forgetReply);
 }
 
-function forgetReply(this: ServerResponse): void {
-  const replies = (this.req.socket as Connection)[REPLIES];
+function forgetReply(this: NotedReply): void {
+  const replies = this[NOTED_ON]?.[REPLIES];
   const at = replies === undefined ? -1 : replies.indexOf(this);
   if (at >= 0) replies?.splice(at, 1);
 }
