@@ -1,40 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeSelfSignedCert } from '#test/self-signed-cert.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
-// Node cannot create X.509 certificates by itself; the openssl CLI makes a throwaway one.
 const dir = mkdtempSync(join(tmpdir(), 'tg-drain-tls-'));
-const cert = join(dir, 'cert.pem');
-const key = join(dir, 'key.pem');
+const cert = join(dir, '127.0.0.1.cert.pem');
+const key = join(dir, '127.0.0.1.key.pem');
 
 let h: Harness | undefined;
 beforeAll(() => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  makeSelfSignedCert(dir);
 });
 afterEach(async () => {
   await h?.close();

@@ -1,45 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CertPair, makeSelfSignedCert } from '#test/self-signed-cert.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
-// Node cannot create X.509 certificates by itself; the openssl CLI makes throwaway ones.
 const dir = mkdtempSync(join(tmpdir(), 'tg-tls-reload-'));
 /** The files the gateway is configured with, overwritten in place as an ACME client renews them. */
 const cert = join(dir, 'cert.pem');
 const key = join(dir, 'key.pem');
 
-function makePair(name: string): { cert: string; key: string } {
-  const pair = { cert: join(dir, `${name}.cert.pem`), key: join(dir, `${name}.key.pem`) };
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      pair.key,
-      '-out',
-      pair.cert,
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return pair;
-}
-
-function install(pair: { cert: string; key: string }): void {
+function install(pair: CertPair): void {
   copyFileSync(pair.cert, cert);
   copyFileSync(pair.key, key);
 }
@@ -62,7 +35,11 @@ let renewed: { cert: string; key: string };
 let other: { cert: string; key: string };
 let h: Harness;
 beforeAll(async () => {
-  [first, renewed, other] = [makePair('first'), makePair('renewed'), makePair('other')];
+  [first, renewed, other] = [
+    makeSelfSignedCert(dir, 'first'),
+    makeSelfSignedCert(dir, 'renewed'),
+    makeSelfSignedCert(dir, 'other'),
+  ];
   install(first);
   h = await startHarness(import.meta.dirname, { env: { TLS_CERT: cert, TLS_KEY: key } });
 });
