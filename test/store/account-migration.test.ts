@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store } from '#store';
+import type { Store } from '#store';
 import { loadMigrations, migrate } from '../../src/store/migrate.ts';
-import { openPgliteRunner } from '../../src/store/pglite-runner.ts';
-import { openPostgresRunner } from '../../src/store/postgres-runner.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
-import { fakeClock, postgresHarness, TEST_DATABASE_URL } from './harness.ts';
+import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
+import { upgradeEmbedded, upgradePostgres } from './upgrade.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const CLIENT = `cli_${'c'.repeat(22)}`;
@@ -45,44 +41,15 @@ async function expectOneAccountPerProject(store: Store): Promise<void> {
 }
 
 describe('upgrading a store whose projects had plans of their own (migration 007)', () => {
+  // PGlite starts twice (seed, then open): 5 s idle, over 30 s on a loaded two-core machine.
   it('gives each project an account of its own with its name, plan and creation time (embedded)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'tg-accounts-'));
-    try {
-      const runner = await openPgliteRunner(dataDir);
-      await seedProjects(runner);
-      await runner.close();
-      const store = await openStore({ dataDir, clock });
-      try {
-        await expectOneAccountPerProject(store);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-    // PGlite starts twice (seed, then open): 5 s idle, over 30 s on a loaded two-core machine.
+    await upgradeEmbedded(clock, seedProjects, expectOneAccountPerProject);
   }, 120_000);
 
   it.skipIf(!TEST_DATABASE_URL)(
     'gives each project an account of its own with its name, plan and creation time (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
     async () => {
-      const harness = await postgresHarness(TEST_DATABASE_URL ?? '');
-      try {
-        const runner = await openPostgresRunner(
-          { databaseUrl: TEST_DATABASE_URL ?? '', schema: harness.schema },
-          () => undefined,
-        );
-        await seedProjects(runner);
-        await runner.close();
-        const store = await harness.open(clock);
-        try {
-          await expectOneAccountPerProject(store);
-        } finally {
-          await store.close();
-        }
-      } finally {
-        await harness.dispose();
-      }
+      await upgradePostgres(clock, seedProjects, expectOneAccountPerProject);
     },
     120_000,
   );

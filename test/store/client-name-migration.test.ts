@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store } from '#store';
+import type { Store } from '#store';
 import { loadMigrations, migrate } from '../../src/store/migrate.ts';
-import { openPgliteRunner } from '../../src/store/pglite-runner.ts';
-import { openPostgresRunner } from '../../src/store/postgres-runner.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
-import { fakeClock, postgresHarness, TEST_DATABASE_URL } from './harness.ts';
+import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
+import { upgradeEmbedded, upgradePostgres } from './upgrade.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const id = (letter: string) => `cli_${letter.repeat(22)}`;
@@ -45,42 +41,13 @@ async function expectRenamedOnOpen(store: Store): Promise<void> {
 
 describe('upgrading a store whose projects hold clients of the same name', () => {
   it('keeps the oldest name and appends the client id to each later one (embedded)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'tg-client-names-'));
-    try {
-      const runner = await openPgliteRunner(dataDir);
-      await seedDuplicates(runner);
-      await runner.close();
-      const store = await openStore({ dataDir, clock });
-      try {
-        await expectRenamedOnOpen(store);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+    await upgradeEmbedded(clock, seedDuplicates, expectRenamedOnOpen);
   });
 
   it.skipIf(!TEST_DATABASE_URL)(
     'keeps the oldest name and appends the client id to each later one (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
     async () => {
-      const harness = await postgresHarness(TEST_DATABASE_URL ?? '');
-      try {
-        const runner = await openPostgresRunner(
-          { databaseUrl: TEST_DATABASE_URL ?? '', schema: harness.schema },
-          () => undefined,
-        );
-        await seedDuplicates(runner);
-        await runner.close();
-        const store = await harness.open(clock);
-        try {
-          await expectRenamedOnOpen(store);
-        } finally {
-          await store.close();
-        }
-      } finally {
-        await harness.dispose();
-      }
+      await upgradePostgres(clock, seedDuplicates, expectRenamedOnOpen);
     },
   );
 });
