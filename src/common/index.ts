@@ -1,5 +1,5 @@
 export { type Clock, systemClock, epochSeconds } from './clock.ts';
-export { SCOPES, type Scope, isScope, PLANS, type Plan, isPlan, planAllowsOAuth } from './scopes.ts';
+export { SCOPES, type Scope, isScope, PLANS, type Plan, isPlan, planAllowsOAuth, planScopes } from './scopes.ts';
 export {
   API_ERRORS,
   type ApiErrorKind,

@@ -19,3 +19,8 @@ export function isPlan(value: string): value is Plan {
 export function planAllowsOAuth(plan: Plan): boolean {
   return plan === 'business' || plan === 'enterprise';
 }
+
+/** The scopes a plan's clients may be given: every scope on business and enterprise, none on free (spec: Limits). */
+export function planScopes(plan: Plan): readonly Scope[] {
+  return planAllowsOAuth(plan) ? SCOPES : [];
+}

@@ -61,6 +61,26 @@ describe('roles within an account', () => {
     }
   });
 
+  it('offers a developer the scopes of the plan and refuses a forged scope beyond them by name', async () => {
+    const c = people.developer;
+    const form = await c.get(`/portal/projects/${project}/credentials/oauth-clients/new`);
+    expect([...form.text.matchAll(/name="scopes" value="(\w+)"/g)].map((m) => m[1])).toEqual([
+      'address',
+      'phone',
+      'email',
+    ]);
+    const before = ((await t.admin('GET', `/projects/${project}/clients`)).body as Json[]).length;
+    const forged = await c.post(`/portal/projects/${project}/credentials/oauth-clients`, {
+      name: 'forged',
+      scopes: ['phone', 'billing<b>'],
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain(
+      'The scope “billing&lt;b&gt;” is not one the business plan offers. Choose from address, phone, email.',
+    );
+    expect(((await t.admin('GET', `/projects/${project}/clients`)).body as Json[]).length).toBe(before);
+  });
+
   it('keeps people to owners: a developer or viewer cannot invite, change a role or remove anyone (403)', async () => {
     const peoplePage = await people.owner.get('/portal/people');
     const ownerId = /\/people\/(usr_[\w-]+)\/role/.exec(peoplePage.text)?.[1] ?? '';

@@ -1,5 +1,5 @@
 import { createClientInput, parseInput } from '#admin';
-import { planAllowsOAuth, SCOPES } from '#common';
+import { planAllowsOAuth, planScopes } from '#common';
 import type { OAuthClient, Project } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
@@ -74,7 +74,7 @@ async function newClientForm(
 ) {
   const keys = values.auth === 'private_key_jwt';
   const chosen = values.scopes ?? [];
-  const boxes = SCOPES.map(
+  const boxes = planScopes(project.plan).map(
     (scope) =>
       html`<div class="check"><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"${chosen.includes(scope) ? html` checked` : ''}><label for="scope-${scope}">${scope}</label></div>`,
   );
@@ -83,7 +83,7 @@ async function newClientForm(
 ${csrfField(r.session)}
 <div class="field"><label for="client-name">Client name</label>
 <input id="client-name" name="name" required maxlength="100" value="${values.name ?? ''}" aria-describedby="client-name-hint"><p class="hint" id="client-name-hint">For example the service or job that will call the API.</p></div>
-<fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for.</p>${boxes}</fieldset>
+<fieldset><legend>Scopes</legend><p class="hint">The APIs this client may get tokens for (those the ${project.plan} plan offers).</p>${boxes}</fieldset>
 <fieldset><legend>Authentication</legend>
 <div class="check"><input type="radio" id="auth-secret" name="auth" value="client_secret"${keys ? '' : html` checked`}><label for="auth-secret">Client secret (shown once)</label></div>
 <div class="check"><input type="radio" id="auth-keys" name="auth" value="private_key_jwt"${keys ? html` checked` : ''}><label for="auth-keys">Public keys (private_key_jwt): no secret</label></div>
@@ -115,6 +115,8 @@ async function createClient(r: SessionRequest) {
     jwks: r.form.get('jwks') ?? '',
     dpop: r.form.get('require_dpop') === '1',
   };
+  const refused = beyondPlan(project, values.scopes);
+  if (refused) return newClientForm(r, project, 400, refused, { ...values, scopes: [] });
   const result = await attempt(() =>
     r.app.service.createClient(actor(r), project.id, parseInput(createClientInput, clientInput(values))),
   );
@@ -137,6 +139,19 @@ ${clientSecret === null ? html`<p id="client-keys-note">This client signs its to
     201,
     page({ app: r.app, title: 'Client created', session: r.session, section: 'projects', crumbs }, body),
   );
+}
+
+/**
+ * The form offers only the plan's scopes; a posted scope beyond them (a forged or stale form) is
+ * named, cut to a readable length, with the ones the plan offers. A plan without clients is the
+ * admin service's refusal (409), not a scope's.
+ */
+function beyondPlan(project: Project, scopes: readonly string[]): string | undefined {
+  const offered: readonly string[] = planScopes(project.plan);
+  if (offered.length === 0) return undefined;
+  const beyond = scopes.find((scope) => !offered.includes(scope));
+  if (beyond === undefined) return undefined;
+  return `The scope “${beyond.slice(0, 32)}” is not one the ${project.plan} plan offers. Choose from ${offered.join(', ')}.`;
 }
 
 /** The form as the admin service's input: the pasted key set is JSON (text that is not stays a string, and is refused). */
