@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, runCli } from '../cli/cli-runner.ts';
+import { adminCommands } from '../cli/cli-runner.ts';
 import { clientCredentialsToken, startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
 
 type Json = Record<string, unknown>;
@@ -16,18 +16,9 @@ describe('tokengate admin account … (operator contract)', () => {
     await t?.destroy();
   });
 
-  const json = async (args: string[]): Promise<Json> => {
-    const result = await runCli(['admin', ...args, '--json'], env);
-    expect(result.stderr, args.join(' ')).toBe('');
-    expect(result.code, args.join(' ')).toBe(0);
-    return JSON.parse(result.stdout) as Json;
-  };
-  const fails = async (args: string[]): Promise<CliResult> => {
-    const result = await runCli(['admin', ...args], env);
-    expect(result.code).not.toBe(0);
-    expect(result.stdout).toBe('');
-    return result;
-  };
+  const cli = adminCommands(() => env);
+  const json = async (args: string[]) => (await cli.json(args)) as Json;
+  const { fails } = cli;
 
   it('creates an account, a project in it, changes the plan, disables and enables it, printing the documented values', async () => {
     const account = await json(['account', 'create', '--name', 'Acme Pty Ltd', '--plan', 'business']);

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { type CliResult, runCli } from './cli-runner.ts';
+import { adminCommands, type CliResult, runCli } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,21 +22,7 @@ describe('tokengate admin (operator contract)', () => {
     await t?.destroy();
   });
 
-  /** Runs with --json and parses stdout as exactly one JSON value. */
-  const json = async (args: string[]): Promise<unknown> => {
-    const result = await runCli(['admin', ...args, '--json'], env);
-    expect(result.stderr, args.join(' ')).toBe('');
-    expect(result.code, args.join(' ')).toBe(0);
-    expect(result.stdout.endsWith('\n')).toBe(true);
-    return JSON.parse(result.stdout);
-  };
-  const fails = async (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => {
-    const result = await runCli(['admin', ...args], { ...env, ...extraEnv });
-    expect(result.code).not.toBe(0);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).not.toMatch(/\n\s+at /);
-    return result;
-  };
+  const { json, fails } = adminCommands(() => env);
 
   /** Mints tokens until one's jti starts with '-' (each does with probability 1/64). */
   const tokenWithDashedJti = async (

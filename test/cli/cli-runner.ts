@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { expect } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,5 +117,30 @@ routes:
       return file;
     },
     close: () => Promise.all([jwks.close(), feed.close(), rm(dir, { recursive: true, force: true })]),
+  };
+}
+
+/**
+ * `tokengate admin …` as the operator contract is driven: `json` runs with `--json` and expects
+ * success, nothing on stderr and exactly one JSON value on stdout; `fails` expects a non-zero exit,
+ * nothing on stdout and a message without a stack trace. `env` is read at each call, so it may be
+ * set in a `beforeAll`.
+ */
+export function adminCommands(env: () => Readonly<Record<string, string>>) {
+  return {
+    async json(args: readonly string[]): Promise<unknown> {
+      const result = await runCli(['admin', ...args, '--json'], env());
+      expect(result.stderr, args.join(' ')).toBe('');
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout.endsWith('\n')).toBe(true);
+      return JSON.parse(result.stdout);
+    },
+    async fails(args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<CliResult> {
+      const result = await runCli(['admin', ...args], { ...env(), ...extraEnv });
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      return result;
+    },
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientKey, clientAssertion, clientKey, keySet } from '#test/client-keys.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { runCli } from './cli-runner.ts';
+import { adminCommands, runCli } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,12 +21,7 @@ describe('tokengate admin client create --auth private_key_jwt, client keys', ()
     await t?.destroy();
   });
 
-  async function json(args: string[]): Promise<unknown> {
-    const result = await runCli(['admin', ...args, '--json'], env);
-    expect(result.stderr, args.join(' ')).toBe('');
-    expect(result.code).toBe(0);
-    return JSON.parse(result.stdout);
-  }
+  const { json } = adminCommands(() => env);
   async function jwksFile(name: string, value: unknown): Promise<string> {
     const file = join(t.dataDir, name);
     await writeFile(file, JSON.stringify(value));
