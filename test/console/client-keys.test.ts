@@ -2,17 +2,14 @@ import { exportJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKey, keySet } from '#test/client-keys.ts';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, type PortalClient, startPortal } from './console-client.ts';
+import { createProjectViaPortal, type PortalClient, startSignedInConsole } from './console-client.ts';
 
 describe('console: a client registered with public keys (private_key_jwt)', () => {
   let t: TestUpstream;
   let c: PortalClient;
   let id: string;
   beforeAll(async () => {
-    const started = await startPortal();
-    t = started.t;
-    c = started.client();
-    await c.signIn(t.adminToken);
+    ({ t, c } = await startSignedInConsole());
     id = await createProjectViaPortal(c, 'Signers', 'business');
   });
   afterAll(async () => {

@@ -75,6 +75,14 @@ export async function startPortal(): Promise<{ t: TestUpstream; client: () => Po
   return { t, client: () => new PortalClient(t.upstream.adminUrl) };
 }
 
+/** A console on a fresh upstream, with a client signed in with the operator's admin token. */
+export async function startSignedInConsole(): Promise<{ t: TestUpstream; c: PortalClient }> {
+  const { t, client } = await startPortal();
+  const c = client();
+  await c.signIn(t.adminToken);
+  return { t, c };
+}
+
 /** Creates a project through the portal's form; returns its id (from the redirect). */
 export async function createProjectViaPortal(c: PortalClient, name: string, plan: string): Promise<string> {
   await c.get('/console/projects');

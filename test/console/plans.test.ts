@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, type PortalClient, startPortal } from './console-client.ts';
+import { createProjectViaPortal, type PortalClient, startSignedInConsole } from './console-client.ts';
 
 describe('portal plans, projects and client states', () => {
   let t: TestUpstream;
   let c: PortalClient;
   beforeAll(async () => {
-    const started = await startPortal();
-    t = started.t;
-    c = started.client();
-    await c.signIn(t.adminToken);
+    ({ t, c } = await startSignedInConsole());
   });
   afterAll(async () => {
     await t?.destroy();

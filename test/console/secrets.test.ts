@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientCredentialsToken, type TestUpstream } from '../upstream/upstream-fixture.ts';
-import { createProjectViaPortal, type PortalClient, startPortal } from './console-client.ts';
+import { createProjectViaPortal, type PortalClient, startSignedInConsole } from './console-client.ts';
 
 /** Every page a person can reach for the project, as it would be browsed later. */
 const laterPages = (projectId: string) => [
@@ -19,10 +19,7 @@ describe('portal secrets are shown once', () => {
   let c: PortalClient;
   let projectId: string;
   beforeAll(async () => {
-    const started = await startPortal();
-    t = started.t;
-    c = started.client();
-    await c.signIn(t.adminToken);
+    ({ t, c } = await startSignedInConsole());
     projectId = await createProjectViaPortal(c, 'Acme', 'business');
   });
   afterAll(async () => {
