@@ -42,7 +42,7 @@ ${secretPanel('api-secret', 'Secret', created.secret)}
     r,
     project,
     { label: 'API keys', href: credentialsHref(r, project, 'api-keys') },
-    { label: 'New key' },
+    { label: 'API key created' },
   );
   sendPage(
     r.res,

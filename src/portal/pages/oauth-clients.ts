@@ -132,7 +132,7 @@ ${clientSecret === null ? html`<p id="client-keys-note">This client signs its to
     r,
     project,
     { label: 'OAuth 2.0 clients', href: credentialsHref(r, project, 'oauth-clients') },
-    { label: 'New client' },
+    { label: 'Client created' },
   );
   sendPage(
     r.res,
