@@ -49,4 +49,12 @@ export {
   type ProofRules,
   verifyProof as verifyDpopProof,
 } from './dpop/proof.ts';
+export {
+  createDpopNonces,
+  DPOP_NONCE_MODES,
+  DPOP_NONCE_SLOT_SEC,
+  type DpopNonceMode,
+  type DpopNonceOptions,
+  type DpopNonces,
+} from './dpop/nonce.ts';
 export { createMemoryReplayCache, type DpopReplayCache } from './dpop/replay-cache.ts';

@@ -15,6 +15,7 @@ const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
   keys_unavailable: 'keys_unavailable',
   revocations_stale: 'revocations_stale',
   invalid_dpop_proof: 'invalid_dpop_proof',
+  use_dpop_nonce: 'use_dpop_nonce',
 };
 
 // RFC 6750 §3: error_description is limited to %x20-21 / %x23-5B / %x5D-7E (no `"` or `\`).
@@ -25,12 +26,19 @@ function quoted(text: string): string {
 /** RFC 9449 §7.1: the proof algorithms a DPoP challenge names. */
 const DPOP_REALM = `DPoP realm="tokengate", algs="${SUPPORTED_ALGORITHMS.join(' ')}"`;
 
+/** The `error` of a DPoP challenge per failure (RFC 9449 §7.1, §9); the rest answer as Bearer does. */
+const DPOP_ERROR: Partial<Record<AuthFailureKind, string>> = {
+  invalid_dpop_proof: 'invalid_dpop_proof',
+  use_dpop_nonce: 'use_dpop_nonce',
+  invalid_token: 'invalid_token',
+  token_revoked: 'invalid_token',
+  token_expired: 'invalid_token',
+};
+
 function challenge(failure: AuthFailure, message: string): string {
   if (failure.dpop === true) {
-    if (failure.kind === 'invalid_dpop_proof' || failure.kind === 'invalid_token' || failure.kind === 'token_revoked')
-      return `${DPOP_REALM}, error="${failure.kind === 'invalid_dpop_proof' ? 'invalid_dpop_proof' : 'invalid_token'}", error_description="${quoted(message)}"`;
-    if (failure.kind === 'token_expired')
-      return `${DPOP_REALM}, error="invalid_token", error_description="${quoted(message)}"`;
+    const error = DPOP_ERROR[failure.kind];
+    if (error !== undefined) return `${DPOP_REALM}, error="${error}", error_description="${quoted(message)}"`;
   }
   switch (failure.kind) {
     case 'credentials_missing':
@@ -51,7 +59,8 @@ function challenge(failure: AuthFailure, message: string): string {
 
 /**
  * The ONE place a verification failure becomes HTTP: status and body from the shared error table,
- * `WWW-Authenticate` per RFC 6750. `extraBodyFields` are a route's additions (autocomplete adds
+ * `WWW-Authenticate` per RFC 6750 (RFC 9449 for DPoP, with `DPoP-Nonce` when the failure carries
+ * a nonce). `extraBodyFields` are a route's additions (autocomplete adds
  * `completions: []`). `failure.detail` is private and never copied into the response.
  */
 export function authFailureResponse(
@@ -62,5 +71,10 @@ export function authFailureResponse(
     ...(failure.expiredAt !== undefined ? { expiredAt: failure.expiredAt } : {}),
     ...(extraBodyFields !== undefined ? { extra: extraBodyFields } : {}),
   });
-  return { status, headers: { 'www-authenticate': challenge(failure, body.message) }, body };
+  const wwwAuthenticate = challenge(failure, body.message);
+  const headers =
+    failure.dpopNonce === undefined
+      ? { 'www-authenticate': wwwAuthenticate }
+      : { 'www-authenticate': wwwAuthenticate, 'dpop-nonce': failure.dpopNonce };
+  return { status, headers, body };
 }

@@ -47,7 +47,9 @@ export type AuthFailureKind =
   | 'keys_unavailable'
   | 'revocations_stale'
   /** RFC 9449 §7.1: `Authorization: DPoP` with a missing, invalid or replayed proof, or one by another key. */
-  | 'invalid_dpop_proof';
+  | 'invalid_dpop_proof'
+  /** RFC 9449 §9: the proof lacks a current server nonce; the failure carries a fresh one. */
+  | 'use_dpop_nonce';
 
 export interface AuthFailure {
   readonly ok: false;
@@ -60,11 +62,15 @@ export interface AuthFailure {
   readonly required?: RouteRequirement;
   /** The request used `Authorization: DPoP`: the challenge is then a DPoP one (RFC 9449 §7.1). */
   readonly dpop?: boolean;
+  /** A fresh server nonce for the `DPoP-Nonce` header (RFC 9449 §9), when nonces are on. */
+  readonly dpopNonce?: string;
 }
 
 export interface AuthSuccess {
   readonly ok: true;
   readonly token: VerifiedToken;
+  /** For a DPoP call while nonces are on: the nonce the host sends back in `DPoP-Nonce`. */
+  readonly dpopNonce?: string;
 }
 
 export type AuthDecision = AuthSuccess | AuthFailure;
@@ -135,6 +141,8 @@ export interface DpopOptions {
   readonly iatWindowSec?: number;
   /** Where accepted proofs are recorded; default an in-memory cache of this process. */
   readonly replay?: import('./dpop/replay-cache.ts').DpopReplayCache;
+  /** Server nonces (RFC 9449 §9, `createDpopNonces`); default none: a proof's `nonce` is ignored. */
+  readonly nonces?: import('./dpop/nonce.ts').DpopNonces | undefined;
 }
 
 /** What `createVerifier` returns: synchronous unless an unknown kid needs the one refetch. */
@@ -164,7 +172,7 @@ export interface VerifierStats {
 /** The HTTP answer for a failure (built only by `authFailureResponse`). */
 export interface AuthHttpResponse {
   readonly status: number;
-  readonly headers: { readonly 'www-authenticate': string };
+  readonly headers: { readonly 'www-authenticate': string; readonly 'dpop-nonce'?: string };
   readonly body: ApiErrorBody;
 }
 

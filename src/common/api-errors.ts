@@ -19,6 +19,11 @@ export const API_ERRORS = {
     message: 'Token does not have the required scope for this endpoint',
   },
   invalid_dpop_proof: { code: '1027', status: 401, message: 'Invalid DPoP proof' },
+  use_dpop_nonce: {
+    code: '1028',
+    status: 401,
+    message: 'DPoP nonce required: sign a new proof with the DPoP-Nonce value',
+  },
   token_expired: { code: '1030', status: 401, message: 'Token expired at <timestamp>' },
   credentials_missing: {
     code: '1040',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { exportJWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createDpopNonces, type DpopNonces } from '../../src/auth/dpop/nonce.ts';
 import { verifyProof } from '../../src/auth/dpop/proof.ts';
 import { normalizeHtu } from '../../src/auth/dpop/htu.ts';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
@@ -17,7 +18,10 @@ beforeAll(async () => {
 
 const proof = (options: Parameters<typeof dpopProof>[3] = {}, htm = 'GET', htu = URL_) =>
   dpopProof(key, htm, htu, { nowSec: NOW, ...options });
-const check = (value: string | undefined, extra: { accessToken?: string; nonces?: string[] } = {}) =>
+type Extra = { accessToken?: string; nonces?: DpopNonces | undefined };
+const nonceRules = (mode: 'supported' | 'required', at = NOW) =>
+  createDpopNonces({ mode, secret: 'nonce-secret-for-tests', now: () => at * 1000 });
+const check = (value: string | undefined, extra: Extra = {}) =>
   verifyProof({ proof: value, method: 'GET', url: `${URL_}?phone_number=1`, ...extra }, rules);
 
 describe('a DPoP proof', () => {
@@ -27,13 +31,17 @@ describe('a DPoP proof', () => {
   });
 
   it('goes with its access token (ath) and a nonce the server accepts', async () => {
-    const value = await proof({ token: 'tok', claims: { nonce: 'n1' } });
-    expect(await check(value, { accessToken: 'tok', nonces: ['n0', 'n1'] })).toMatchObject({ ok: true });
+    const nonces = nonceRules('required');
+    const value = await proof({ token: 'tok', claims: { nonce: nonces?.current() } });
+    expect(await check(value, { accessToken: 'tok', nonces })).toMatchObject({ ok: true });
   });
 
-  const refusals: Array<
-    [string, () => Promise<string | undefined>, { accessToken?: string; nonces?: string[] }, string]
-  > = [
+  it('is accepted without a nonce while nonces are only supported, and with any nonce while they are off', async () => {
+    expect(await check(await proof(), { nonces: nonceRules('supported') })).toMatchObject({ ok: true });
+    expect(await check(await proof({ claims: { nonce: 'anything' } }))).toMatchObject({ ok: true });
+  });
+
+  const refusals: Array<[string, () => Promise<string | undefined>, Extra, string]> = [
     ['missing', async () => undefined, {}, 'no DPoP proof'],
     ['too long', async () => 'a'.repeat(5000), {}, 'too long'],
     ['not a JWS', async () => 'not-a-jws', {}, 'malformed'],
@@ -61,12 +69,16 @@ describe('a DPoP proof', () => {
   }
 
   it('is refused with use_dpop_nonce without a nonce, or with one no longer accepted', async () => {
-    expect(await check(await proof(), { nonces: ['n1'] })).toMatchObject({
+    expect(await check(await proof(), { nonces: nonceRules('required') })).toMatchObject({
       error: 'use_dpop_nonce',
       detail: 'nonce missing',
     });
-    const stale = await proof({ claims: { nonce: 'n0' } });
-    expect(await check(stale, { nonces: ['n1'] })).toMatchObject({ error: 'use_dpop_nonce', detail: 'nonce stale' });
+    const old = nonceRules('required', NOW - 180)?.current();
+    for (const mode of ['supported', 'required'] as const)
+      expect(await check(await proof({ claims: { nonce: old } }), { nonces: nonceRules(mode) })).toMatchObject({
+        error: 'use_dpop_nonce',
+        detail: 'nonce stale or not ours',
+      });
   });
 
   it('refuses alg none and HS256 whatever the header says', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFailureResponse, type DpopReplayCache, type Verifier } from '#auth';
+import { authFailureResponse, createDpopNonces, type DpopReplayCache, type Verifier } from '#auth';
 import { createLogger } from '#common';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
 import { createRedisReplayCache } from '../../src/gateway/verification/dpop-replay.ts';
@@ -88,6 +88,42 @@ describe('Authorization: DPoP at the verifier', () => {
     expect(plain.verifier.authorize(`DPoP ${token}`, ANY, request(await proofNow()))).toMatchObject({
       kind: 'credentials_missing',
     });
+  });
+});
+
+describe('server nonces at the verifier (RFC 9449 §9)', () => {
+  let g: VerifierFixture;
+  let bound: string;
+  beforeAll(async () => {
+    const nonces = createDpopNonces({ mode: 'required', secret: 'nonce-secret-for-tests', now: () => g.clock.now() });
+    g = await verifierFixture({ dpop: { htu, nonces } }, f.kit.key);
+    bound = await g.kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+  });
+  const proofWith = (nonce: string | undefined) =>
+    dpopProof(key, 'GET', URL_, { token: bound, nowSec: g.clock.nowSec(), claims: { nonce } });
+  const call = async (proof: string) => g.verifier.authorize(`DPoP ${bound}`, ANY, request(proof));
+
+  it('answers a proof without a nonce 401 1028 with error="use_dpop_nonce" and a DPoP-Nonce', async () => {
+    const decision = await call(await proofWith(undefined));
+    expect(decision).toMatchObject({ ok: false, kind: 'use_dpop_nonce', dpop: true, dpopNonce: expect.any(String) });
+    if (decision.ok) return;
+    const res = authFailureResponse(decision);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error_code: '1028', success: false });
+    expect(res.headers['www-authenticate']).toMatch(/^DPoP realm="tokengate", algs="[^"]+", error="use_dpop_nonce"/);
+    expect(res.headers['dpop-nonce']).toBe(decision.dpopNonce);
+  });
+
+  it('accepts the retry with that nonce and hands out the nonce again', async () => {
+    const refused = await call(await proofWith(undefined));
+    const nonce = refused.ok ? undefined : refused.dpopNonce;
+    const decision = await call(await proofWith(nonce));
+    expect(decision).toMatchObject({ ok: true, dpopNonce: nonce });
+  });
+
+  it('sends a fresh nonce with every other DPoP refusal too', async () => {
+    const decision = await g.verifier.authorize(`DPoP ${bound}`, ANY, request(undefined));
+    expect(decision).toMatchObject({ kind: 'invalid_dpop_proof', dpopNonce: expect.any(String) });
   });
 });
 

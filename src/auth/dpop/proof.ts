@@ -3,6 +3,7 @@ import { calculateJwkThumbprint, EmbeddedJWK, errors, type JWK, jwtVerify } from
 import { SUPPORTED_ALGORITHMS } from '../algorithms.ts';
 import { describeValue } from '../describe.ts';
 import { normalizeHtu } from './htu.ts';
+import type { DpopNonces } from './nonce.ts';
 
 /** RFC 9449 §4.2: the proof's `typ`. */
 export const DPOP_PROOF_TYPE = 'dpop+jwt';
@@ -20,8 +21,12 @@ export interface ProofRequest {
   readonly url: string;
   /** The access token the proof goes with: its hash must be `ath`. Absent at the token endpoint. */
   readonly accessToken?: string | undefined;
-  /** Nonces the server accepts now; when given, a proof without one of them is `use_dpop_nonce`. */
-  readonly nonces?: readonly string[] | undefined;
+  /**
+   * The server's nonces (RFC 9449 §8): a proof whose `nonce` is not a current one is
+   * `use_dpop_nonce`, and so is one without a `nonce` when they are required. Without them a
+   * proof's `nonce` is ignored.
+   */
+  readonly nonces?: DpopNonces | undefined;
 }
 
 export interface ProofRules {
@@ -60,7 +65,7 @@ export function accessTokenHash(token: string): string {
  * Checks a DPoP proof (RFC 9449 §4.3) in this order: present and short enough → compact JWS with
  * `typ: dpop+jwt`, a pinned asymmetric `alg` and a public `jwk` → signature by that key → `htm`,
  * `htu` (scheme, host and path, normalised) → `iat` within the window → `jti` → `ath` when a
- * token goes with it → `nonce` when nonces are required. Never throws for any input; the replay
+ * token goes with it → `nonce` when the server hands nonces out. Never throws for any input; the replay
  * check (the `jti` seen before) is the caller's, after this passes.
  */
 export async function verifyProof(request: ProofRequest, rules: ProofRules): Promise<ProofResult> {
@@ -91,13 +96,16 @@ export async function verifyProof(request: ProofRequest, rules: ProofRules): Pro
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) return refuse('jti missing or too long');
   if (request.accessToken !== undefined && payload['ath'] !== accessTokenHash(request.accessToken))
     return refuse('ath does not match the access token');
-  if (request.nonces !== undefined && !request.nonces.includes(payload['nonce'] as string))
-    return {
-      ok: false,
-      error: 'use_dpop_nonce',
-      detail: payload['nonce'] === undefined ? 'nonce missing' : 'nonce stale',
-    };
+  const nonceProblem = checkNonce(request.nonces, payload['nonce']);
+  if (nonceProblem !== undefined) return { ok: false, error: 'use_dpop_nonce', detail: nonceProblem };
   return { ok: true, jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat: Math.floor(iat) };
+}
+
+/** Why the proof's `nonce` is not good enough, or undefined when it is (or nonces are off). */
+function checkNonce(nonces: DpopNonces | undefined, nonce: unknown): string | undefined {
+  if (nonces === undefined) return undefined;
+  if (nonce === undefined) return nonces.mode === 'required' ? 'nonce missing' : undefined;
+  return nonces.accepts(nonce) ? undefined : 'nonce stale or not ours';
 }
 
 function proofFailure(error: unknown): string {

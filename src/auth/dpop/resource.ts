@@ -1,6 +1,6 @@
 import type { Clock } from '#common';
 import { fail } from '../failure.ts';
-import type { AuthDecision, DpopOptions, DpopRequest, RouteRequirement } from '../types.ts';
+import type { AuthDecision, AuthFailure, DpopOptions, DpopRequest, RouteRequirement } from '../types.ts';
 import { verifyProof } from './proof.ts';
 import { createMemoryReplayCache } from './replay-cache.ts';
 
@@ -27,13 +27,21 @@ export function isDpopScheme(value: string | undefined): boolean {
  * any other (cache, signature, claims, expiry, revocation, scope) and must be bound (`cnf.jkt`);
  * then the `DPoP` proof: signed by its header key, `htm` the request method, `htu` the URL as the
  * client addressed it, `iat` within the window, `ath` the token's hash, its key's thumbprint the
- * token's `cnf.jkt`, and its `jti` not accepted before (the replay cache). Every failure carries
- * `dpop: true`, so the challenge is a DPoP one.
+ * token's `cnf.jkt`, its `nonce` a current server nonce when nonces are on, and its `jti` not
+ * accepted before (the replay cache). Every failure carries `dpop: true`, so the challenge is a
+ * DPoP one; with nonces on, every answer carries a fresh nonce (`dpopNonce`) for the next proof.
  */
 export function createDpopCheck(options: DpopOptions, clock: Clock, maxTokenLength: number) {
   const iatWindowSec = options.iatWindowSec ?? 60;
   const replay = options.replay ?? createMemoryReplayCache(() => clock.now());
   const now = () => clock.now();
+  const { nonces } = options;
+  const refused = (failure: AuthFailure): AuthFailure => ({
+    ...failure,
+    dpop: true,
+    ...(nonces === undefined ? {} : { dpopNonce: nonces.current() }),
+  });
+  const refuse = (kind: AuthFailure['kind'], detail: string) => refused(fail(kind, detail));
 
   async function authorize(
     authorization: string,
@@ -45,27 +53,24 @@ export function createDpopCheck(options: DpopOptions, clock: Clock, maxTokenLeng
     while (authorization.charCodeAt(start) === SPACE) start++;
     const raw = authorization.slice(start);
     if (raw === '' || raw.length > maxTokenLength || !TOKEN68.test(raw))
-      return { ...fail('invalid_token', 'Authorization is not "DPoP", spaces, then a token'), dpop: true };
+      return refuse('invalid_token', 'Authorization is not "DPoP", spaces, then a token');
     const decision = await verifyToken(authorization, raw, requirement, true);
-    if (!decision.ok) return { ...decision, dpop: true };
+    if (!decision.ok) return refused(decision);
     const header = request?.headers['dpop'];
     const proof = Array.isArray(header) ? header.join(', ') : header;
     const url = request === undefined ? undefined : options.htu(request);
-    if (url === undefined) return refuse('no request URL to check htu against');
+    if (url === undefined) return refuse('invalid_dpop_proof', 'no request URL to check htu against');
     const result = await verifyProof(
-      { proof, method: request?.method ?? '', url, accessToken: raw },
+      { proof, method: request?.method ?? '', url, accessToken: raw, nonces },
       { now, iatWindowSec },
     );
-    if (!result.ok) return refuse(result.detail);
-    if (result.jkt !== decision.token.jkt) return refuse("proof key is not the token's cnf.jkt");
+    if (!result.ok) return refuse(result.error, result.detail);
+    if (result.jkt !== decision.token.jkt) return refuse('invalid_dpop_proof', "proof key is not the token's cnf.jkt");
     const expiresAtMs = (result.iat + iatWindowSec + 1) * 1000;
-    if (!(await replay.claim(`${result.jkt}.${result.jti}`, expiresAtMs))) return refuse('proof replayed (jti seen)');
-    return decision;
+    if (!(await replay.claim(`${result.jkt}.${result.jti}`, expiresAtMs)))
+      return refuse('invalid_dpop_proof', 'proof replayed (jti seen)');
+    return nonces === undefined ? decision : { ...decision, dpopNonce: nonces.current() };
   }
 
   return { authorize };
-}
-
-function refuse(detail: string): AuthDecision {
-  return { ...fail('invalid_dpop_proof', detail), dpop: true };
 }
