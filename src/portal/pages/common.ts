@@ -84,5 +84,6 @@ export function oauthAvailability(project: Project): Html {
 
 export function freePlanMessage(project: Project): Html {
   return html`<div class="callout" role="note"><h2>OAuth 2.0 clients need a business or enterprise plan</h2>
-<p>This project is on the <strong>${project.plan}</strong> plan. OAuth 2.0 clients (client credentials and bearer tokens) are available on the business and enterprise plans only. This project can still call the API with an API key and secret.</p></div>`;
+<p>This project’s account is on the <strong>${project.plan}</strong> plan. OAuth 2.0 clients (client credentials and bearer tokens) come with the business and enterprise plans only. This project can still call the API with an API key and secret.</p>
+<p>The plan belongs to the whole account and is changed by the operator of this tokengate: ask them for business or enterprise.</p></div>`;
 }
