@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createDpopNonces } from '#auth';
 import { epochSeconds, generateSecret, hashSecret, systemClock } from '#common';
 import { ClientDirectory } from './clients/client-directory.ts';
 import { checkIssuerConfig } from './config-check.ts';
@@ -50,11 +51,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const auth = { clients, guard: new BruteForceGuard(clock), assertions, trustedProxies: proxies, log };
   const tokens = { keyring, revocations: live, issuer, audience, clock };
   const metadata = metadataDocument(issuer);
+  const nonces = createDpopNonces({ mode: 'off', ...config.dpopNonce, now: () => clock.now() });
+  const dpop = { store, issuer, clock, log, nonces };
   const routes = new Map<string, OAuthHandler>([
-    [
-      PATHS.token,
-      oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens, dpop: { store, issuer, clock, log } }), log),
-    ],
+    [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens, dpop }), log)],
     [
       PATHS.revoke,
       oauthRoute(

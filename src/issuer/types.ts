@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KeyResolver, RevocationChecker } from '#auth';
+import type { DpopNonceMode, KeyResolver, RevocationChecker } from '#auth';
 import type { Clock, Logger, Scope } from '#common';
 import type { ClientKeySet, OAuthClient, Store } from '#store';
 
@@ -22,6 +22,11 @@ export interface IssuerConfig {
    * client authentications per source address (the gateway; TRUSTED_PROXIES). Default: loopback.
    */
   readonly trustedProxies?: readonly string[] | undefined;
+  /**
+   * Server nonces for DPoP proofs at the token endpoint (RFC 9449 §8; DPOP_NONCE,
+   * DPOP_NONCE_SECRET). Default off. Without a secret, one random per process.
+   */
+  readonly dpopNonce?: { readonly mode: DpopNonceMode; readonly secret?: string | undefined } | undefined;
 }
 
 export interface SigningKeyInfo {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { DpopNonceMode } from '#auth';
 import {
   ConfigError,
   deepFreeze,
@@ -46,6 +47,8 @@ export interface UpstreamConfig {
   readonly trustedProxies: readonly string[] | undefined;
   /** PORTAL_URL: the account portal's public base URL, for invitation links; unset: the admin server's `/portal`. */
   readonly portalUrl: string | undefined;
+  /** DPOP_NONCE and DPOP_NONCE_SECRET: server nonces at the token endpoint (RFC 9449 §8). */
+  readonly dpopNonce: { readonly mode: DpopNonceMode; readonly secret: string | undefined };
   /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT …); undefined: tracing off. */
   readonly tracing: TracingSettings | undefined;
 }
@@ -92,6 +95,7 @@ function upstreamConfig(v: UpstreamEnvironment, env: Env, cwd: string): Upstream
     keyEncryptionKey: v.KEY_ENCRYPTION_KEY,
     trustedProxies: v.TRUSTED_PROXIES,
     portalUrl: v.PORTAL_URL,
+    dpopNonce: { mode: v.DPOP_NONCE, secret: v.DPOP_NONCE_SECRET },
     tracing: tracingSettings(env, 'tokengate-upstream'),
   };
 }

@@ -10,6 +10,7 @@ import {
   secret,
   variable,
 } from '#common';
+import { DPOP_NONCE_MODES } from '#auth';
 import { invalidTrustedProxy } from '#issuer';
 import { emailEnvironment } from '#validation';
 import { z } from 'zod';
@@ -168,6 +169,18 @@ export const upstreamEnvironment = z.object({
     readBy: UP,
     defaultText: '`127.0.0.1,::1`',
     description: 'Gateways whose `X-Forwarded-For` the issuer believes (below).',
+  }),
+  DPOP_NONCE: variable(oneOf(DPOP_NONCE_MODES).default('off'), {
+    readBy: UP,
+    defaultText: '`off`',
+    description:
+      'Server nonces for DPoP proofs at the token endpoint (RFC 9449 §8): `off`, `supported` or `required` (below).',
+  }),
+  DPOP_NONCE_SECRET: variable(secret(16).optional(), {
+    readBy: UP,
+    defaultText: 'random per process',
+    description:
+      'At least 16 characters; signs DPoP nonces. Every replica must share it for nonces to work on all (below).',
   }),
   // The email route's own variables (#validation), checked here with the rest.
   ...emailEnvironment.shape,

@@ -87,6 +87,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
         keyEncryptionKey: config.keyEncryptionKey,
         feedToken: feedToken.value,
         trustedProxies: config.trustedProxies,
+        dpopNonce: config.dpopNonce,
       },
     });
     cleanups.push(() => issuer.close());

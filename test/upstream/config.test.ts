@@ -22,9 +22,15 @@ describe('upstream configuration', () => {
       adminToken: undefined,
       feedToken: undefined,
       keyEncryptionKey: undefined,
+      dpopNonce: { mode: 'off', secret: undefined },
       tracing: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the DPoP nonce mode and secret for the issuer', () => {
+    const config = loadUpstreamConfig({ DPOP_NONCE: 'required', DPOP_NONCE_SECRET: 'nonce-secret-0123456789' });
+    expect(config.dpopNonce).toEqual({ mode: 'required', secret: 'nonce-secret-0123456789' });
   });
 
   it('derives PUBLIC_URL from GATEWAY_PORT and the audience from PUBLIC_URL', () => {
@@ -45,6 +51,8 @@ describe('upstream configuration', () => {
         PUBLIC_URL: 'ftp://x',
         DATABASE_URL: 'mysql://user:hunter2@db/x',
         KEY_ENCRYPTION_KEY: 'short',
+        DPOP_NONCE: 'always',
+        DPOP_NONCE_SECRET: 'short-nonce',
       });
     expect(attempt).toThrow(ConfigError);
     const problems = (() => {
@@ -63,8 +71,11 @@ describe('upstream configuration', () => {
       'SIGNING_ALG: must be one of RS256, ES256, EdDSA (got "HS256")',
       'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
       'KEY_ENCRYPTION_KEY: must be at least 16 characters long',
+      'DPOP_NONCE: must be one of off, supported, required (got "always")',
+      'DPOP_NONCE_SECRET: must be at least 16 characters long',
     ]);
     expect(problems.join('\n')).not.toContain('hunter2');
+    expect(problems.join('\n')).not.toContain('short-nonce');
   });
 
   it('stops at start-up on a DATABASE_URL whose password holds an unescaped / # or ?, naming the variable but not the password', () => {

@@ -25,9 +25,10 @@ export interface TokenEndpointDeps extends ClientAuthDeps {
  * authentication (429 once the client id or the source address is over its failure limit;
  * correct credentials always pass) → 400 grant_type missing / 400 unsupported_grant_type →
  * 400 unauthorized_client (plan) → 400 invalid_scope → 400 expires_in → 400 invalid_dpop_proof
- * (a bad `DPoP` proof, or none from a client that must use DPoP) → 401 client disabled while the
- * request was reading it. With a valid proof the token is bound to its key (`cnf.jkt`) and its
- * type is `DPoP`.
+ * (a bad `DPoP` proof, or none from a client that must use DPoP) or use_dpop_nonce (no current
+ * server nonce in it, DPOP_NONCE) → 401 client disabled while the request was reading it. With a
+ * valid proof the token is bound to its key (`cnf.jkt`), its type is `DPoP`, and while nonces
+ * are on the answer carries a fresh `DPoP-Nonce`.
  */
 export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, deps: TokenEndpointDeps): Promise<void> {
   requirePost(req);
@@ -40,7 +41,7 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
   }
   const scopes = grantScopes(form.get('scope'), client.scopes);
   const lifetime = grantLifetime(form.get('expires_in'));
-  const jkt = await tokenDpopKey(req, client, deps.dpop);
+  const { jkt, headers } = await tokenDpopKey(req, client, deps.dpop);
   const issued = await issueToken(record, deps.clients, scopes, lifetime.seconds, deps.tokens, jkt);
   if (!issued) {
     deps.log.warn(
@@ -68,7 +69,7 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, d
     // Extension: present only when the requested expires_in was above the maximum and was capped.
     ...(lifetime.capped ? { expires_in_capped: true } : {}),
   };
-  sendJson(res, 200, body, NO_STORE);
+  sendJson(res, 200, body, { ...NO_STORE, ...headers });
 }
 
 function checkGrantType(form: FormParams): void {

@@ -14,7 +14,9 @@ export type OAuthErrorCode =
   | 'temporarily_unavailable'
   | 'server_error'
   /** RFC 9449 §5: a DPoP proof at the token endpoint is missing (the client must use DPoP) or invalid. */
-  | 'invalid_dpop_proof';
+  | 'invalid_dpop_proof'
+  /** RFC 9449 §8: the proof lacks a current server nonce; `DPoP-Nonce` carries one. */
+  | 'use_dpop_nonce';
 
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -25,6 +27,7 @@ const STATUS: Record<OAuthErrorCode, number> = {
   temporarily_unavailable: 429,
   server_error: 500,
   invalid_dpop_proof: 400,
+  use_dpop_nonce: 400,
 };
 
 /** The challenge sent with every 401 (RFC 7617 needs a realm; RFC 9110 wants a challenge on 401). */
