@@ -1,6 +1,9 @@
+import type { Dpop } from './dpop.ts';
+import { wireMethod } from './dpop-proof.ts';
 import { readLimited } from './read-limited.ts';
-import type { TokenCache } from './token-cache.ts';
+import type { HeldToken, TokenCache } from './token-cache.ts';
 import { requireSecureUrl } from './transport-security.ts';
+import { asksForDpopNonce } from './www-authenticate.ts';
 
 /**
  * The two answers a fresh token cures (spec: Errors): 1030 "Token expired at <timestamp>", and
@@ -16,26 +19,56 @@ const MAX_ERROR_BODY_BYTES = 16 * 1024;
 /** And sent whole with their head; one still arriving after this is not ours either. */
 const MAX_ERROR_BODY_WAIT_MS = 1_000;
 
+/** What the authorized fetch needs of the client's options. */
+export interface FetchContext {
+  readonly cache: TokenCache;
+  readonly fetch: typeof fetch;
+  readonly allowInsecureHttp: boolean;
+  readonly dpop: Dpop | undefined;
+}
+
 /**
- * fetch with the bearer token added. On a 1030 answer (the server thinks the token expired,
- * e.g. clock skew) or a revoked-token 1024 it drops that token and retries ONCE with a fresh
- * one; any other answer, including a second such answer, is returned as is.
+ * fetch with the token added: `Authorization: Bearer`, or for a DPoP-bound token `Authorization:
+ * DPoP` with a fresh proof. On a 1030 answer (the server thinks the token expired, e.g. clock
+ * skew) or a revoked-token 1024 it drops that token and retries ONCE with a fresh one; any other
+ * answer, including a second such answer, is returned as is.
  */
 export async function authorizedFetch(
-  cache: TokenCache,
-  fetchImpl: typeof fetch,
-  allowInsecureHttp: boolean,
+  context: FetchContext,
   input: string | URL,
   init: RequestInit = {},
 ): Promise<Response> {
-  requireSecureUrl(parseRequestUrl(input), 'request URL', allowInsecureHttp);
+  const url = parseRequestUrl(input);
+  requireSecureUrl(url, 'request URL', context.allowInsecureHttp);
   const signal = init.signal ?? undefined;
-  const token = await tokenFor(cache, signal);
-  const first = await send(fetchImpl, input, init, token);
+  const held = await tokenFor(context.cache, signal);
+  const first = await sendWithNonce(context, input, url, init, held);
   if (!replayable(init) || !(await needsFreshToken(first))) return first;
   await first.body?.cancel();
-  cache.invalidateIf(token);
-  return send(fetchImpl, input, init, await tokenFor(cache, signal));
+  context.cache.invalidateIf(held.token);
+  return sendWithNonce(context, input, url, init, await tokenFor(context.cache, signal));
+}
+
+/**
+ * RFC 9449 §9: a 401 whose DPoP challenge says `use_dpop_nonce` and that gives a `DPoP-Nonce` is
+ * sent once more, with a proof carrying that nonce (now the origin's latest). A nonce is kept for
+ * the origin that answered, which after a redirect is not the one asked.
+ */
+async function sendWithNonce(
+  context: FetchContext,
+  input: string | URL,
+  url: URL,
+  init: RequestInit,
+  held: HeldToken,
+): Promise<Response> {
+  const response = await send(context, input, url, init, held);
+  const answeredBy = URL.canParse(response.url) ? new URL(response.url) : url;
+  const nonce = context.dpop?.learn(answeredBy, response.headers);
+  if (held.type !== 'DPoP' || nonce === undefined || answeredBy.origin !== url.origin) return response;
+  if (!replayable(init)) return response;
+  if (response.status !== 401 || !asksForDpopNonce(response.headers.get('www-authenticate'))) return response;
+  await response.body?.cancel();
+  return send(context, input, url, init, held);
 }
 
 /**
@@ -52,10 +85,10 @@ function parseRequestUrl(input: string | URL): URL {
  * The token, or the caller's abort reason as soon as its signal fires, as fetch itself would
  * reject. The token request goes on for the other callers sharing it (and fills the cache).
  */
-function tokenFor(cache: TokenCache, signal: AbortSignal | undefined): Promise<string> {
+function tokenFor(cache: TokenCache, signal: AbortSignal | undefined): Promise<HeldToken> {
   if (!signal) return cache.get();
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<HeldToken>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     cache
@@ -65,10 +98,19 @@ function tokenFor(cache: TokenCache, signal: AbortSignal | undefined): Promise<s
   });
 }
 
-function send(fetchImpl: typeof fetch, input: string | URL, init: RequestInit, token: string): Promise<Response> {
+async function send(
+  context: FetchContext,
+  input: string | URL,
+  url: URL,
+  init: RequestInit,
+  held: HeldToken,
+): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  return fetchImpl(input, { ...init, headers });
+  if (held.type === 'DPoP' && context.dpop) {
+    headers.set('authorization', `DPoP ${held.token}`);
+    headers.set('dpop', await context.dpop.proof(wireMethod(init.method), url, held.token));
+  } else headers.set('authorization', `Bearer ${held.token}`);
+  return context.fetch(input, { ...init, headers });
 }
 
 /**

@@ -11,6 +11,7 @@ import { createTokenCache } from './token-cache.ts';
 export { TokenEndpointError, TokenRequestError, type TokenRequestFailure } from './errors.ts';
 export type { TokenClientOptions } from './options.ts';
 export type { ClientSigningKey } from './client-assertion.ts';
+export type { DpopAlgorithm, DpopKeyPair } from './dpop-key.ts';
 
 export interface TokenClient {
   /**
@@ -20,7 +21,11 @@ export interface TokenClient {
    * or a 429 or 503 answer's Retry-After up to 60 s).
    */
   getToken(): Promise<string>;
-  /** fetch with `Authorization: Bearer`; retries once with a fresh token on a 1030 or a revoked-token 1024 answer. */
+  /**
+   * fetch with `Authorization: Bearer`, or `Authorization: DPoP` and a fresh proof for a DPoP-bound
+   * token; retries once with a fresh token on a 1030 or a revoked-token 1024 answer, and once
+   * with the server's nonce when it asks for one (`use_dpop_nonce`).
+   */
   fetch(input: string | URL, init?: RequestInit): Promise<Response>;
   /**
    * Forgets the cached token (e.g. after the operator rotated credentials). A failed token request
@@ -33,8 +38,8 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
   const resolved = resolveOptions(options);
   const cache = createTokenCache(resolved);
   return {
-    getToken: () => cache.get(),
-    fetch: (input, init) => authorizedFetch(cache, resolved.fetch, resolved.allowInsecureHttp, input, init),
+    getToken: async () => (await cache.get()).token,
+    fetch: (input, init) => authorizedFetch({ ...resolved, cache }, input, init),
     invalidate: () => cache.invalidate(),
   };
 }

@@ -1,5 +1,7 @@
 import type { Clock, Scope } from '#common';
 import type { ClientSigningKey } from './client-assertion.ts';
+import { createDpop, type Dpop } from './dpop.ts';
+import { checkDpopOption, type DpopKeyPair } from './dpop-key.ts';
 import { requireSecureUrl } from './transport-security.ts';
 
 export interface TokenClientOptions {
@@ -28,6 +30,11 @@ export interface TokenClientOptions {
   readonly authMethod?: 'client_secret_post' | 'client_secret_basic';
   /** Allow plain http to non-loopback hosts (default false: https, or http to loopback only). */
   readonly allowInsecureHttp?: boolean;
+  /**
+   * DPoP (RFC 9449): ask for tokens bound to this key pair (`true`: an ES256 pair generated in
+   * this process) and prove possession of it on every token request and API call.
+   */
+  readonly dpop?: true | DpopKeyPair;
 }
 
 export interface ResolvedOptions {
@@ -43,6 +50,7 @@ export interface ResolvedOptions {
   readonly timeoutMs: number;
   readonly authMethod: 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
   readonly allowInsecureHttp: boolean;
+  readonly dpop: Dpop | undefined;
 }
 
 const systemClock: Clock = { now: () => Date.now() };
@@ -67,6 +75,8 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new TypeError('timeoutMs must be a positive integer');
+  if (options.dpop !== undefined) checkDpopOption(options.dpop);
+  const clock = options.clock ?? systemClock;
   return {
     tokenUrl: url.href,
     clientId: options.clientId,
@@ -74,12 +84,13 @@ export function resolveOptions(options: TokenClientOptions): ResolvedOptions {
     privateKey: options.privateKey,
     scopes: options.scopes && options.scopes.length > 0 ? [...options.scopes] : undefined,
     expiresIn,
-    clock: options.clock ?? systemClock,
+    clock,
     fetch: options.fetch ?? globalThis.fetch,
     refreshMarginSec,
     timeoutMs,
     authMethod: options.privateKey ? 'private_key_jwt' : (options.authMethod ?? 'client_secret_post'),
     allowInsecureHttp,
+    dpop: options.dpop === undefined ? undefined : createDpop(options.dpop, clock),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ResolvedOptions } from './options.ts';
 import { rememberedError } from './remembered-error.ts';
 import { requestToken } from './token-request.ts';
+import type { TokenType } from './token-response.ts';
 import { failureKeptUntilMs, nextAttemptAtMs, type TokenTimes, tokenTimes } from './token-timing.ts';
 
 /**
@@ -10,8 +11,14 @@ import { failureKeptUntilMs, nextAttemptAtMs, type TokenTimes, tokenTimes } from
  * once. Callers wait only when no usable token is in hand; when the request they waited for
  * failed, calls for a short while reject with its error instead of each asking again.
  */
+/** A token and the scheme it is presented with. */
+export interface HeldToken {
+  readonly token: string;
+  readonly type: TokenType;
+}
+
 export interface TokenCache {
-  get(): Promise<string>;
+  get(): Promise<HeldToken>;
   /**
    * Forgets the cached token; the next get() requests a new one. A remembered failure stays: it
    * says how the token endpoint answered, not which token is held.
@@ -21,8 +28,7 @@ export interface TokenCache {
   invalidateIf(token: string): void;
 }
 
-interface Cached extends TokenTimes {
-  readonly token: string;
+interface Cached extends TokenTimes, HeldToken {
   /** Failed background refreshes of this token, for the pause before the next one. */
   readonly failures: number;
 }
@@ -36,17 +42,18 @@ interface Failure {
 
 export function createTokenCache(options: ResolvedOptions): TokenCache {
   let current: Cached | undefined;
-  let inflight: Promise<string> | undefined;
+  let inflight: Promise<HeldToken> | undefined;
   let failed: Failure | undefined;
 
-  async function fetchNext(): Promise<string> {
+  async function fetchNext(): Promise<HeldToken> {
     const sentAtMs = options.clock.now();
     try {
       const issued = await requestToken(options);
       const times = tokenTimes(issued.expiresIn, sentAtMs, options.refreshMarginSec);
-      current = { token: issued.accessToken, failures: 0, ...times };
+      const held = { token: issued.accessToken, type: issued.tokenType };
+      current = { ...held, failures: 0, ...times };
       failed = undefined;
-      return issued.accessToken;
+      return held;
     } catch (error) {
       const now = options.clock.now();
       // A token still usable stays in use until its end; this only sets when to try again.
@@ -58,13 +65,13 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
   }
 
   /** The remembered failure as a rejection, while it holds. */
-  function remembered(now: number): Promise<string> | undefined {
+  function remembered(now: number): Promise<HeldToken> | undefined {
     if (!failed || now >= failed.untilMs) return undefined;
     return Promise.reject(rememberedError(failed.error, now - failed.atMs, failed.untilMs - now));
   }
 
   /** The one token request in flight, started if there is none. */
-  function request(): Promise<string> {
+  function request(): Promise<HeldToken> {
     inflight ??= fetchNext().finally(() => {
       inflight = undefined;
     });
@@ -80,7 +87,7 @@ export function createTokenCache(options: ResolvedOptions): TokenCache {
         // joins it once the token ran out gets the error through its own chain).
         request().catch(() => undefined);
       }
-      return Promise.resolve(current.token);
+      return Promise.resolve({ token: current.token, type: current.type });
     },
     // No failure is remembered while a usable token is held (one that lands forgets it), so the
     // retry after a 1030 or revoked 1024, which drops that token, asks the issuer whatever a

@@ -1,9 +1,10 @@
 import type { Clock } from '#common';
 import { type ClientSigningKey, clientAssertion } from './client-assertion.ts';
+import type { Dpop } from './dpop.ts';
 import { TokenRequestError } from './errors.ts';
 import { readLimited } from './read-limited.ts';
 import { retryAfterMs } from './retry-after.ts';
-import { type IssuedToken, parseTokenResponse } from './token-response.ts';
+import { asksForDpopNonce, type IssuedToken, parseTokenResponse } from './token-response.ts';
 
 /** One client-credentials token request (spec: Token endpoint). No caching here. */
 export interface TokenRequestOptions {
@@ -21,6 +22,8 @@ export interface TokenRequestOptions {
   readonly fetch: typeof fetch;
   /** For a `Retry-After` given as an HTTP-date. */
   readonly clock: Clock;
+  /** DPoP: every request carries a fresh proof for POST at `tokenUrl` and asks for a bound token. */
+  readonly dpop?: Dpop | undefined;
 }
 
 /** The answers whose `Retry-After` says when to ask again (RFC 6585 section 4, RFC 9110 section 15.6.4). */
@@ -30,37 +33,60 @@ const RETRY_AFTER_STATUSES = new Set([429, 503]);
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export async function requestToken(options: TokenRequestOptions): Promise<IssuedToken> {
+  const url = new URL(options.tokenUrl);
+  // One deadline for the request, its nonce retry included.
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let answer = await send(options, url, signal);
+  // RFC 9449 §8: the issuer wants its nonce in the proof; once more with the nonce it just gave.
+  if (answer.nonce !== undefined && asksForDpopNonce(answer.status, answer.text))
+    answer = await send(options, url, signal);
+  const retryAfter = RETRY_AFTER_STATUSES.has(answer.status)
+    ? retryAfterMs(answer.retryAfter, options.clock.now())
+    : undefined;
+  return parseTokenResponse(answer.status, answer.text, { retryAfterMs: retryAfter, dpop: options.dpop !== undefined });
+}
+
+interface Answer {
+  readonly status: number;
+  readonly text: string | undefined;
+  readonly retryAfter: string | null;
+  /** The valid `DPoP-Nonce` the answer carried, when the client uses DPoP. */
+  readonly nonce: string | undefined;
+}
+
+/** One POST to the token endpoint, with a fresh assertion and proof (each is accepted once). */
+async function send(options: TokenRequestOptions, url: URL, signal: AbortSignal): Promise<Answer> {
   let response: Response;
   let text: string | undefined;
   const assertion = options.privateKey
     ? await clientAssertion(options.privateKey, options.clientId, options.tokenUrl, options.clock.now())
     : undefined;
+  const proof = options.dpop ? await options.dpop.proof('POST', url) : undefined;
   try {
     response = await options.fetch(options.tokenUrl, {
       method: 'POST',
-      headers: requestHeaders(options),
+      headers: requestHeaders(options, proof),
       body: requestBody(options, assertion),
       // A token endpoint never redirects. Following one would send the form, client secret
       // included, wherever the Location says (another host, or plain http); a 3xx is
       // answered as invalid_response instead.
       redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal,
     });
     text = await readLimited(response, MAX_RESPONSE_BYTES);
   } catch (error) {
     throw transportError(error, options.timeoutMs);
   }
-  const retryAfter = RETRY_AFTER_STATUSES.has(response.status)
-    ? retryAfterMs(response.headers.get('retry-after'), options.clock.now())
-    : undefined;
-  return parseTokenResponse(response.status, text, retryAfter);
+  const nonce = options.dpop?.learn(url, response.headers);
+  return { status: response.status, text, retryAfter: response.headers.get('retry-after'), nonce };
 }
 
-function requestHeaders(options: TokenRequestOptions): Record<string, string> {
+function requestHeaders(options: TokenRequestOptions, proof: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
     accept: 'application/json',
   };
+  if (proof !== undefined) headers.dpop = proof;
   if (options.authMethod === 'client_secret_basic') {
     // RFC 6749 2.3.1: form-encode id and secret before base64.
     const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;

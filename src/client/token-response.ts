@@ -1,21 +1,35 @@
 import { TokenEndpointError, TokenRequestError } from './errors.ts';
 
+/** How the token is presented: `Authorization: Bearer`, or `Authorization: DPoP` with a proof. */
+export type TokenType = 'Bearer' | 'DPoP';
+
 export interface IssuedToken {
   readonly accessToken: string;
+  readonly tokenType: TokenType;
   readonly expiresIn: number;
   readonly scope: string | undefined;
 }
 
+export interface ParseContext {
+  /** The `Retry-After` of the answer, in ms, for a failure to carry. */
+  readonly retryAfterMs?: number | undefined;
+  /** The request carried a DPoP proof, so a `token_type` of DPoP is one the client can use. */
+  readonly dpop?: boolean;
+}
+
 /**
  * Reads a token endpoint answer: a 200 token response (RFC 6749 section 5.1, an `access_token`
- * of bearer token characters, `token_type` Bearer, positive integer `expires_in`), an OAuth error
- * body (section 5.2) as a TokenEndpointError, or anything else as a TokenRequestError
- * `invalid_response`; a failure carries `retryAfterMs` when given.
+ * of bearer token characters, `token_type` Bearer, or DPoP after a request with a proof, positive
+ * integer `expires_in`), an OAuth error body (section 5.2) as a TokenEndpointError, or anything
+ * else as a TokenRequestError `invalid_response`; a failure carries `retryAfterMs` when given.
  */
-export function parseTokenResponse(status: number, text: string | undefined, retryAfterMs?: number): IssuedToken {
+export function parseTokenResponse(status: number, text: string | undefined, context: ParseContext = {}): IssuedToken {
+  const { retryAfterMs } = context;
   const body = parseJsonObject(text);
   if (status === 200 && body && isTokenBody(body)) {
-    return { accessToken: body.access_token, expiresIn: body.expires_in, scope: optionalString(body.scope) };
+    const tokenType = usableType(body.token_type, context);
+    const { access_token: accessToken, expires_in: expiresIn } = body;
+    if (tokenType !== undefined) return { accessToken, tokenType, expiresIn, scope: optionalString(body.scope) };
   }
   if (status >= 400 && body && typeof body.error === 'string') {
     throw new TokenEndpointError(status, body.error, optionalString(body.error_description), { retryAfterMs });
@@ -44,10 +58,24 @@ function isTokenBody(body: Record<string, unknown>): body is Record<string, unkn
     typeof body.access_token === 'string' &&
     BEARER_TOKEN.test(body.access_token) &&
     typeof body.token_type === 'string' &&
-    body.token_type.toLowerCase() === 'bearer' &&
     Number.isInteger(body.expires_in) &&
     (body.expires_in as number) > 0
   );
+}
+
+/**
+ * RFC 9449 §5: a DPoP token only to a request that sent a proof (without the key it is useless).
+ * A Bearer token answers a proof when the issuer does not bind tokens; it is then sent as Bearer.
+ */
+function usableType(tokenType: string, context: ParseContext): TokenType | undefined {
+  const type = tokenType.toLowerCase();
+  if (type === 'bearer') return 'Bearer';
+  return type === 'dpop' && context.dpop ? 'DPoP' : undefined;
+}
+
+/** RFC 9449 §8: the issuer asks for a proof with its nonce (400 `use_dpop_nonce`). */
+export function asksForDpopNonce(status: number, text: string | undefined): boolean {
+  return status === 400 && parseJsonObject(text)?.['error'] === 'use_dpop_nonce';
 }
 
 function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
