@@ -54,3 +54,39 @@ describe('tokengate/client with DPoP through the gateway', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('tokengate/client and an issuer that requires DPoP nonces', () => {
+  let rig: GatewayRig;
+  beforeAll(async () => {
+    rig = await startGatewayRig({ DPOP_NONCE: 'required' });
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it("retries its first token request with the issuer's nonce, then sends the nonce at once", async () => {
+    const created = await rig.createClient({ scopes: ['phone'], require_dpop: true });
+    const answers: Array<{ status: number; nonce: boolean }> = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input) === rig.tokenUrl) answers.push({ status: res.status, nonce: res.headers.has('dpop-nonce') });
+      return res;
+    };
+    const client = createTokenClient({
+      tokenUrl: rig.tokenUrl,
+      clientId: created.client_id,
+      clientSecret: created.client_secret ?? '',
+      dpop: true,
+      fetch: recording,
+    });
+    expect(decodeJwt(await client.getToken())['cnf']).toHaveProperty('jkt');
+    expect(answers).toEqual([
+      { status: 400, nonce: true },
+      { status: 200, nonce: true },
+    ]);
+    client.invalidate();
+    await client.getToken();
+    expect(answers.slice(2)).toEqual([{ status: 200, nonce: true }]);
+    expect((await client.fetch(`${rig.gatewayUrl}${PHONE}`)).status).toBe(200);
+  });
+});

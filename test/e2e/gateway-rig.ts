@@ -28,10 +28,11 @@ export interface ClientBody {
 
 const silent = createLogger({ level: 'silent' });
 
-export async function startGatewayRig(): Promise<GatewayRig> {
+/** `upstreamEnv`: more of the upstream's environment, e.g. `DPOP_NONCE`. */
+export async function startGatewayRig(upstreamEnv: Record<string, string> = {}): Promise<GatewayRig> {
   const port = await freePort();
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  const up = await startTestUpstream({ env: { PUBLIC_URL: gatewayUrl } });
+  const up = await startTestUpstream({ env: { ...upstreamEnv, PUBLIC_URL: gatewayUrl } });
   const env = {
     GATEWAY_PORT: String(port),
     METRICS_PORT: '0',
