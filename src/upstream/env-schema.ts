@@ -177,10 +177,9 @@ export const upstreamEnvironment = z.object({
       'Server nonces for DPoP proofs at the token endpoint (RFC 9449 §8): `off`, `supported` or `required` (below).',
   }),
   DPOP_NONCE_SECRET: variable(secret(16).optional(), {
-    readBy: UP,
+    readBy: UP_GATEWAY,
     defaultText: 'random per process',
-    description:
-      'At least 16 characters; signs DPoP nonces. Every replica must share it for nonces to work on all (below).',
+    description: 'At least 16 characters; signs DPoP nonces. Every replica and gateway must share it (below).',
   }),
   // The email route's own variables (#validation), checked here with the rest.
   ...emailEnvironment.shape,

@@ -1,3 +1,4 @@
+import { DPOP_NONCE_MODES } from '#auth';
 import { type Env, SCOPES } from '#common';
 import { z } from 'zod';
 import { groupName, rateLimitsSchema } from '../ratelimit/schema.ts';
@@ -124,6 +125,9 @@ function setting(env: Env, name: string): string | undefined {
   return env[name]?.trim() || undefined;
 }
 
+/** The shortest secret DPoP nonces are signed with (as the upstream's DPOP_NONCE_SECRET). */
+const MIN_NONCE_SECRET = 16;
+
 /** The Prometheus exporters' customary port for a Node.js service. */
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -138,6 +142,8 @@ export function gatewaySchema(env: Env) {
   const metricsHost = setting(env, 'METRICS_HOST') ?? '127.0.0.1';
   // The upstream signs `aud` = TOKEN_AUDIENCE, else PUBLIC_URL: the same default here.
   const tokenAudience = setting(env, 'TOKEN_AUDIENCE');
+  // The secret the upstream's issuer signs its nonces with: sharing it lets one nonce serve both.
+  const nonceSecret = setting(env, 'DPOP_NONCE_SECRET');
   // The environment's defaults are checked with the file, so that one run reports both: the
   // refinements below run even when the file has other problems (`when`), on whatever parsed.
   /** The file's value at `section.key`, whatever shape the rest of the file has. */
@@ -158,6 +164,12 @@ export function gatewaySchema(env: Env) {
     if (issue === undefined) return undefined;
     return `${setting(env, 'UPSTREAM_URL') === undefined ? 'UPSTREAM_PORT' : 'UPSTREAM_URL'}: ${issue.message}`;
   };
+  const nonceSecretProblem = (c: unknown): string | undefined =>
+    fileValue(c, 'dpop', 'nonceSecret') === undefined &&
+    nonceSecret !== undefined &&
+    nonceSecret.length < MIN_NONCE_SECRET
+      ? `DPOP_NONCE_SECRET must be at least ${MIN_NONCE_SECRET} characters long`
+      : undefined;
   const publicUrlProblem = (c: unknown): string | undefined =>
     fileValue(c, 'issuer', 'issuer') === undefined && !url.safeParse(publicUrl).success
       ? `PUBLIC_URL must be an http(s) URL, not "${publicUrl}"`
@@ -370,6 +382,31 @@ export function gatewaySchema(env: Env) {
         })
         .prefault({})
         .describe("The gateway's copy of the revocation list."),
+      dpop: z
+        .strictObject({
+          nonce: z
+            .enum(DPOP_NONCE_MODES)
+            .default('off')
+            .describe(
+              "Server nonces for DPoP proofs (RFC 9449 §9). `off`: none are handed out, and a proof's `nonce` is " +
+                'ignored. `supported`: every DPoP answer carries `DPoP-Nonce`, and a proof with a nonce that is not ' +
+                'current gets 401 `1028`. `required`: a proof without a current nonce gets 401 `1028` too.',
+            ),
+          nonceSecret: z
+            .string()
+            .min(MIN_NONCE_SECRET)
+            .optional()
+            .meta(
+              documented(
+                'The secret nonces are signed with, at least 16 characters. Gateways (and the issuer) sharing it ' +
+                  "accept each other's nonces: several gateways behind a load balancer must share it, and a cluster's " +
+                  'workers share one drawn at start when none is set.',
+                '`DPOP_NONCE_SECRET`, else random per gateway process',
+              ),
+            ),
+        })
+        .prefault({})
+        .describe('DPoP-bound tokens (`Authorization: DPoP`): server nonces.'),
       limits: z
         .strictObject({
           maxHeaderSize: int(1_024, 1_048_576)
@@ -462,6 +499,11 @@ export function gatewaySchema(env: Env) {
       error: (issue) => publicUrlProblem(issue.input) ?? '',
       when: () => true,
     })
+    .refine((c) => nonceSecretProblem(c) === undefined, {
+      path: ['dpop', 'nonceSecret'],
+      error: (issue) => nonceSecretProblem(issue.input) ?? '',
+      when: () => true,
+    })
     .transform((c) => {
       const envPort = metricsPort === undefined ? undefined : Number(metricsPort);
       const issuer = c.issuer.issuer ?? publicUrl;
@@ -470,6 +512,7 @@ export function gatewaySchema(env: Env) {
       const explicitCredential = feed.token !== undefined || feed.tokenFile !== undefined;
       return {
         ...c,
+        dpop: { nonce: c.dpop.nonce, nonceSecret: c.dpop.nonceSecret ?? nonceSecret },
         metrics: {
           host: c.metrics.host,
           port: c.metrics.port ?? envPort ?? DEFAULT_METRICS_PORT,

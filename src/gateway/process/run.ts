@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { createLogger, ignoreHangUps, type Logger, logFormat, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env } from '#common';
@@ -30,7 +31,7 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     const metrics = createClusterMetrics();
     const metricsServer = await startMetrics(config.metrics, metrics, log);
     log.info({ metrics: metricsServer.url, workers }, 'gateway metrics listening (the sum over the workers)');
-    const workerEnv = { [METRICS_URL_VARIABLE]: metricsServer.url };
+    const workerEnv = { [METRICS_URL_VARIABLE]: metricsServer.url, ...sharedNonceSecret(config) };
     let code: number;
     try {
       code = await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log, workerEnv });
@@ -58,6 +59,15 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     cluster.worker?.disconnect();
     throw error;
   }
+}
+
+/**
+ * Without a configured DPoP nonce secret each process would draw its own, and a worker would
+ * refuse the nonces of its siblings on the same port: the workers get one drawn here instead.
+ */
+function sharedNonceSecret(config: GatewayConfig): Record<string, string> {
+  if (config.dpop.nonceSecret !== undefined) return {};
+  return { DPOP_NONCE_SECRET: randomBytes(32).toString('base64url') };
 }
 
 async function serve(

@@ -125,6 +125,8 @@ export function createHandler(deps: HandlerDeps) {
     }
     record.decision = 'allowed';
     record.token = decision.token;
+    // RFC 9449 §9: the nonce for the client's next proof rides on the upstream's answer.
+    if (decision.dpopNonce !== undefined) res.setHeader('dpop-nonce', decision.dpopNonce);
     record.trace?.verified(decision, '');
     limitThenForward(gen, req, res, record, route, decision, decision.token.clientId, decision.token.projectId);
   }

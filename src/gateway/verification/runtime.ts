@@ -1,4 +1,5 @@
 import {
+  createDpopNonces,
   createRemoteKeySet,
   createRevocationFeedClient,
   createRevocationSet,
@@ -69,6 +70,12 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
   // htu as the client saw it: the public base URL (PUBLIC_URL, the issuer identifier) and the
   // path, whatever scheme and host this hop was reached by behind a proxy or load balancer.
   const publicBase = issuer.issuer.replace(/\/+$/, '');
+  // Stateless (an HMAC of the secret and the minute): every gateway sharing the secret accepts them.
+  const nonces = createDpopNonces({
+    mode: config.dpop.nonce,
+    secret: config.dpop.nonceSecret,
+    now: () => (clock ?? systemClock).now(),
+  });
   const verifier = createVerifier({
     issuer: issuer.issuer,
     audience: issuer.audience,
@@ -80,7 +87,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     negativeCache: caches.negative,
     // A server: misses are verified back to back per event-loop turn (src/auth/batch.ts).
     batchSignatureChecks: true,
-    dpop: { htu: (request) => publicBase + requestPath(request.url), ...(replay ? { replay } : {}) },
+    dpop: { htu: (request) => publicBase + requestPath(request.url), nonces, ...(replay ? { replay } : {}) },
     ...clockOption,
   });
 

@@ -48,6 +48,16 @@ describe('loading a valid gateway configuration', () => {
     });
   });
 
+  it('keeps DPoP nonces off by default, and takes their secret from the file, else DPOP_NONCE_SECRET', () => {
+    const env = { DPOP_NONCE_SECRET: 'env-secret-0123456789' };
+    expect(loadGatewayConfig(fixture('minimal.yaml'), {}).dpop).toEqual({ nonce: 'off', nonceSecret: undefined });
+    expect(loadGatewayConfig(fixture('minimal.yaml'), env).dpop.nonceSecret).toBe('env-secret-0123456789');
+    expect(loadGatewayConfig(fixture('dpop.yaml'), env).dpop).toEqual({
+      nonce: 'required',
+      nonceSecret: 'from-the-file-0123456789',
+    });
+  });
+
   it('interpolates environment variables and types unquoted numbers', () => {
     const config = loadGatewayConfig(fixture('valid.yaml'), {
       TEST_PORT: '8181',
@@ -120,6 +130,7 @@ describe('loading a valid gateway configuration', () => {
       },
       caches: { tokens: { maxEntries: 100_000, maxBytes: 64 * 2 ** 20 }, negative: { maxEntries: 10_000, ttlSec: 30 } },
       revocation: { maxStalenessSec: 30, failOpen: false },
+      dpop: { nonce: 'off', nonceSecret: undefined },
       limits: {
         maxHeaderSize: 16_384,
         maxUrlLength: 8_192,
@@ -215,6 +226,16 @@ describe('rejecting an invalid gateway configuration', () => {
       expect.stringMatching(/^upstream\.url: UPSTREAM_PORT: must be an http\(s\) URL \(line \d+\)$/),
       expect.stringMatching(/^issuer\.issuer: PUBLIC_URL must be an http\(s\) URL, not "not-a-url" \(line \d+\)$/),
     ]);
+  });
+
+  it('refuses an unknown DPoP nonce mode and a short nonce secret, from the file or the environment', () => {
+    expect(problemsOf('invalid/dpop.yaml')).toEqual([
+      'dpop.nonce: Invalid option: expected one of "off"|"supported"|"required" (line 1)',
+      'dpop.nonceSecret: Too small: expected string to have >=16 characters (line 1)',
+    ]);
+    const problems = problemsOf('minimal.yaml', { DPOP_NONCE_SECRET: 'short-secret' });
+    expect(problems).toEqual([expect.stringMatching(/^dpop\.nonceSecret: DPOP_NONCE_SECRET must be at least 16/)]);
+    expect(problems.join('\n')).not.toContain('short-secret');
   });
 
   it('rejects unknown keys at the top level and inside a route (a typo never falls back to a default)', () => {

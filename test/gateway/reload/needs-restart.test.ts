@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGatewayConfig } from '../../../src/gateway/config/load.ts';
-import { sectionsNeedingRestart } from '../../../src/gateway/reload/needs-restart.ts';
+import { authChanged, sectionsNeedingRestart } from '../../../src/gateway/reload/needs-restart.ts';
 
 const ENV = { UPSTREAM_URL: 'http://127.0.0.1:4100', PUBLIC_URL: 'https://api.example' };
 const config = (tls: string) =>
@@ -25,5 +25,13 @@ describe('which changed sections need a restart', () => {
     expect(sectionsNeedingRestart(limits(5, ''), limits(5, 'redis: { url: "redis://127.0.0.1:6379" }\n  '))).toEqual([
       'rateLimits.redis',
     ]);
+  });
+
+  it('rebuilds the verification runtime, without a restart, when the DPoP nonce settings change', () => {
+    const off = config('');
+    const required = config('dpop: { nonce: required }\n');
+    expect(sectionsNeedingRestart(off, required)).toEqual([]);
+    expect(authChanged(off, required)).toBe(true);
+    expect(authChanged(required, config('dpop: { nonce: required }\n'))).toBe(false);
   });
 });
