@@ -201,7 +201,8 @@ describe('upstream restart', () => {
     } finally {
       await first.destroy();
     }
-  });
+    // The store opens twice (PGlite: 5 s idle, over 20 s on a loaded two-core machine).
+  }, 120_000);
 });
 
 describe('signing algorithm change', () => {
@@ -245,5 +246,6 @@ describe('signing algorithm change', () => {
     } finally {
       await first.destroy();
     }
-  });
+    // The store opens twice (PGlite: 5 s idle, over 20 s on a loaded two-core machine).
+  }, 120_000);
 });
