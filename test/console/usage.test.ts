@@ -83,6 +83,8 @@ describe.skipIf(!runBrowser)('the usage page in a real browser (Debian Chromium)
     const days = new Date(Date.UTC(previous.getUTCFullYear(), previous.getUTCMonth() + 1, 0)).getUTCDate();
     expect(await page.locator('svg.usage-chart rect.bar').count()).toBe(days);
     expect(await page.locator('.facts').textContent()).toContain('Calls0');
+    // Calls are whole numbers: an empty month's axis runs 0 to 1, not to 0.5.
+    expect(await page.locator('svg.usage-chart text.axis[text-anchor="end"]').allTextContents()).toEqual(['0', '1']);
     // A month given by hand that is not one falls back to this month.
     await page.goto(portal(`/console/projects/${projectId}/usage?month=2026-13`));
     expect(await page.locator('svg.usage-chart rect.bar').count()).toBe(day);

@@ -11,9 +11,9 @@ const LEFT = 56;
 const BOTTOM = 28;
 const TOP = 12;
 
-/** A round step for the y axis: 1, 2 or 5 times a power of ten, about four lines in all. */
+/** A round step for the y axis: 1, 2 or 5 times a power of ten, about four lines in all, never below one call. */
 function step(max: number): number {
-  const rough = Math.max(1, max) / 4;
+  const rough = Math.max(1, max / 4);
   const power = 10 ** Math.floor(Math.log10(rough));
   return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? power * 10;
 }
