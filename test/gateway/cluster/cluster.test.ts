@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dpopKey, dpopProof } from '#test/dpop.ts';
+import { createTokenKit, TEST_ISSUER } from '#test/tokens.ts';
 import { type ClusterFixture, startClusterFixture } from './fixture.ts';
 
 let fx: ClusterFixture;
@@ -131,4 +134,42 @@ describe('cluster mode', () => {
     fx.upstream.setDelay(0);
     expect(await run.exited).toBe(0);
   });
+
+  it('has every worker accept the DPoP nonces its siblings hand out, with no secret configured', async () => {
+    const run = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
+    const [first] = await run.waitFor(listening, 2);
+    const url = new URL(String(first?.['url']));
+    const key = await dpopKey();
+    const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
+    const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+    const call = async (nonce: string | undefined) => {
+      const dpop = await dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
+      return freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
+    };
+    const nonce = (await call(undefined)).nonce;
+    expect(nonce).toBeDefined();
+    // A new connection each: the primary hands them to the workers in turn.
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(nonce)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+  });
 });
+
+/** A GET on a connection of its own (no keep-alive pool), so that each goes to the next worker. */
+function freshConnectionGet(
+  base: URL,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; nonce: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: base.hostname, port: base.port, path, headers, agent: false }, (res) => {
+      res.resume();
+      const nonce = res.headers['dpop-nonce'];
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, nonce: typeof nonce === 'string' ? nonce : undefined }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
