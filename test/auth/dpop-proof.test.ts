@@ -102,6 +102,17 @@ describe('the DPoP proof parser, for any input', () => {
     );
   });
 
+  it('refuses a well-signed proof whose nonce is any other value, as use_dpop_nonce, and never throws', async () => {
+    const nonces = nonceRules('supported');
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.jsonValue()), async (nonce) => {
+        const result = await check(await proof({ claims: { nonce } }), { nonces });
+        expect(result).toMatchObject({ ok: false, error: 'use_dpop_nonce' });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('refuses a valid proof with any one character of its header or claims changed', async () => {
     const valid = await proof();
     const signed = valid.lastIndexOf('.');
