@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Scope } from '#common';
 import { loadGatewayConfig, type RunningGateway, startGateway } from '#gateway';
@@ -27,12 +30,24 @@ export interface ClientBody {
 }
 
 const silent = createLogger({ level: 'silent' });
+const DEFAULT_CONFIG = join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml');
 
-/** `upstreamEnv`: more of the upstream's environment, e.g. `DPOP_NONCE`. */
-export async function startGatewayRig(upstreamEnv: Record<string, string> = {}): Promise<GatewayRig> {
+export interface RigOptions {
+  /**
+   * Server nonces (RFC 9449 §8, §9) at the token endpoint and at the gateway, each signing with
+   * a secret of its own, so that a nonce from one is refused by the other.
+   */
+  readonly dpopNonce?: 'supported' | 'required';
+}
+
+export async function startGatewayRig(options: RigOptions = {}): Promise<GatewayRig> {
   const port = await freePort();
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  const up = await startTestUpstream({ env: { ...upstreamEnv, PUBLIC_URL: gatewayUrl } });
+  const nonces = options.dpopNonce;
+  const upstreamNonces: Record<string, string> = nonces
+    ? { DPOP_NONCE: nonces, DPOP_NONCE_SECRET: randomBytes(24).toString('hex') }
+    : {};
+  const up = await startTestUpstream({ env: { ...upstreamNonces, PUBLIC_URL: gatewayUrl } });
   const env = {
     GATEWAY_PORT: String(port),
     METRICS_PORT: '0',
@@ -41,13 +56,18 @@ export async function startGatewayRig(upstreamEnv: Record<string, string> = {}):
     REVOCATION_FEED_TOKEN: up.upstream.feedToken.value,
   };
   let gateway: RunningGateway | undefined;
+  const configDir = await mkdtemp(join(tmpdir(), 'tokengate-rig-'));
   try {
-    const configFile = join(import.meta.dirname, '..', '..', 'config', 'gateway.yaml');
+    const configFile = join(configDir, 'gateway.yaml');
+    // The default route map, plus a `dpop` section when nonces are asked for.
+    const dpop = nonces ? `\ndpop: { nonce: ${nonces}, nonceSecret: "${randomBytes(24).toString('hex')}" }\n` : '';
+    await writeFile(configFile, (await readFile(DEFAULT_CONFIG, 'utf8')) + dpop);
     gateway = await startGateway(loadGatewayConfig(configFile, env), { log: silent });
     await gateway.ready();
   } catch (error) {
     await gateway?.close();
     await up.destroy();
+    await rm(configDir, { recursive: true, force: true });
     throw error;
   }
   let projects = 0;
@@ -66,6 +86,7 @@ export async function startGatewayRig(upstreamEnv: Record<string, string> = {}):
     async close() {
       await gateway?.close();
       await up.destroy();
+      await rm(configDir, { recursive: true, force: true });
     },
   };
 }
