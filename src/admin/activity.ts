@@ -52,3 +52,19 @@ export async function recordSignIn(
   for (const accountId of accountIds)
     await store.addActivity({ accountId, actor: who(actor), action, target: person.id, address: known(address) });
 }
+
+/** A person joining an account through its invitation link (`invitation.accept`), in that account's log. */
+export async function recordInvitationAccepted(
+  store: Store,
+  person: { id: string; email: string },
+  accountId: string,
+  address: string,
+): Promise<void> {
+  await store.addActivity({
+    accountId,
+    actor: person.email,
+    action: 'invitation.accept',
+    target: person.id,
+    address: known(address),
+  });
+}

@@ -109,6 +109,35 @@ for (const backend of ['embedded', 'postgres'] as const) {
       expect(hidden.text).toContain('Only an owner of Acme sees its activity.');
     });
 
+    it('records each client and API key change a developer makes in the portal, newest first, without its secret', async () => {
+      const dev = await member(t, acme, 'dev@acme.example', 'developer');
+      await dev.get(`/portal/projects/${project}/credentials/oauth-clients/new`);
+      const made = await dev.post(`/portal/projects/${project}/credentials/oauth-clients`, {
+        name: 'portal-made',
+        scopes: 'phone',
+      });
+      expect(made.status).toBe(201);
+      const madeId = /id="client-id">([^<]+)</.exec(made.text)?.[1] ?? '';
+      secrets.push(/id="client-secret"[^>]* value="([^"]+)"/.exec(made.text)?.[1] ?? 'no secret shown');
+      for (const step of ['disable', 'enable'])
+        expect((await dev.post(`/portal/projects/${project}/oauth-clients/${madeId}/${step}`)).status).toBe(303);
+      await dev.get(`/portal/projects/${project}/credentials/api-keys`);
+      const key = await dev.post(`/portal/projects/${project}/credentials/api-keys`);
+      expect(key.status).toBe(201);
+      const keyId = /id="api-key">([^<]+)</.exec(key.text)?.[1] ?? '';
+      secrets.push(/id="api-secret"[^>]* value="([^"]+)"/.exec(key.text)?.[1] ?? 'no secret shown');
+
+      const entries = (await activity(acme.id)).filter((e) => e['actor'] === 'dev@acme.example');
+      expect(entries.map((e) => [e['action'], e['target']])).toEqual([
+        ['api_key.create', keyId],
+        ['client.enable', madeId],
+        ['client.disable', madeId],
+        ['client.create', madeId],
+        ['invitation.accept', expect.stringMatching(/^usr_/)],
+      ]);
+      for (const entry of entries) expect(entry['address']).toMatch(LOOPBACK);
+    });
+
     it('answers 404 for an unknown account, from the admin API and the CLI', async () => {
       expect((await t.admin('GET', '/accounts/acc_missing/activity')).status).toBe(404);
       const result = await runCli(['admin', 'account', 'activity', 'acc_missing', '--json'], env);

@@ -1,4 +1,11 @@
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '#admin';
+import {
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblem,
+  recordInvitationAccepted,
+  verifyPassword,
+} from '#admin';
 import { remoteAddress } from '#common';
 import type { InvitationState, User } from '#store';
 import { CSRF_FIELD } from '../auth/csrf.ts';
@@ -89,6 +96,7 @@ async function acceptInvitation(r: AnyRequest): Promise<void> {
   if (accepted.state !== 'valid' || !accepted.user)
     return gonePage(r, accepted.state === 'valid' ? 'used' : accepted.state);
   r.app.log.info({ userId: accepted.user.id, accountId: invitation.accountId }, 'portal: invitation accepted');
+  await recordInvitationAccepted(r.app.store, accepted.user, invitation.accountId, remoteAddress(r.req));
   await startSession(r, accepted.user.id);
 }
 
