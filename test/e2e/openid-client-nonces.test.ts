@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '#common';
@@ -9,7 +10,7 @@ import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixtu
 
 const PHONE = '/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU';
 
-/** The upstream (issuer) and a gateway in front of it, each requiring nonces signed with its secret. */
+/** The upstream (issuer) and a gateway in front of it, each requiring nonces signed with the secret given. */
 interface Rig {
   readonly gatewayUrl: string;
   readonly up: TestUpstream;
@@ -56,9 +57,13 @@ async function client(rig: Rig) {
     { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
   );
   const statuses: Record<string, number[]> = { token: [], api: [] };
+  /** Per request: the `nonce` of the proof sent, and the `DPoP-Nonce` answered. */
+  const nonces: Array<{ sent: unknown; answered: string | null }> = [];
   config[oidc.customFetch] = async (url, options) => {
     const res = await fetch(url, options as RequestInit);
     statuses[new URL(url).pathname === '/oauth/token' ? 'token' : 'api']?.push(res.status);
+    const proof = new Headers(options.headers).get('dpop');
+    nonces.push({ sent: proof ? decodeJwt(proof)['nonce'] : undefined, answered: res.headers.get('dpop-nonce') });
     return res;
   };
   const handle = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair('ES256'));
@@ -67,45 +72,32 @@ async function client(rig: Rig) {
     oidc.fetchProtectedResource(config, token, new URL(`${rig.gatewayUrl}${PHONE}`), 'GET', undefined, undefined, {
       DPoP: handle,
     });
-  return { statuses, call };
+  return { statuses, nonces, call };
 }
 
-describe('openid-client against a gateway and an issuer that both require DPoP nonces', () => {
-  const rigs: Rig[] = [];
+/**
+ * The case of different secrets (a 401 use_dpop_nonce at the API, then the retry) is in
+ * openid-client-interop.test.ts; this one is the deployment docs/configuration.md recommends.
+ */
+describe('openid-client against a gateway and an issuer sharing one DPOP_NONCE_SECRET', () => {
+  let rig: Rig | undefined;
+  beforeAll(async () => {
+    rig = await startRig('one-nonce-secret-for-both', 'one-nonce-secret-for-both');
+  }, 120_000);
   afterAll(async () => {
-    for (const rig of rigs) {
-      await rig.gateway.close();
-      await rig.up.destroy();
-    }
+    await rig?.gateway.close();
+    await rig?.up.destroy();
   });
 
-  describe('sharing one DPOP_NONCE_SECRET', () => {
-    let rig: Rig;
-    beforeAll(async () => {
-      rig = await startRig('one-nonce-secret-for-both', 'one-nonce-secret-for-both');
-      rigs.push(rig);
-    }, 120_000);
-
-    it("calls the API at once with the nonce the token endpoint gave, the origin's one nonce", async () => {
-      const { statuses, call } = await client(rig);
-      expect((await call()).status).toBe(200);
-      expect((await call()).status).toBe(200);
-      expect(statuses).toEqual({ token: [400, 200], api: [200, 200] });
-    });
-  });
-
-  describe('with different secrets', () => {
-    let rig: Rig;
-    beforeAll(async () => {
-      rig = await startRig('the-issuers-nonce-secret', 'the-gateways-nonce-secret');
-      rigs.push(rig);
-    }, 120_000);
-
-    it("reads the gateway's 401 use_dpop_nonce challenge and retries with its DPoP-Nonce", async () => {
-      const { statuses, call } = await client(rig);
-      expect((await call()).status).toBe(200);
-      expect((await call()).status).toBe(200);
-      expect(statuses).toEqual({ token: [400, 200], api: [401, 200, 200] });
-    });
+  it("calls the API at once with the nonce the token endpoint gave, the origin's one nonce", async () => {
+    const { statuses, nonces, call } = await client(rig as Rig);
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    expect(statuses).toEqual({ token: [400, 200], api: [200, 200] });
+    // The token endpoint's nonce went to the gateway, which took it and answered with its own.
+    const [, granted, firstCall, secondCall] = nonces;
+    expect(firstCall?.sent).toBe(granted?.answered);
+    expect(firstCall?.answered).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secondCall?.sent).toBe(firstCall?.answered);
   });
 });
