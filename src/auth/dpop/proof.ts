@@ -44,7 +44,7 @@ export interface ValidProof {
   readonly iat: number;
 }
 
-/** `use_dpop_nonce`: the proof is fine but lacks a nonce we accept (RFC 9449 §8, §9). */
+/** `use_dpop_nonce`: the proof is fine but for its nonce, which is missing or not ours (RFC 9449 §8, §9). */
 export interface RefusedProof {
   readonly ok: false;
   readonly error: 'invalid_dpop_proof' | 'use_dpop_nonce';
@@ -65,8 +65,8 @@ export function accessTokenHash(token: string): string {
  * Checks a DPoP proof (RFC 9449 §4.3) in this order: present and short enough → compact JWS with
  * `typ: dpop+jwt`, a pinned asymmetric `alg` and a public `jwk` → signature by that key → `htm`,
  * `htu` (scheme, host and path, normalised) → `iat` within the window → `jti` → `ath` when a
- * token goes with it → `nonce` when the server hands nonces out. Never throws for any input; the replay
- * check (the `jti` seen before) is the caller's, after this passes.
+ * token goes with it → `nonce` when the server hands nonces out. Never throws for any input; the
+ * replay check (the `jti` seen before) is the caller's, after this passes.
  */
 export async function verifyProof(request: ProofRequest, rules: ProofRules): Promise<ProofResult> {
   const { proof } = request;
