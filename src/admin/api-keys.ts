@@ -1,9 +1,11 @@
 import { generateSecret, hashSecret } from '#common';
-import type { ApiKey } from '#store';
+import { type ApiKey, isWellFormedId } from '#store';
+import { requireRole } from './access.ts';
 import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
-import { getProject } from './projects.ts';
+import { notFound } from './errors.ts';
+import { findProject, getProject } from './projects.ts';
 
 export interface CreatedApiKey {
   readonly apiKey: ApiKey;
@@ -19,6 +21,22 @@ export async function createApiKey(ctx: AdminContext, actor: Actor, projectId: s
   ctx.log.info({ actor, projectId: project.id, key: apiKey.key }, 'admin: api key created');
   await recordActivity(ctx, actor, project.accountId, 'api_key.create', apiKey.key);
   return { apiKey, secret };
+}
+
+/**
+ * Deletes an API key: calls with it are refused from then on, on every replica. A key of a
+ * project the actor may not see is answered as one that does not exist (404).
+ */
+export async function deleteApiKey(ctx: AdminContext, actor: Actor, key: string): Promise<ApiKey> {
+  const found = isWellFormedId(key) ? await ctx.store.getApiKey(key) : null;
+  const project = found ? await findProject(ctx, actor, found.projectId) : null;
+  if (!project) throw notFound('api key', key);
+  requireRole(actor, project.accountId, 'write');
+  const deleted = await ctx.store.deleteApiKey(key);
+  if (!deleted) throw notFound('api key', key);
+  ctx.log.info({ actor, projectId: project.id, key }, 'admin: api key deleted');
+  await recordActivity(ctx, actor, project.accountId, 'api_key.delete', key);
+  return deleted;
 }
 
 export async function listApiKeys(ctx: AdminContext, actor: Actor, projectId: string): Promise<ApiKey[]> {

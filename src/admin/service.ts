@@ -9,7 +9,7 @@ import {
 import { accountActivity } from './activity.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
-import { createApiKey, listApiKeys } from './api-keys.ts';
+import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.ts';
 import { createClient, findClient, listClients, setClientDpop, setClientEnabled, setClientKeys } from './clients.ts';
 import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
@@ -46,6 +46,7 @@ const OPERATIONS = {
   listKeys,
   rotateKeys,
   createApiKey,
+  deleteApiKey,
   listApiKeys,
   reloadAddresses,
   getProjectLimits,

@@ -1,4 +1,5 @@
 import { activityRoutes } from './pages/activity.ts';
+import { apiKeyDeleteRoutes } from './pages/api-key-delete.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
 import { invitationRoutes } from './pages/invitations.ts';
@@ -21,6 +22,7 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...projectRoutes,
   ...usageRoutes,
   ...apiKeyRoutes,
+  ...apiKeyDeleteRoutes,
   ...clientRoutes,
   ...clientStateRoutes,
   ...tokenRoutes,

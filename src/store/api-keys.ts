@@ -37,6 +37,12 @@ export async function getApiKey(db: SqlRunner, key: string): Promise<ApiKey | nu
   return rows[0] ? toApiKey(rows[0]) : null;
 }
 
+/** Deletes the key (its secret stops working); returns what was deleted, or null if there was none. */
+export async function deleteApiKey(db: SqlRunner, key: string): Promise<ApiKey | null> {
+  const rows = await db.query<ApiKeyRow>(`DELETE FROM api_keys WHERE key = $1 RETURNING ${COLUMNS}`, [key]);
+  return rows[0] ? toApiKey(rows[0]) : null;
+}
+
 /** A project's API keys, oldest first (the account portal lists them). */
 export async function listApiKeys(db: SqlRunner, projectId: string): Promise<ApiKey[]> {
   const rows = await db.query<ApiKeyRow>(

@@ -245,6 +245,8 @@ export interface Store {
 
   createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
   getApiKey(key: string): Promise<ApiKey | null>;
+  /** Deletes the key; every replica stops accepting it at once. Null if there was none. */
+  deleteApiKey(key: string): Promise<ApiKey | null>;
   /** A project's API keys, oldest first (the account portal lists them). */
   listApiKeys(projectId: string): Promise<ApiKey[]>;
 

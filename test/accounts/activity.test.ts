@@ -7,6 +7,7 @@ import { clientCredentialsToken, startTestUpstream, type TestUpstream } from '..
 type Json = Record<string, unknown>;
 
 const pgBase = process.env.TEST_DATABASE_URL;
+const PHONE_CALL = '/api/phone/v1/verification?phone_number=0412345678&default_country_code=AU';
 const LOOPBACK = /^(127\.0\.0\.1|::1|::ffff:127\.0\.0\.1)$/;
 
 /**
@@ -109,7 +110,7 @@ for (const backend of ['embedded', 'postgres'] as const) {
       expect(hidden.text).toContain('Only an owner of Acme sees its activity.');
     });
 
-    it('records each client and API key change a developer makes in the portal, newest first, without its secret', async () => {
+    it('records each client and API key change a developer makes in the portal, deletion included, newest first', async () => {
       const dev = await member(t, acme, 'dev@acme.example', 'developer');
       await dev.get(`/portal/projects/${project}/credentials/oauth-clients/new`);
       const made = await dev.post(`/portal/projects/${project}/credentials/oauth-clients`, {
@@ -125,10 +126,19 @@ for (const backend of ['embedded', 'postgres'] as const) {
       const key = await dev.post(`/portal/projects/${project}/credentials/api-keys`);
       expect(key.status).toBe(201);
       const keyId = /id="api-key">([^<]+)</.exec(key.text)?.[1] ?? '';
-      secrets.push(/id="api-secret"[^>]* value="([^"]+)"/.exec(key.text)?.[1] ?? 'no secret shown');
+      const keySecret = /id="api-secret"[^>]* value="([^"]+)"/.exec(key.text)?.[1] ?? 'no secret shown';
+      secrets.push(keySecret);
+      const call = () =>
+        fetch(`${t.upstream.url}${PHONE_CALL}&${new URLSearchParams({ key: keyId, secret: keySecret })}`);
+      expect((await call()).status).toBe(200);
+      const confirm = await dev.get(`/portal/projects/${project}/api-keys/${keyId}/delete`);
+      expect(confirm.text).toContain('Calls with this key and its secret are refused');
+      expect((await dev.post(`/portal/projects/${project}/api-keys/${keyId}/delete`)).status).toBe(303);
+      expect((await call()).status).toBe(401);
 
       const entries = (await activity(acme.id)).filter((e) => e['actor'] === 'dev@acme.example');
       expect(entries.map((e) => [e['action'], e['target']])).toEqual([
+        ['api_key.delete', keyId],
         ['api_key.create', keyId],
         ['client.enable', madeId],
         ['client.disable', madeId],

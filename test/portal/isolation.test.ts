@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 describe('isolation between accounts in the portal', () => {
   let t: TestUpstream;
   const a = { project: '', client: '' };
-  const b = { id: '', project: '', client: '', clientSecret: '', ownerId: '', token: '' };
+  const b = { id: '', project: '', client: '', clientSecret: '', ownerId: '', token: '', apiKey: '' };
   const people: Record<'owner' | 'developer' | 'viewer', PeopleClient> = {} as never;
   /** Everything of B a leak would show. */
   const secretsOfB = () => [
@@ -42,6 +42,7 @@ describe('isolation between accounts in the portal', () => {
     b.client = String(created['client_id']);
     b.clientSecret = String(created['client_secret']);
     b.token = await clientCredentialsToken(t.upstream.url, b.client, b.clientSecret);
+    b.apiKey = String(((await t.admin('POST', `/projects/${b.project}/apikeys`)).body as Json)['key']);
     const peoplePage = await betaOwner.get('/portal/people');
     b.ownerId = /\/people\/(usr_[\w-]+)\/role/.exec(peoplePage.text)?.[1] ?? '';
     expect(b.ownerId).toMatch(/^usr_/);
@@ -60,6 +61,8 @@ describe('isolation between accounts in the portal', () => {
     `/portal/projects/${b.project}/oauth-clients/${b.client}/disable`,
     // A's own project in the path, B's client after it.
     `/portal/projects/${a.project}/oauth-clients/${b.client}/disable`,
+    `/portal/projects/${b.project}/api-keys/${b.apiKey}/delete`,
+    `/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`,
   ];
   const posts = (): Array<[string, Record<string, string | string[]>]> => [
     [`/portal/projects/${b.project}/credentials/api-keys`, {}],
@@ -67,6 +70,8 @@ describe('isolation between accounts in the portal', () => {
     [`/portal/projects/${b.project}/oauth-clients/${b.client}/disable`, {}],
     [`/portal/projects/${b.project}/oauth-clients/${b.client}/enable`, {}],
     [`/portal/projects/${a.project}/oauth-clients/${b.client}/disable`, {}],
+    [`/portal/projects/${b.project}/api-keys/${b.apiKey}/delete`, {}],
+    [`/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`, {}],
     ['/portal/projects', { name: 'planted', account: b.id }],
     [`/portal/accounts/${b.id}/invitations`, { email: 'spy@example.com', role: 'owner' }],
     [`/portal/accounts/${b.id}/people/${b.ownerId}/role`, { role: 'viewer' }],
@@ -84,7 +89,7 @@ describe('isolation between accounts in the portal', () => {
           path,
           status: res.status,
           leaks: leaks(res.text),
-          ids: [b.id, b.project, b.client].filter((id) => res.text.includes(id)),
+          ids: [b.id, b.project, b.client, b.apiKey].filter((id) => res.text.includes(id)),
         }).toEqual({
           path,
           status: 404,
@@ -103,7 +108,7 @@ describe('isolation between accounts in the portal', () => {
           path,
           status: res.status,
           leaks: leaks(res.text),
-          ids: [b.id, b.project, b.client, b.ownerId].filter((id) => res.text.includes(id)),
+          ids: [b.id, b.project, b.client, b.ownerId, b.apiKey].filter((id) => res.text.includes(id)),
         }).toEqual({
           path,
           status: 404,
@@ -118,6 +123,8 @@ describe('isolation between accounts in the portal', () => {
     expect((await t.admin('GET', `/projects/${b.project}/clients`)).body).toEqual([
       expect.objectContaining({ client_id: b.client, enabled: true }),
     ]);
+    const activity = (await t.admin('GET', `/accounts/${b.id}/activity`)).body as Json[];
+    expect(activity.filter((e) => e['target'] === b.apiKey).map((e) => e['action'])).toEqual(['api_key.create']);
     const projects = (await t.admin('GET', '/projects')).body as Json[];
     expect(projects.filter((p) => p['account_id'] === b.id).map((p) => p['name'])).toEqual(['beta-secret-project']);
     const phone = await fetch(

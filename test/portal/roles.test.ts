@@ -11,6 +11,7 @@ describe('roles within an account', () => {
   let project = '';
   let client = '';
   let secret = '';
+  let apiKey = '';
   const people: Record<'owner' | 'developer' | 'viewer', PeopleClient> = {} as never;
 
   beforeAll(async () => {
@@ -23,6 +24,7 @@ describe('roles within an account', () => {
       .body as Json;
     client = String(created['client_id']);
     secret = String(created['client_secret']);
+    apiKey = String(((await t.admin('POST', `/projects/${project}/apikeys`)).body as Json)['key']);
   });
   afterAll(async () => {
     await t?.destroy();
@@ -31,6 +33,7 @@ describe('roles within an account', () => {
   const changes = async (): Promise<Array<[string, Record<string, string | string[]>]>> => [
     [`/portal/projects/${project}/credentials/oauth-clients`, { name: `c-${Math.random()}`, scopes: ['phone'] }],
     [`/portal/projects/${project}/credentials/api-keys`, {}],
+    [`/portal/projects/${project}/api-keys/${apiKey}/delete`, {}],
     [`/portal/projects/${project}/oauth-clients/${client}/disable`, {}],
     [`/portal/projects/${project}/oauth-clients/${client}/enable`, {}],
     ['/portal/projects', { name: `p-${Math.random()}`, account: acme.id }],

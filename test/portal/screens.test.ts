@@ -98,7 +98,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
   let stack: PortalBrowserStack;
   let acme: TestAccount;
   let hobby: TestAccount;
-  const ids = { project: '', client: '', hobbyProject: '' };
+  const ids = { project: '', client: '', apiKey: '', hobbyProject: '' };
   const links: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -114,7 +114,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       const made = await stack.t.admin('POST', `/projects/${ids.project}/clients`, { name, scopes });
       ids.client ||= String((made.body as Json)['client_id']);
     }
-    await stack.t.admin('POST', `/projects/${ids.project}/apikeys`);
+    ids.apiKey = String(((await stack.t.admin('POST', `/projects/${ids.project}/apikeys`)).body as Json)['key']);
     hobby = await createAccount(stack.t, 'Hobby Works', 'free');
     ids.hobbyProject = await project(hobby.id, 'Side project');
     for (const role of ['owner', 'developer', 'viewer'] as const)
@@ -143,6 +143,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       pages.push(
         ['new-client', `/projects/${p}/credentials/oauth-clients/new`],
         ['disable-client', `/projects/${p}/oauth-clients/${ids.client}/disable`],
+        ['delete-api-key', `/projects/${p}/api-keys/${ids.apiKey}/delete`],
       );
     return pages;
   }

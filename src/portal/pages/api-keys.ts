@@ -1,3 +1,4 @@
+import type { ApiKey } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
@@ -6,6 +7,7 @@ import { dataTable } from '../html/table.ts';
 import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, mayChange, loadProject, type SessionRequest, setNotice } from './common.ts';
+import { apiKeyHref } from './api-key-delete.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
 /** `status`: a refused creation shows the tab again with the refusal's status (403 for a viewer). */
@@ -13,13 +15,20 @@ async function apiKeysTab(r: SessionRequest, status = 200) {
   const project = await loadProject(r);
   if (!project) return;
   const keys = await r.app.service.listApiKeys(actor(r), project.id);
-  const rows = keys.map((key) => ({ header: html`<code>${key.key}</code>`, cells: [when(key.createdAt)] }));
+  const action = (key: ApiKey) =>
+    mayChange(r, project.accountId)
+      ? html`<a href="${apiKeyHref(r, project, key)}/delete">Delete<span class="visually-hidden"> ${key.key}</span></a>`
+      : html`<span class="muted">View only</span>`;
+  const rows = keys.map((key) => ({
+    header: html`<code>${key.key}</code>`,
+    cells: [when(key.createdAt), action(key)],
+  }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
-${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created'], rows) : html`<p>No API keys yet.</p>`}
+${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created', 'Action'], rows) : html`<p>No API keys yet.</p>`}
 ${
   mayChange(r, project.accountId)
     ? html`<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`
-    : html`<p class="hint">Your role in this account (viewer) lets you see API keys, not create them.</p>`
+    : html`<p class="hint">Your role in this account (viewer) lets you see API keys, not create or delete them.</p>`
 }`;
   await sendCredentials(r, project, 'api-keys', content, status);
 }

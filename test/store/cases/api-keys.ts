@@ -23,6 +23,24 @@ export function apiKeyCases(ctx: SuiteContext): void {
     expect(await ctx.store.listApiKeys('prj_missing')).toEqual([]);
   });
 
+  it('deletes an API key once, announcing it to every replica, and leaves the project’s other keys', async () => {
+    const project = await ctx.store.createProject({ name: 'gone', plan: 'free' });
+    const [doomed, kept] = [
+      await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h1' }),
+      await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h2' }),
+    ];
+    const seen: string[] = [];
+    const unsubscribe = ctx.store.onChange((change) => {
+      if (change.kind === 'api_key' && change.id) seen.push(change.id);
+    });
+    expect(await ctx.store.deleteApiKey(doomed.key)).toEqual(doomed);
+    expect(seen).toContain(doomed.key);
+    unsubscribe();
+    expect(await ctx.store.getApiKey(doomed.key)).toBeNull();
+    expect(await ctx.store.deleteApiKey(doomed.key)).toBeNull();
+    expect(await ctx.store.listApiKeys(project.id)).toEqual([kept]);
+  });
+
   it('refuses an API key for a project that does not exist and answers null for an unknown key', async () => {
     await expect(ctx.store.createApiKey({ projectId: 'prj_missing', secretHash: 'h' })).rejects.toMatchObject({
       code: 'project_not_found',
