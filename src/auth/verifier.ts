@@ -72,8 +72,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     fp: number,
     presentedDpop: boolean,
   ): AuthDecision {
-    // RFC 9449 §7.1: a DPoP-bound token is no bearer token; the thief of one has no key.
-    if (token.jkt !== undefined && !presentedDpop) return fail('invalid_token', 'DPoP-bound token presented as Bearer');
+    // RFC 9449 §7.1: a DPoP-bound token is no bearer token; the thief of one has no key. The
+    // challenge is DPoP's: the only way this token can be used.
+    if (token.jkt !== undefined && !presentedDpop)
+      return { ...fail('invalid_token', 'DPoP-bound token presented as Bearer'), dpop: true };
     if (token.jkt === undefined && presentedDpop) return fail('invalid_token', 'unbound token presented as DPoP');
     if (clock.now() >= token.exp * 1000 + toleranceMs) {
       return remember(raw, fp, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });

@@ -67,5 +67,7 @@ describe('a DPoP-bound token through the gateway', () => {
     const res = await call({ authorization: `Bearer ${token}` });
     expect(res.status).toBe(401);
     expect(res.body['error_code']).toBe('1024');
+    // The DPoP challenge tells the caller the only scheme this token works with.
+    expect(res.challenge).toMatch(/^DPoP realm="tokengate", algs="[^"]+", error="invalid_token"/);
   });
 });

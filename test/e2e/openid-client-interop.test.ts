@@ -94,10 +94,10 @@ describe('openid-client with private_key_jwt and DPoP through the gateway', () =
     expect(decodeJwt(request?.headers.get('dpop') ?? '')).toMatchObject({ htm: 'GET' });
   });
 
-  it('refuses the token replayed as Bearer (1024, the Bearer challenge, as documented)', async () => {
+  it('refuses the token replayed as Bearer (1024, with the DPoP challenge)', async () => {
     const res = await call({ authorization: `Bearer ${token}` });
     expect({ status: res.status, code: res.body['error_code'] }).toEqual({ status: 401, code: '1024' });
-    expect(res.challenge).toMatch(/^Bearer realm="tokengate", error="invalid_token"/);
+    expect(res.challenge).toMatch(/^DPoP realm="tokengate", algs="[^"]+", error="invalid_token"/);
   });
 
   it('refuses the token replayed as DPoP without a proof (1027)', async () => {
