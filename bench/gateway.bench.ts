@@ -13,7 +13,8 @@
  * bench makes BENCH_RUNS runs (default 3), each with its own processes and load generator, and
  * judges each goal on the median of its runs. BENCH_SLICES sets the passes (default 16),
  * BENCH_SLICE_MS their length (default 500); BENCH_SKIP_MEMORY=1 leaves out the (slow)
- * 1,000,000-token memory run.
+ * 1,000,000-token memory run. Each engine's (d) row is (b) with DPoP-bound tokens, every request
+ * with its own proof (issue 23), signed by the load generator before each slice (gateway/dpop.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,10 +33,13 @@ import type { LoadJob } from './gateway/loadgen.ts';
 import { BEARER_PATH as PATH, gatewayYaml, PUBLIC_PATH } from './gateway/config.ts';
 import { findHaproxy, haproxyVersion, startHaproxy } from './gateway/haproxy.ts';
 import { type MachineLoad, watchMachine } from './gateway/machine.ts';
+import { benchHtu, type DpopClients, dpopKeys } from './gateway/dpop.ts';
 import { type BenchKey, benchKey, mintTokens } from './gateway/mint.ts';
 import {
+  DPOP_ROW,
   emptyTotals,
   HAPROXY_BASELINE,
+  printDpop,
   printGc,
   printGoals,
   printTable,
@@ -73,6 +77,8 @@ const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 500);
 /** Whole runs, each with its own processes (BENCH_RUNS, default 3); each goal is judged on the median of its runs. */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const DISTINCT = 10_000;
+/** The DPoP clients' keys: (d)'s DISTINCT tokens are bound to them in turn. */
+const DPOP_KEYS = 100;
 /**
  * Requests every measured server gets before its first slice (BENCH_WARMUP), of its own kind:
  * V8 keeps tiering the proxy path up for tens of thousands of requests (a gateway warmed with
@@ -146,6 +152,7 @@ export default async function gatewayBench(): Promise<void> {
       one: file('one.txt', tokens.slice(0, 1)),
       cycle: file('cycle.txt', tokens.slice(1, 1 + DISTINCT)),
       fresh: file('fresh.txt', tokens.slice(1 + DISTINCT)),
+      dpop: file('dpop.json', [JSON.stringify(await dpopClients(key))]),
     };
     const configs: Configs = {
       httpProxy: join(dir, 'gateway-http-proxy-3.yaml'),
@@ -180,7 +187,7 @@ export default async function gatewayBench(): Promise<void> {
         : 'HAProxy: not installed (and not root to install it): its row and the goals against it are left out',
     );
     console.log(
-      `node ${process.version}; ${RUNS} runs; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted`,
+      `node ${process.version}; ${RUNS} runs; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted, ${DISTINCT} more bound to ${DPOP_KEYS} DPoP keys (ES256 proofs signed by the load generator before each slice)`,
     );
     const runs: Row[][] = [];
     for (let run = 1; run <= RUNS; run++) {
@@ -227,6 +234,19 @@ interface TokenFiles {
   readonly one: string;
   readonly cycle: string;
   readonly fresh: string;
+  /** (d)'s DpopClients (dpop.ts). */
+  readonly dpop: string;
+}
+
+/** DISTINCT tokens bound to DPOP_KEYS keys in turn: (b)'s traffic, as DPoP clients send it. */
+async function dpopClients(key: BenchKey): Promise<DpopClients> {
+  const keys = await dpopKeys(DPOP_KEYS);
+  const tokens = mintTokens(key, DISTINCT, (i) => (keys[i % DPOP_KEYS] as (typeof keys)[number]).jkt);
+  return {
+    htu: benchHtu(PATH),
+    keys: keys.map((k) => k.privateJwk),
+    tokens: tokens.map((token, i) => ({ token, key: i % DPOP_KEYS })),
+  };
 }
 
 /**
@@ -260,6 +280,7 @@ async function measureRun(
       a: await processes('gateway-server.ts', [config]),
       b: await processes('gateway-server.ts', [config]),
       c: await processes('gateway-server.ts', [config]),
+      d: await processes('gateway-server.ts', [config]),
     });
     const httpProxy = await gateways(configs.httpProxy);
     const undici = await gateways(configs.undici);
@@ -287,6 +308,7 @@ async function measureRun(
       { name: `gw ${engine} (a) one token`, servers: g.a, mode: 'cycle', tokensFile: files.one },
       { name: `gw ${engine} (b) 10,000 tokens cycled`, servers: g.b, mode: 'cycle', tokensFile: files.cycle },
       { name: `gw ${engine} (c) every token new`, servers: g.c, mode: 'fresh', tokensFile: files.fresh },
+      { name: `gw ${engine} ${DPOP_ROW} 10,000 tokens`, servers: g.d, mode: 'dpop', tokensFile: files.dpop },
     ];
     // Every scenario sends the same request (one bearer token) except where its tokens differ,
     // so the proxies parse the same bytes; the plain proxies, the upstream and the auth: none
@@ -336,6 +358,7 @@ async function measureRun(
     printTable(table);
     printGc(names, totals);
     printGoals(table);
+    printDpop(table);
     console.log(machine.report());
     for (const [engine, g] of [
       ['http-proxy-3', httpProxy],

@@ -12,9 +12,13 @@
  * upstream) ran out of CPU before the proxies did, and ratios measured the load generator.
  * Here a request costs the client a write and a header scan. Replies must carry a
  * Content-Length (the bench upstream's and every gateway reply do); anything else is an error.
+ *
+ * Mode "dpop" signs a fresh DPoP proof for each request of a slice before the slice's clock
+ * starts (dpop.ts), so signing costs neither the measured server nor the slice's time.
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { type ProofBatcher, proofBatcher } from './dpop.ts';
 
 export interface LoadJob {
   /** Groups slices for the latency percentiles. */
@@ -22,8 +26,11 @@ export interface LoadJob {
   url: string;
   connections: number;
   durationMs: number;
-  /** none: no Authorization; cycle: tokens round-robin; fresh: each token once, ever. */
-  mode: 'none' | 'cycle' | 'fresh';
+  /**
+   * none: no Authorization; cycle: tokens round-robin; fresh: each token once, ever; dpop:
+   * `tokensFile` is a DpopClients JSON file, its tokens round-robin, each request with its own proof.
+   */
+  mode: 'none' | 'cycle' | 'fresh' | 'dpop';
   tokensFile?: string;
   /** Stop after this many requests (default: none). */
   limit?: number;
@@ -49,21 +56,41 @@ interface RequestSet {
 
 const requestSets = new Map<string, RequestSet>();
 
+const head = (target: URL) =>
+  `GET ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\naccept: application/json\r\n`;
+
 function requestsFor(job: LoadJob): RequestSet {
   const key = `${job.url} ${job.mode} ${job.tokensFile ?? ''}`;
   let set = requestSets.get(key);
   if (set === undefined) {
-    const target = new URL(job.url);
-    const head = `GET ${target.pathname}${target.search} HTTP/1.1\r\nhost: ${target.host}\r\naccept: application/json\r\n`;
+    const start = head(new URL(job.url));
     const tokens = job.tokensFile ? readFileSync(job.tokensFile, 'utf8').split('\n').filter(Boolean) : [];
     const buffers =
       job.mode === 'none' || tokens.length === 0
-        ? [Buffer.from(`${head}\r\n`, 'latin1')]
-        : tokens.map((t) => Buffer.from(`${head}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
+        ? [Buffer.from(`${start}\r\n`, 'latin1')]
+        : tokens.map((t) => Buffer.from(`${start}authorization: Bearer ${t}\r\n\r\n`, 'latin1'));
     set = { buffers, next: 0 };
     requestSets.set(key, set);
   }
   return set;
+}
+
+const batchers = new Map<string, ProofBatcher>();
+/** Each DPoP URL's best requests/s so far: a slice's batch is twice that (12,000/s before the first). */
+const peaks = new Map<string, number>();
+const MIN_DPOP_RATE = 2_000;
+
+/** A slice's worth of DPoP requests, each proof signed now and sent once. */
+function dpopRequestsFor(job: LoadJob): RequestSet {
+  const file = job.tokensFile ?? '';
+  let batcher = batchers.get(file);
+  if (batcher === undefined) {
+    batcher = proofBatcher(file);
+    batchers.set(file, batcher);
+  }
+  const rate = Math.max(MIN_DPOP_RATE, 2 * (peaks.get(job.url) ?? 6_000));
+  const count = Math.min(job.limit ?? Number.POSITIVE_INFINITY, Math.ceil((job.durationMs / 1000) * rate));
+  return { buffers: batcher.batch(head(new URL(job.url)), count), next: 0 };
 }
 
 /** One keep-alive connection; `exchange` sends a request and resolves with the reply's status. */
@@ -154,7 +181,8 @@ async function run(job: LoadJob): Promise<LoadResult> {
     pools.set(job.url, pool);
   }
   while (pool.length < job.connections) pool.push(new Connection(target));
-  const set = requestsFor(job);
+  const set = job.mode === 'dpop' ? dpopRequestsFor(job) : requestsFor(job);
+  const once = job.mode === 'fresh' || job.mode === 'dpop';
   const seen = latencies.get(job.label) ?? [];
   latencies.set(job.label, seen);
   let sent = 0;
@@ -164,11 +192,10 @@ async function run(job: LoadJob): Promise<LoadResult> {
   const started = performance.now();
   const deadline = started + job.durationMs;
   const limit = job.limit ?? Number.POSITIVE_INFINITY;
-  const more = () =>
-    sent < limit && performance.now() < deadline && (job.mode !== 'fresh' || set.next < set.buffers.length);
+  const more = () => sent < limit && performance.now() < deadline && (!once || set.next < set.buffers.length);
   const worker = async (connection: Connection) => {
     while (more()) {
-      const request = set.buffers[job.mode === 'fresh' ? set.next++ : set.next++ % set.buffers.length] as Buffer;
+      const request = set.buffers[once ? set.next++ : set.next++ % set.buffers.length] as Buffer;
       sent++;
       const sentAt = performance.now();
       const status = await connection.exchange(request);
@@ -183,6 +210,8 @@ async function run(job: LoadJob): Promise<LoadResult> {
   };
   await Promise.all(pool.slice(0, job.connections).map(worker));
   const elapsedMs = performance.now() - started;
+  if (job.mode === 'dpop' && job.limit === undefined)
+    peaks.set(job.url, Math.max(peaks.get(job.url) ?? 0, (requests / elapsedMs) * 1000));
   const sorted = seen.toSorted((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return { requests, errors, non2xx, elapsedMs, p50: at(0.5), p99: at(0.99) };

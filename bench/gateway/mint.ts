@@ -19,8 +19,11 @@ export function benchKey(): BenchKey {
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** Pre-mints `count` distinct RS256 access tokens (distinct jti) valid for an hour. */
-export function mintTokens(key: BenchKey, count: number): string[] {
+/**
+ * Pre-mints `count` distinct RS256 access tokens (distinct jti) valid for an hour; `boundTo`
+ * gives token `i` the `cnf.jkt` of a DPoP key, so it is accepted only with a proof by that key.
+ */
+export function mintTokens(key: BenchKey, count: number, boundTo?: (i: number) => string): string[] {
   const header = b64({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' });
   const iat = Math.floor(Date.now() / 1000);
   const tokens: string[] = [];
@@ -36,6 +39,7 @@ export function mintTokens(key: BenchKey, count: number): string[] {
       jti: id,
       iat,
       exp: iat + 3600,
+      ...(boundTo === undefined ? {} : { cnf: { jkt: boundTo(i) } }),
     };
     const input = `${header}.${b64(claims)}`;
     tokens.push(`${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`);

@@ -149,6 +149,45 @@ const GOALS: readonly Goal[] = [
   },
 ];
 
+/** Issue 23: each engine's (b) with DPoP-bound tokens, every request with a fresh proof. */
+export const DPOP_ROW = '(d) DPoP';
+
+interface DpopCost {
+  readonly engine: string;
+  readonly dpopUs: number;
+  readonly bearerUs: number;
+  /** CPU per request over the same engine's bearer (b): what a DPoP call costs the gateway, as a ratio. */
+  readonly cost: number;
+  /** Requests/s over bearer (b)'s. */
+  readonly rate: number;
+}
+
+/** Each engine's DPoP row against its bearer (b) row (the same 10,000 tokens cycled, all cached). */
+function dpopCosts(rows: Row[]): DpopCost[] {
+  const costs: DpopCost[] = [];
+  for (const engine of ['http-proxy-3', 'undici']) {
+    const dpop = byPrefix(rows, `gw ${engine} ${DPOP_ROW}`);
+    const bearer = byPrefix(rows, `gw ${engine} (b)`);
+    if (!dpop || !bearer) continue;
+    costs.push({
+      engine,
+      dpopUs: dpop.cpuUsPerReq,
+      bearerUs: bearer.cpuUsPerReq,
+      cost: dpop.cpuUsPerReq / bearer.cpuUsPerReq,
+      rate: dpop.rps / bearer.rps,
+    });
+  }
+  return costs;
+}
+
+/** One run's DPoP cost per request beside bearer. */
+export function printDpop(rows: Row[]): void {
+  for (const c of dpopCosts(rows))
+    console.log(
+      `DPoP vs bearer, ${c.engine} (b) 10,000 tokens: ${c.dpopUs.toFixed(0)} vs ${c.bearerUs.toFixed(0)} CPU µs/req = ${c.cost.toFixed(2)}x the cost per request (+${(c.dpopUs - c.bearerUs).toFixed(0)} µs); ${c.rate.toFixed(2)}x the requests/s`,
+    );
+}
+
 function figure(goal: Goal, rows: Row[]): { value: number; passes?: string } | undefined {
   const row = byPrefix(rows, goal.row);
   const base = byPrefix(rows, goal.baseline);
@@ -204,6 +243,15 @@ export function printVerdicts(runs: Row[][]): void {
     const each = values.map((v) => v.toFixed(2)).join(', ');
     console.log(
       `goal ${goal.label}: ${each} -> median ${shown(goal, m)} (${want(goal)}) ${met(goal, m) ? 'MET' : 'NOT MET'}; met in ${values.filter((v) => met(goal, v)).length} of ${values.length} runs`,
+    );
+  }
+  const costs = runs.map(dpopCosts);
+  for (const engine of new Set(costs.flat().map((c) => c.engine))) {
+    const mine = costs.flatMap((run) => run.filter((c) => c.engine === engine));
+    const cost = mine.map((c) => c.cost);
+    const us = median(mine.map((c) => c.dpopUs - c.bearerUs));
+    console.log(
+      `DPoP vs bearer, ${engine} (b), CPU per request: ${cost.map((v) => v.toFixed(2)).join(', ')} -> median ${median(cost).toFixed(2)}x (median +${us.toFixed(0)} µs); requests/s median ${median(mine.map((c) => c.rate)).toFixed(2)}x`,
     );
   }
 }
