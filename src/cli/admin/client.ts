@@ -63,6 +63,25 @@ const keys: AdminCommand = {
   },
 };
 
+const dpop: AdminCommand = {
+  noun: 'client',
+  verb: 'dpop',
+  usage: 'client dpop CLIENT_ID --require|--allow [--json]',
+  async run(input) {
+    const id = singleId(input, dpop, 'client id');
+    const { require, allow } = input.values;
+    if (Boolean(require) === Boolean(allow)) throw usageError('give one of --require or --allow', dpop.usage);
+    const answer = pick(
+      asRow(await input.api.request('POST', `/clients/${segment(id)}/dpop`, { required: Boolean(require) })),
+      ['client_id', 'require_dpop'],
+    );
+    const note = answer['require_dpop']
+      ? 'DPoP required: its token requests without a proof are refused'
+      : 'DPoP allowed, not required: it may get Bearer tokens again';
+    return { json: answer, text: `client ${id}: ${note}` };
+  },
+};
+
 /** The JSON of `--jwks FILE`; the admin API checks that it is a public key set. */
 async function readKeySet(input: CommandInput, command: AdminCommand): Promise<unknown> {
   const file = required(input, command, 'jwks');
@@ -130,4 +149,4 @@ function parseScopes(raw: string): string[] {
   return [...new Set(scopes)];
 }
 
-export const clientCommands: readonly AdminCommand[] = [create, list, keys, toggle('disable'), toggle('enable')];
+export const clientCommands: readonly AdminCommand[] = [create, list, keys, dpop, toggle('disable'), toggle('enable')];

@@ -24,6 +24,9 @@ export interface AdminValues {
   readonly jwks?: string | undefined;
   /** `client create --require-dpop`: its token requests must carry a DPoP proof. */
   readonly 'require-dpop'?: boolean | undefined;
+  /** `client dpop ID --require|--allow`: make its token requests need a DPoP proof, or not. */
+  readonly require?: boolean | undefined;
+  readonly allow?: boolean | undefined;
 }
 
 export interface CommandInput {

@@ -95,6 +95,16 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     arguments: { CLIENT_ID: 'the client' },
     options: { '--jwks FILE': 'a JSON file holding the new public JWK set {"keys": [...]}' },
   },
+  'client dpop': {
+    summary:
+      'Make a client’s token requests need a DPoP proof (every token it gets is then key-bound), or no longer; ' +
+      'every replica applies it to the next token request.',
+    arguments: { CLIENT_ID: 'the client' },
+    options: {
+      '--require': 'refuse its token requests without a DPoP proof',
+      '--allow': 'accept them again (Bearer tokens); a request with a proof still gets a bound token',
+    },
+  },
   'client list': {
     summary: 'List the OAuth clients of a project (never a secret).',
     options: { '--project PROJECT_ID': 'the project' },

@@ -88,6 +88,8 @@ const OPTIONS = {
   auth: { type: 'string' },
   jwks: { type: 'string' },
   'require-dpop': { type: 'boolean' },
+  require: { type: 'boolean' },
+  allow: { type: 'boolean' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {
