@@ -170,6 +170,11 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
     ] as const) {
       it(`shows ${WHO[who]} the key pages at ${width} width, fitting and readable`, async () => {
         const page = await stack.newPage(size);
+        // Every request a page makes (stylesheet, script, icon) answers; a 401 icon was once on every page.
+        const failed: string[] = [];
+        page.on('response', (res) => {
+          if (res.status() >= 400) failed.push(`${res.status()} ${new URL(res.url()).pathname}`);
+        });
         try {
           if (width === 'desktop') await acceptInvitation(stack, page, links[who] ?? '');
           else await signInFast(page, who);
@@ -184,6 +189,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
             await page.getByRole('heading', { level: 1, name: 'API key created' }).waitFor();
             await check(page, `screens-${who}-${width}-api-key-created`);
           }
+          expect(failed).toEqual([]);
         } finally {
           await closePage(page);
         }
