@@ -2,7 +2,7 @@
  * DPoP for the gateway bench (issue 23): the clients' P-256 keys, the tokens bound to them and
  * the proofs. The gateway refuses a proof's `jti` the second time and an `iat` more than 60 s
  * away, while a run lasts minutes, so proofs cannot be signed once per run: the load generator
- * signs each slice's batch just before that slice's clock starts (`proofBatch`), while every
+ * signs each slice's batch just before that slice's clock starts (`proofBatcher`), while every
  * measured server is idle, and no proof is ever sent twice.
  */
 import {
