@@ -70,6 +70,10 @@ const UNSTYLED_FIELDS = `(() => {
   return odd;
 })()`;
 
+/** The sizes of the page's checkboxes and radio buttons: one size, whatever their labels' length. */
+const CHECK_SIZES = `[...new Set([...document.querySelectorAll('main input[type="checkbox"], main input[type="radio"]')]
+  .map((el) => el.getBoundingClientRect()).filter((box) => box.width > 0).map((box) => Math.round(box.width)))]`;
+
 /** Buttons whose top touches the field, table or text just above them (less than 4 px between). */
 const CRAMPED = `(() => {
   const above = [...document.querySelectorAll('main input:not([type="hidden"]), main select, main textarea, main .table-wrap, main p, main .field')];
@@ -154,6 +158,10 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
     expect({ name, low: await page.evaluate(LOW_CONTRAST) }).toEqual({ name, low: [] });
     expect({ name, unstyled: await page.evaluate(UNSTYLED_FIELDS) }).toEqual({ name, unstyled: [] });
     expect({ name, cramped: await page.evaluate(CRAMPED) }).toEqual({ name, cramped: [] });
+    expect({ name, sizes: ((await page.evaluate(CHECK_SIZES)) as number[]).length }).toEqual({
+      name,
+      sizes: expect.toBeOneOf([0, 1]),
+    });
     await screenshot(page, name);
   }
 
