@@ -150,6 +150,27 @@ export async function setClientEnabled(
   return client;
 }
 
+/**
+ * Deletes a client: first disabled, which revokes its outstanding tokens and stops the token
+ * endpoint issuing more while the record goes, then deleted (the token endpoint then answers
+ * `invalid_client`). The revocation outlives the record. A disable that could not revoke is
+ * refused as for `setClientEnabled`, and nothing is deleted.
+ */
+export async function deleteClient(ctx: AdminContext, actor: Actor, clientId: string): Promise<OAuthClient> {
+  const found = await findClient(ctx, actor, clientId);
+  const project = found ? await ctx.store.getProject(found.projectId) : null;
+  if (!found) throw notFound('client', clientId);
+  if (project) requireRole(actor, project.accountId, 'write');
+  await ctx.issuer
+    .setClientEnabled(found.clientId, false)
+    .catch((error: unknown) => halfDisabled(ctx, actor, found.clientId, error));
+  const deleted = await ctx.store.deleteClient(found.clientId);
+  if (!deleted) throw notFound('client', clientId);
+  ctx.log.info({ actor, clientId: found.clientId }, 'admin: client deleted');
+  if (project) await recordActivity(ctx, actor, project.accountId, 'client.delete', found.clientId);
+  return deleted;
+}
+
 function halfDisabled(ctx: AdminContext, actor: Actor, clientId: string, error: unknown): never {
   if (!(error instanceof ClientRevocationError)) throw error;
   ctx.log.error(

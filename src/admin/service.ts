@@ -10,7 +10,15 @@ import { accountActivity } from './activity.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.ts';
-import { createClient, findClient, listClients, setClientDpop, setClientEnabled, setClientKeys } from './clients.ts';
+import {
+  createClient,
+  deleteClient,
+  findClient,
+  listClients,
+  setClientDpop,
+  setClientEnabled,
+  setClientKeys,
+} from './clients.ts';
 import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
 import { listKeys, rotateKeys } from './keys.ts';
@@ -40,6 +48,7 @@ const OPERATIONS = {
   listClients,
   findClient,
   setClientEnabled,
+  deleteClient,
   setClientKeys,
   setClientDpop,
   revokeToken,

@@ -1,6 +1,7 @@
 import { activityRoutes } from './pages/activity.ts';
 import { apiKeyDeleteRoutes } from './pages/api-key-delete.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
+import { clientDeleteRoutes } from './pages/client-delete.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
 import { invitationRoutes } from './pages/invitations.ts';
 import { limitsRoutes } from './pages/limits.ts';
@@ -25,6 +26,7 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...apiKeyDeleteRoutes,
   ...clientRoutes,
   ...clientStateRoutes,
+  ...clientDeleteRoutes,
   ...tokenRoutes,
 ];
 

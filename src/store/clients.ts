@@ -102,6 +102,14 @@ export async function setClientEnabled(db: SqlRunner, clientId: string, enabled:
   return rows[0] ? toClient(rows[0]) : null;
 }
 
+/** Deletes the client's record; its revocations stay (they name the client, not its row). */
+export async function deleteClient(db: SqlRunner, clientId: string): Promise<OAuthClient | null> {
+  const rows = await db.query<ClientRow>(`DELETE FROM oauth_clients WHERE client_id = $1 RETURNING ${COLUMNS}`, [
+    clientId,
+  ]);
+  return rows[0] ? toClient(rows[0]) : null;
+}
+
 export async function raiseClientGeneration(db: SqlRunner, clientId: string): Promise<number | null> {
   const rows = await db.query<{ generation: unknown }>(
     'UPDATE oauth_clients SET generation = generation + 1 WHERE client_id = $1 RETURNING generation',

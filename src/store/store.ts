@@ -5,6 +5,7 @@ import { createApiKey, deleteApiKey, getApiKey, listApiKeys } from './api-keys.t
 import type { Backend } from './backend.ts';
 import {
   createClient,
+  deleteClient,
   getClient,
   listClients,
   raiseClientGeneration,
@@ -79,6 +80,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     listClients: (projectId) => listClients(db, projectId),
     setClientEnabled: (clientId, enabled) =>
       changing(setClientEnabled(db, clientId, enabled), 'client', (c) => c?.clientId ?? null),
+    deleteClient: (clientId) => changing(deleteClient(db, clientId), 'client', (c) => c?.clientId ?? null),
     raiseClientGeneration: (clientId) =>
       changing(raiseClientGeneration(db, clientId), 'client', (g) => (g === null ? null : clientId)),
     setClientJwks: (clientId, jwks) =>

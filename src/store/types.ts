@@ -227,6 +227,11 @@ export interface Store {
   listClients(projectId: string): Promise<OAuthClient[]>;
   /** Disabling also raises the client's generation (in the same statement); enabling leaves it. */
   setClientEnabled(clientId: string, enabled: boolean): Promise<OAuthClient | null>;
+  /**
+   * Deletes the client; null for an unknown client. Its tokens are not revoked by this: disable it
+   * first (the admin service does), and the revocation outlives the record.
+   */
+  deleteClient(clientId: string): Promise<OAuthClient | null>;
   /** Raises the client's generation (its tokens so far are to be revoked); null for an unknown client. */
   raiseClientGeneration(clientId: string): Promise<number | null>;
 

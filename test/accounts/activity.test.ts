@@ -119,9 +119,21 @@ for (const backend of ['embedded', 'postgres'] as const) {
       });
       expect(made.status).toBe(201);
       const madeId = /id="client-id">([^<]+)</.exec(made.text)?.[1] ?? '';
-      secrets.push(/id="client-secret"[^>]* value="([^"]+)"/.exec(made.text)?.[1] ?? 'no secret shown');
+      const madeSecret = /id="client-secret"[^>]* value="([^"]+)"/.exec(made.text)?.[1] ?? 'no secret shown';
+      secrets.push(madeSecret);
       for (const step of ['disable', 'enable'])
         expect((await dev.post(`/portal/projects/${project}/oauth-clients/${madeId}/${step}`)).status).toBe(303);
+      const token = await clientCredentialsToken(t.upstream.url, madeId, madeSecret);
+      secrets.push(token);
+      const bearerCall = () =>
+        fetch(`${t.upstream.url}${PHONE_CALL}`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await bearerCall()).status).toBe(200);
+      const confirmClient = await dev.get(`/portal/projects/${project}/oauth-clients/${madeId}/delete`);
+      expect(confirmClient.text).toContain('Deleting revokes every outstanding access token of this client');
+      expect((await dev.post(`/portal/projects/${project}/oauth-clients/${madeId}/delete`)).status).toBe(303);
+      expect((await bearerCall()).status).toBe(401);
+      await expect(clientCredentialsToken(t.upstream.url, madeId, madeSecret)).rejects.toThrow(/invalid_client/);
+      expect((await dev.get(`/portal/projects/${project}/credentials/oauth-clients`)).text).not.toContain(madeId);
       await dev.get(`/portal/projects/${project}/credentials/api-keys`);
       const key = await dev.post(`/portal/projects/${project}/credentials/api-keys`);
       expect(key.status).toBe(201);
@@ -140,6 +152,7 @@ for (const backend of ['embedded', 'postgres'] as const) {
       expect(entries.map((e) => [e['action'], e['target']])).toEqual([
         ['api_key.delete', keyId],
         ['api_key.create', keyId],
+        ['client.delete', madeId],
         ['client.enable', madeId],
         ['client.disable', madeId],
         ['client.create', madeId],

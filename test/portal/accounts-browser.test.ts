@@ -111,6 +111,7 @@ describe.skipIf(!runBrowser)('accounts kept apart and plans kept in Chromium', {
         `/projects/${a.project}/credentials/oauth-clients/new`,
         `/projects/${a.project}/oauth-clients/${a.client}/disable`,
         `/projects/${a.project}/api-keys/${a.apiKey}/delete`,
+        `/projects/${a.project}/oauth-clients/${a.client}/delete`,
       ]) {
         const res = await page.goto(stack.portal(path));
         expect({ path, status: res?.status() }).toEqual({ path, status: 404 });
@@ -137,6 +138,7 @@ describe.skipIf(!runBrowser)('accounts kept apart and plans kept in Chromium', {
         [`/projects/${own}/oauth-clients/${a.client}/disable`, {}],
         [`/projects/${a.project}/api-keys/${a.apiKey}/delete`, {}],
         [`/projects/${own}/api-keys/${a.apiKey}/delete`, {}],
+        [`/projects/${a.project}/oauth-clients/${a.client}/delete`, {}],
         [`/projects/${a.project}/credentials/oauth-clients`, { name: 'forged', scopes: 'phone' }],
         [`/projects/${a.project}/credentials/api-keys`, {}],
         ['/projects', { name: 'forged', account: acme.id }],

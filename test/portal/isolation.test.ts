@@ -63,6 +63,8 @@ describe('isolation between accounts in the portal', () => {
     `/portal/projects/${a.project}/oauth-clients/${b.client}/disable`,
     `/portal/projects/${b.project}/api-keys/${b.apiKey}/delete`,
     `/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`,
+    `/portal/projects/${b.project}/oauth-clients/${b.client}/delete`,
+    `/portal/projects/${a.project}/oauth-clients/${b.client}/delete`,
   ];
   const posts = (): Array<[string, Record<string, string | string[]>]> => [
     [`/portal/projects/${b.project}/credentials/api-keys`, {}],
@@ -72,6 +74,8 @@ describe('isolation between accounts in the portal', () => {
     [`/portal/projects/${a.project}/oauth-clients/${b.client}/disable`, {}],
     [`/portal/projects/${b.project}/api-keys/${b.apiKey}/delete`, {}],
     [`/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`, {}],
+    [`/portal/projects/${b.project}/oauth-clients/${b.client}/delete`, {}],
+    [`/portal/projects/${a.project}/oauth-clients/${b.client}/delete`, {}],
     ['/portal/projects', { name: 'planted', account: b.id }],
     [`/portal/accounts/${b.id}/invitations`, { email: 'spy@example.com', role: 'owner' }],
     [`/portal/accounts/${b.id}/people/${b.ownerId}/role`, { role: 'viewer' }],

@@ -38,6 +38,7 @@ describe('roles within an account', () => {
     [`/portal/projects/${project}/oauth-clients/${client}/enable`, {}],
     ['/portal/projects', { name: `p-${Math.random()}`, account: acme.id }],
     ['/portal/tokens/revoke', { token: await clientCredentialsToken(t.upstream.url, client, secret) }],
+    [`/portal/projects/${project}/oauth-clients/${client}/delete`, {}],
   ];
 
   it('lets a viewer see the project, its clients and keys, but refuses every change with 403 and shows no create button', async () => {

@@ -148,6 +148,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
         ['new-client', `/projects/${p}/credentials/oauth-clients/new`],
         ['disable-client', `/projects/${p}/oauth-clients/${ids.client}/disable`],
         ['delete-api-key', `/projects/${p}/api-keys/${ids.apiKey}/delete`],
+        ['delete-client', `/projects/${p}/oauth-clients/${ids.client}/delete`],
       );
     return pages;
   }

@@ -9,7 +9,7 @@ import { actor, forbiddenPage, loadProject, notFoundPage, type SessionRequest, s
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
-async function loadClient(r: SessionRequest): Promise<{ project: Project; client: OAuthClient } | undefined> {
+export async function loadClient(r: SessionRequest): Promise<{ project: Project; client: OAuthClient } | undefined> {
   const project = await loadProject(r);
   if (!project) return undefined;
   const id = r.params['clientId'] ?? '';

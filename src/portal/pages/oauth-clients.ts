@@ -23,11 +23,12 @@ const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
   `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
 function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
-  const action = !mayChange(r, project.accountId)
-    ? html`<span class="muted">View only</span>`
-    : client.enabled
-      ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
-      : html`<form method="post" action="${clientHref(r, project, client)}/enable">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+  const toggle = client.enabled
+    ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
+    : html`<form method="post" action="${clientHref(r, project, client)}/enable" class="inline">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+  const action = mayChange(r, project.accountId)
+    ? html`<span class="row-actions">${toggle} <a href="${clientHref(r, project, client)}/delete">Delete<span class="visually-hidden"> ${client.name}</span></a></span>`
+    : html`<span class="muted">View only</span>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
   const method = `${client.jwks ? 'Private key (private_key_jwt)' : 'Client secret'}${client.requireDpop ? ', DPoP required' : ''}`;
   return {

@@ -129,6 +129,32 @@ export function clientCases(ctx: SuiteContext): void {
     expect(await ctx.store.raiseClientGeneration('cli_missing')).toBeNull();
   });
 
+  it('deletes a client once, announcing it to every replica, and frees its name in the project', async () => {
+    const project = await newProject();
+    const client = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'gone',
+      scopes: ['phone'],
+      secretHash: 'h',
+    });
+    const seen: string[] = [];
+    const unsubscribe = ctx.store.onChange((change) => {
+      if (change.kind === 'client' && change.id) seen.push(change.id);
+    });
+    expect(await ctx.store.deleteClient(client.clientId)).toEqual(client);
+    expect(seen).toContain(client.clientId);
+    unsubscribe();
+    expect(await ctx.store.getClient(client.clientId)).toBeNull();
+    expect(await ctx.store.deleteClient(client.clientId)).toBeNull();
+    const again = await ctx.store.createClient({
+      projectId: project.id,
+      name: 'gone',
+      scopes: ['email'],
+      secretHash: 'h',
+    });
+    expect(await ctx.store.listClients(project.id)).toEqual([again]);
+  });
+
   it('disables and re-enables a client, and answers null for an unknown one', async () => {
     const project = await newProject();
     const client = await ctx.store.createClient({
