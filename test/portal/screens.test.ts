@@ -74,6 +74,14 @@ const UNSTYLED_FIELDS = `(() => {
 const CHECK_SIZES = `[...new Set([...document.querySelectorAll('main input[type="checkbox"], main input[type="radio"]')]
   .map((el) => el.getBoundingClientRect()).filter((box) => box.width > 0).map((box) => Math.round(box.width)))]`;
 
+/** How far the breadcrumb trail's left edge is from the heading's below it (0 when they line up). */
+const CRUMBS_OFFSET = `(() => {
+  const crumbs = document.querySelector('.breadcrumbs ol');
+  const heading = document.querySelector('main h1');
+  if (!crumbs || !heading) return 0;
+  return Math.round(crumbs.getBoundingClientRect().left - heading.getBoundingClientRect().left);
+})()`;
+
 /** Buttons whose top touches the field, table or text just above them (less than 4 px between). */
 const CRAMPED = `(() => {
   const above = [...document.querySelectorAll('main input:not([type="hidden"]), main select, main textarea, main .table-wrap, main p, main .field')];
@@ -159,6 +167,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
     expect({ name, low: await page.evaluate(LOW_CONTRAST) }).toEqual({ name, low: [] });
     expect({ name, unstyled: await page.evaluate(UNSTYLED_FIELDS) }).toEqual({ name, unstyled: [] });
     expect({ name, cramped: await page.evaluate(CRAMPED) }).toEqual({ name, cramped: [] });
+    expect({ name, crumbsOffset: await page.evaluate(CRUMBS_OFFSET) }).toEqual({ name, crumbsOffset: 0 });
     expect({ name, sizes: ((await page.evaluate(CHECK_SIZES)) as number[]).length }).toEqual({
       name,
       sizes: expect.toBeOneOf([0, 1]),
