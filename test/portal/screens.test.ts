@@ -74,6 +74,19 @@ const UNSTYLED_FIELDS = `(() => {
 const CHECK_SIZES = `[...new Set([...document.querySelectorAll('main input[type="checkbox"], main input[type="radio"]')]
   .map((el) => el.getBoundingClientRect()).filter((box) => box.width > 0).map((box) => Math.round(box.width)))]`;
 
+/** Cards whose first visible content starts below the card's padding (a margin left over from a hidden field). */
+const LOOSE_CARDS = `(() => {
+  const loose = [];
+  for (const card of document.querySelectorAll('main .card')) {
+    const first = [...card.children].find((child) => child.getBoundingClientRect().height > 0);
+    if (!first) continue;
+    const style = getComputedStyle(card);
+    const edge = card.getBoundingClientRect().top + Number.parseFloat(style.borderTopWidth) + Number.parseFloat(style.paddingTop);
+    if (first.getBoundingClientRect().top - edge > 2) loose.push(first.textContent.trim().slice(0, 30));
+  }
+  return loose;
+})()`;
+
 /** How far the breadcrumb trail's left edge is from the heading's below it (0 when they line up). */
 const CRUMBS_OFFSET = `(() => {
   const crumbs = document.querySelector('.breadcrumbs ol');
@@ -168,6 +181,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
     expect({ name, unstyled: await page.evaluate(UNSTYLED_FIELDS) }).toEqual({ name, unstyled: [] });
     expect({ name, cramped: await page.evaluate(CRAMPED) }).toEqual({ name, cramped: [] });
     expect({ name, crumbsOffset: await page.evaluate(CRUMBS_OFFSET) }).toEqual({ name, crumbsOffset: 0 });
+    expect({ name, loose: await page.evaluate(LOOSE_CARDS) }).toEqual({ name, loose: [] });
     expect({ name, sizes: ((await page.evaluate(CHECK_SIZES)) as number[]).length }).toEqual({
       name,
       sizes: expect.toBeOneOf([0, 1]),
@@ -194,8 +208,11 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
           if (res.status() >= 400) failed.push(`${res.status()} ${new URL(res.url()).pathname}`);
         });
         try {
-          if (width === 'desktop') await acceptInvitation(stack, page, links[who] ?? '');
-          else await signInFast(page, who);
+          if (width === 'desktop') {
+            await page.goto(links[who] ?? '');
+            await check(page, `screens-${who}-desktop-invitation`);
+            await acceptInvitation(stack, page, links[who] ?? '');
+          } else await signInFast(page, who);
           for (const [name, path] of pagesOf(who)) {
             const res = await page.goto(stack.portal(path));
             expect({ path, status: res?.status() }).toEqual({ path, status: 200 });
