@@ -1,7 +1,7 @@
 import { DPOP_NONCE_MODES } from '#auth';
 import { type Env, SCOPES } from '#common';
 import { z } from 'zod';
-import { groupName, rateLimitsSchema } from '../ratelimit/schema.ts';
+import { groupName, type RateLimitsConfig, rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
 import { duration } from './duration.ts';
 
@@ -169,6 +169,13 @@ export function gatewaySchema(env: Env) {
     nonceSecret !== undefined &&
     nonceSecret.length < MIN_NONCE_SECRET
       ? `DPOP_NONCE_SECRET must be at least ${MIN_NONCE_SECRET} characters long`
+      : undefined;
+  // DPoP's replay cache lives in the Redis the gateways share even with nothing rate limited: then
+  // REDIS_URL, with the rateLimits section's defaults, names it (a replay must fail at every gateway).
+  const redisWithoutLimits = rateLimitsSchema(env).safeParse({});
+  const replayRedisProblem = (c: unknown): string | undefined =>
+    (c as Record<string, unknown> | undefined)?.['rateLimits'] === undefined && !redisWithoutLimits.success
+      ? 'REDIS_URL must be a redis:// or rediss:// URL'
       : undefined;
   const publicUrlProblem = (c: unknown): string | undefined =>
     fileValue(c, 'issuer', 'issuer') === undefined && !url.safeParse(publicUrl).success
@@ -504,6 +511,11 @@ export function gatewaySchema(env: Env) {
       error: (issue) => nonceSecretProblem(issue.input) ?? '',
       when: () => true,
     })
+    .refine((c) => replayRedisProblem(c) === undefined, {
+      path: ['rateLimits', 'redis', 'url'],
+      error: (issue) => replayRedisProblem(issue.input) ?? '',
+      when: () => true,
+    })
     .transform((c) => {
       const envPort = metricsPort === undefined ? undefined : Number(metricsPort);
       const issuer = c.issuer.issuer ?? publicUrl;
@@ -512,7 +524,11 @@ export function gatewaySchema(env: Env) {
       const explicitCredential = feed.token !== undefined || feed.tokenFile !== undefined;
       return {
         ...c,
-        dpop: { nonce: c.dpop.nonce, nonceSecret: c.dpop.nonceSecret ?? nonceSecret },
+        dpop: {
+          nonce: c.dpop.nonce,
+          nonceSecret: c.dpop.nonceSecret ?? nonceSecret,
+          replayRedis: replayRedisOf(c.rateLimits ?? redisWithoutLimits.data),
+        },
         metrics: {
           host: c.metrics.host,
           port: c.metrics.port ?? envPort ?? DEFAULT_METRICS_PORT,
@@ -532,6 +548,14 @@ export function gatewaySchema(env: Env) {
         },
       };
     });
+}
+
+/** The Redis DPoP proofs are recorded in, when the gateways share one (`rateLimits.redis`, else REDIS_URL). */
+function replayRedisOf(limits: RateLimitsConfig | undefined) {
+  const redis = limits?.redis;
+  return redis?.url === undefined
+    ? undefined
+    : { url: redis.url, keyPrefix: redis.keyPrefix, timeoutMs: redis.timeoutMs };
 }
 
 export type GatewayConfig = z.infer<ReturnType<typeof gatewaySchema>>;

@@ -61,10 +61,10 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     failOpen: revocation.failOpen,
     ...clockOption,
   });
-  // Shared with every gateway through the rate limits' Redis when there is one, else this process's memory.
-  const redis = config.rateLimits?.redis;
+  // Shared with every gateway through their Redis when there is one, else this process's memory.
+  const redis = config.dpop.replayRedis;
   const replay =
-    redis?.url === undefined
+    redis === undefined
       ? undefined
       : createRedisReplayCache(redis.url, redis.keyPrefix, redis.timeoutMs, () => (clock ?? systemClock).now(), log);
   // htu as the client saw it: the public base URL (PUBLIC_URL, the issuer identifier) and the

@@ -238,6 +238,20 @@ describe('rejecting an invalid gateway configuration', () => {
     expect(problems.join('\n')).not.toContain('short-secret');
   });
 
+  it('gives DPoP replays the Redis of REDIS_URL without a rateLimits section, and refuses one that is not Redis', () => {
+    expect(loadGatewayConfig(fixture('minimal.yaml'), { REDIS_URL: 'redis://10.0.0.9:6379' }).dpop.replayRedis).toEqual(
+      {
+        url: 'redis://10.0.0.9:6379',
+        keyPrefix: 'tokengate:',
+        timeoutMs: 250,
+      },
+    );
+    expect(loadGatewayConfig(fixture('minimal.yaml'), {}).dpop.replayRedis).toBeUndefined();
+    expect(problemsOf('minimal.yaml', { REDIS_URL: 'http://10.0.0.9' })).toEqual([
+      expect.stringMatching(/^rateLimits\.redis\.url: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/),
+    ]);
+  });
+
   it('rejects unknown keys at the top level and inside a route (a typo never falls back to a default)', () => {
     expect(problemsOf('invalid/unknown-keys-everywhere.yaml')).toEqual([
       'routes[0].scope: unknown key (line 4)',
