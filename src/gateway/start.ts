@@ -1,3 +1,4 @@
+import { createMemoryReplayCache } from '#auth';
 import { type Clock, type Logger, systemClock } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env } from '#common';
@@ -57,7 +58,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   let current: Generation | undefined;
   const metrics = createMetrics(() => current?.auth.metricsSource);
   const hooks = { onUpstreamFailure: (_req: unknown, kind: string) => metrics.upstreamFailures.inc({ kind }) };
-  const newAuth = (c: GatewayConfig) => createAuthRuntime(c, { log, clock, metrics });
+  // Accepted DPoP proofs outlive reloads as counters do: a new verifier must still refuse a replay.
+  const memoryReplay = createMemoryReplayCache(() => (clock ?? systemClock).now());
+  const newAuth = (c: GatewayConfig) => createAuthRuntime(c, { log, clock, metrics, memoryReplay });
   const closeGeneration = (gen: Generation) => gen.forwarder.close();
   // Access-log lines carry only fixed, non-secret fields (access-log.ts), so they skip the
   // redaction pass every other line gets, and pino's serialiser.

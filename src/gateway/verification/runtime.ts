@@ -4,6 +4,7 @@ import {
   createRevocationFeedClient,
   createRevocationSet,
   createVerifier,
+  type DpopReplayCache,
   type KeySetEvent,
   type RevocationFeedClient,
   type Verifier,
@@ -29,6 +30,8 @@ export interface AuthRuntimeDeps {
   readonly log: Logger;
   readonly clock?: Clock | undefined;
   readonly metrics: GatewayMetrics;
+  /** The DPoP proofs this process accepted, kept across reloads; used when the gateways share no Redis. */
+  readonly memoryReplay?: DpopReplayCache | undefined;
 }
 
 /**
@@ -61,12 +64,14 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     failOpen: revocation.failOpen,
     ...clockOption,
   });
-  // Shared with every gateway through their Redis when there is one, else this process's memory.
+  // Shared with every gateway through their Redis when there is one, else this process's memory
+  // (start.ts keeps it across reloads).
   const redis = config.dpop.replayRedis;
-  const replay =
+  const redisReplay =
     redis === undefined
       ? undefined
       : createRedisReplayCache(redis.url, redis.keyPrefix, redis.timeoutMs, () => (clock ?? systemClock).now(), log);
+  const replay = redisReplay ?? deps.memoryReplay;
   // htu as the client saw it: the public base URL (PUBLIC_URL, the issuer identifier) and the
   // path, whatever scheme and host this hop was reached by behind a proxy or load balancer.
   const publicBase = issuer.issuer.replace(/\/+$/, '');
@@ -131,7 +136,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
       abort.abort();
       keySet.stop();
       feed?.stop();
-      replay?.close();
+      redisReplay?.close();
     },
   };
 }
