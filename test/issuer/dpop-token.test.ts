@@ -108,6 +108,16 @@ describe('DPoP at the token endpoint', () => {
     expect((await tokenRequest(undefined, a.url, [client.clientId, own])).status).toBe(200);
   });
 
+  it('keeps refusing a replay until the proof is too old, when its iat has a fraction', async () => {
+    // iat 0.9 s ahead: accepted until 60.9 s from now, the window reaching past the whole second.
+    const proof = await proofFor({ nowSec: clock.nowSec() + 0.9 });
+    expect((await tokenRequest(proof)).status).toBe(200);
+    clock.advance(60_500);
+    // The issuer's periodic prune, run while the proof is still within its window.
+    await a.store.pruneJtis(clock.nowSec());
+    expectProofRefused(await tokenRequest(proof));
+  });
+
   it('advertises the proof algorithms in the server metadata', async () => {
     const res = await fetch(`${a.url}/.well-known/oauth-authorization-server`);
     const metadata = (await res.json()) as Record<string, unknown>;

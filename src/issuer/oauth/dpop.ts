@@ -48,7 +48,9 @@ export async function tokenDpopKey(req: IncomingMessage, client: OAuthClient, de
     const detail = proof === undefined ? 'DPoP required, no proof' : result.detail;
     return refuse(client, deps, detail, result.error === 'use_dpop_nonce' ? 'use_dpop_nonce' : undefined, headers);
   }
-  const fresh = await deps.store.claimJti(`dpop:${result.jkt}`, result.jti, result.iat + DPOP_IAT_WINDOW_SEC);
+  // `iat` comes floored: one second more covers a fractional iat's window to its end.
+  const expiresAtSec = result.iat + DPOP_IAT_WINDOW_SEC + 1;
+  const fresh = await deps.store.claimJti(`dpop:${result.jkt}`, result.jti, expiresAtSec);
   return fresh
     ? { jkt: result.jkt, headers }
     : refuse(client, deps, 'proof replayed (jti already used)', undefined, headers);
