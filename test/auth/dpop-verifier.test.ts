@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authFailureResponse, createDpopNonces, type DpopReplayCache, type Verifier } from '#auth';
+import {
+  authFailureResponse,
+  createDpopNonces,
+  createMemoryReplayCache,
+  type DpopReplayCache,
+  type Verifier,
+} from '#auth';
 import { createLogger } from '#common';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
 import { createRedisReplayCache } from '../../src/gateway/verification/dpop-replay.ts';
@@ -119,6 +125,23 @@ describe('server nonces at the verifier (RFC 9449 §9)', () => {
     const nonce = refused.ok ? undefined : refused.dpopNonce;
     const decision = await call(await proofWith(nonce));
     expect(decision).toMatchObject({ ok: true, dpopNonce: nonce });
+  });
+
+  it('leaves the jti of a proof refused for its nonce unused: a host that takes the nonce takes the proof', async () => {
+    const replay = createMemoryReplayCache(() => g.clock.now());
+    const nonces = createDpopNonces({ mode: 'required', secret: 'another-nonce-secret', now: () => g.clock.now() });
+    const [stranger, sibling] = await Promise.all([
+      verifierFixture({ dpop: { htu, replay, nonces } }, f.kit.key),
+      verifierFixture({ dpop: { htu, replay } }, f.kit.key),
+    ]);
+    const refused = await call(await proofWith(undefined));
+    const proof = await proofWith(refused.ok ? undefined : refused.dpopNonce);
+    const sent = request(proof);
+    expect(await stranger.verifier.authorize(`DPoP ${bound}`, ANY, sent)).toMatchObject({ kind: 'use_dpop_nonce' });
+    expect(await sibling.verifier.authorize(`DPoP ${bound}`, ANY, sent)).toMatchObject({ ok: true });
+    expect(await sibling.verifier.authorize(`DPoP ${bound}`, ANY, sent)).toMatchObject({
+      kind: 'invalid_dpop_proof',
+    });
   });
 
   it('sends a fresh nonce with every other DPoP refusal too', async () => {

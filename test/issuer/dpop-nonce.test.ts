@@ -42,9 +42,17 @@ async function tokenRequest(nonce: string | undefined, at = required.url) {
     nowSec: clock.nowSec(),
     claims: { nonce },
   });
+  return answerOf(await send(proof, at));
+}
+
+/** One token request carrying `proof`, to the issuer at `at`. */
+function send(proof: string, at: string): Promise<Response> {
   const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret });
   const headers = { 'content-type': 'application/x-www-form-urlencoded', dpop: proof };
-  const res = await fetch(`${at}/oauth/token`, { method: 'POST', headers, body });
+  return fetch(`${at}/oauth/token`, { method: 'POST', headers, body });
+}
+
+async function answerOf(res: Response) {
   return {
     status: res.status,
     nonce: res.headers.get('dpop-nonce'),
@@ -52,7 +60,7 @@ async function tokenRequest(nonce: string | undefined, at = required.url) {
   };
 }
 
-function expectUseNonce(res: Awaited<ReturnType<typeof tokenRequest>>) {
+function expectUseNonce(res: Awaited<ReturnType<typeof answerOf>>) {
   expect(res.status).toBe(400);
   expect(res.json).toEqual({ error: 'use_dpop_nonce', error_description: expect.any(String) });
   expect(res.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -89,6 +97,18 @@ describe('server nonces at the token endpoint (RFC 9449 §8)', () => {
     const nonce = (await tokenRequest(undefined)).nonce ?? undefined;
     expect((await tokenRequest(nonce, sibling.url)).status).toBe(200);
     expectUseNonce(await tokenRequest(nonce, stranger.url));
+  });
+
+  it('leaves the jti of a proof refused for its nonce unused: a replica that takes the nonce takes the proof', async () => {
+    const nonce = (await tokenRequest(undefined)).nonce ?? undefined;
+    const proof = await dpopProof(key, 'POST', `${required.url}/oauth/token`, {
+      nowSec: clock.nowSec(),
+      claims: { nonce },
+    });
+    expectUseNonce(await answerOf(await send(proof, stranger.url)));
+    const res = await send(proof, sibling.url);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
   });
 
   it('accepts a proof without a nonce while nonces are only supported, and hands one out', async () => {
