@@ -1,9 +1,7 @@
 import type { ApiKey, Project } from '#store';
 import { attempt } from '../attempt.ts';
-import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
   actor,
@@ -16,6 +14,7 @@ import {
   setNotice,
 } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
+import { sendConfirmation } from './project-page.ts';
 
 export const apiKeyHref = (r: Linked, project: Project, key: ApiKey) =>
   `${projectHref(r, project)}/api-keys/${encodeURIComponent(key.key)}`;
@@ -38,17 +37,16 @@ async function confirmDelete(r: SessionRequest) {
   if (!found) return;
   const { project, key } = found;
   const back = credentialsHref(r, project, 'api-keys');
-  const body = html`<div class="narrow"><h1>Delete this API key?</h1>
-<div class="callout callout-warning" role="note"><p><strong>Calls with this key and its secret are refused from the moment it is deleted.</strong> This cannot be undone: give the caller a new key first.</p></div>
-<dl class="facts"><div><dt>Key</dt><dd><code>${key.key}</code></dd></div></dl>
-<form method="post" action="${apiKeyHref(r, project, key)}/delete" class="actions">${csrfField(r.session)}
-<button type="submit" class="button-danger">Delete API key</button> <a href="${back}">Cancel</a></form></div>`;
-  const crumbs = credentialsCrumbs(r, project, { label: 'API keys', href: back }, { label: 'Delete API key' });
-  sendPage(
-    r.res,
-    200,
-    page({ app: r.app, title: 'Delete API key', session: r.session, section: 'projects', crumbs }, body),
-  );
+  sendConfirmation(r, {
+    title: 'Delete API key',
+    heading: 'Delete this API key?',
+    warning: html`<strong>Calls with this key and its secret are refused from the moment it is deleted.</strong> This cannot be undone: give the caller a new key first.`,
+    facts: html`<div><dt>Key</dt><dd><code>${key.key}</code></dd></div>`,
+    button: 'Delete API key',
+    action: `${apiKeyHref(r, project, key)}/delete`,
+    back,
+    crumbs: credentialsCrumbs(r, project, { label: 'API keys', href: back }, { label: 'Delete API key' }),
+  });
 }
 
 async function deleteKey(r: SessionRequest) {

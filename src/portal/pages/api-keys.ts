@@ -2,11 +2,10 @@ import type { ApiKey } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
-import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, mayChange, loadProject, type SessionRequest, setNotice } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 import { apiKeyHref } from './api-key-delete.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
@@ -53,11 +52,7 @@ ${secretPanel('api-secret', 'Secret', created.secret)}
     { label: 'API keys', href: credentialsHref(r, project, 'api-keys') },
     { label: 'API key created' },
   );
-  sendPage(
-    r.res,
-    201,
-    page({ app: r.app, title: 'API key created', session: r.session, section: 'projects', crumbs }, body),
-  );
+  sendProjectPage(r, { title: 'API key created', crumbs, status: 201 }, body);
 }
 
 export const apiKeyRoutes: readonly PortalRoute[] = [

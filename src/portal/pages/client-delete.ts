@@ -1,11 +1,10 @@
 import { attempt } from '../attempt.ts';
-import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { loadClient } from './client-state.ts';
 import { actor, forbiddenPage, type SessionRequest, setNotice } from './common.ts';
+import { sendConfirmation } from './project-page.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 async function confirmDelete(r: SessionRequest) {
@@ -13,17 +12,16 @@ async function confirmDelete(r: SessionRequest) {
   if (!found) return;
   const { project, client } = found;
   const back = credentialsHref(r, project, 'oauth-clients');
-  const body = html`<div class="narrow"><h1>Delete “${client.name}”?</h1>
-<div class="callout callout-warning" role="note"><p><strong>Deleting revokes every outstanding access token of this client and removes it.</strong> Calls with its tokens are refused at once (error 1024) and the token endpoint no longer knows it (<code>invalid_client</code>). This cannot be undone: to stop it for a while, disable it instead.</p></div>
-<dl class="facts"><div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div></dl>
-<form method="post" action="${r.req.url?.split('?', 1)[0] ?? ''}" class="actions">${csrfField(r.session)}
-<button type="submit" class="button-danger">Delete client and revoke its tokens</button> <a href="${back}">Cancel</a></form></div>`;
-  const crumbs = credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Delete client' });
-  sendPage(
-    r.res,
-    200,
-    page({ app: r.app, title: `Delete ${client.name}`, session: r.session, section: 'projects', crumbs }, body),
-  );
+  sendConfirmation(r, {
+    title: `Delete ${client.name}`,
+    heading: `Delete “${client.name}”?`,
+    warning: html`<strong>Deleting revokes every outstanding access token of this client and removes it.</strong> Calls with its tokens are refused at once (error 1024) and the token endpoint no longer knows it (<code>invalid_client</code>). This cannot be undone: to stop it for a while, disable it instead.`,
+    facts: html`<div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div>`,
+    button: 'Delete client and revoke its tokens',
+    action: r.req.url?.split('?', 1)[0] ?? '',
+    back,
+    crumbs: credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Delete client' }),
+  });
 }
 
 async function deleteClient(r: SessionRequest) {

@@ -1,11 +1,10 @@
 import type { OAuthClient, Project } from '#store';
 import { attempt } from '../attempt.ts';
-import { csrfField } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, forbiddenPage, loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
+import { sendConfirmation } from './project-page.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
@@ -26,17 +25,16 @@ async function confirmDisable(r: SessionRequest) {
   if (!found) return;
   const { project, client } = found;
   const back = credentialsHref(r, project, 'oauth-clients');
-  const body = html`<div class="narrow"><h1>Disable “${client.name}”?</h1>
-<div class="callout callout-warning" role="note"><p><strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.</p></div>
-<dl class="facts"><div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div></dl>
-<form method="post" action="${r.req.url?.split('?', 1)[0] ?? ''}" class="actions">${csrfField(r.session)}
-<button type="submit" class="button-danger">Disable client and revoke its tokens</button> <a href="${back}">Cancel</a></form></div>`;
-  const crumbs = credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' });
-  sendPage(
-    r.res,
-    200,
-    page({ app: r.app, title: `Disable ${client.name}`, session: r.session, section: 'projects', crumbs }, body),
-  );
+  sendConfirmation(r, {
+    title: `Disable ${client.name}`,
+    heading: `Disable “${client.name}”?`,
+    warning: html`<strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.`,
+    facts: html`<div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div>`,
+    button: 'Disable client and revoke its tokens',
+    action: r.req.url?.split('?', 1)[0] ?? '',
+    back,
+    crumbs: credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' }),
+  });
 }
 
 function setEnabled(enabled: boolean) {

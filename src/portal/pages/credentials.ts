@@ -1,8 +1,8 @@
 import type { Project } from '#store';
 import { type Html, html } from '../html/escape.ts';
-import { type Crumb, page } from '../html/layout.ts';
-import { sendPage } from '../http/respond.ts';
+import type { Crumb } from '../html/layout.ts';
 import { type Linked, projectCrumbs, projectHref, type SessionRequest, takeNotice } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 
 export type CredentialsTab = 'api-keys' | 'oauth-clients';
 
@@ -45,11 +45,6 @@ ${tabs(r, project, current)}
 <section class="tab-panel" aria-labelledby="tab-heading"><h2 id="tab-heading">${label}</h2>
 ${content}
 </section>`;
-  const options = {
-    title: `${label} · ${project.name}`,
-    session: r.session,
-    section: 'projects' as const,
-    crumbs: credentialsCrumbs(r, project, ...trail),
-  };
-  sendPage(r.res, status, page({ app: r.app, ...options, notice: await takeNotice(r) }, body));
+  const crumbs = credentialsCrumbs(r, project, ...trail);
+  sendProjectPage(r, { title: `${label} · ${project.name}`, crumbs, notice: await takeNotice(r), status }, body);
 }

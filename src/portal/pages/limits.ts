@@ -3,8 +3,7 @@ import type { Project } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
   actor,
@@ -17,6 +16,7 @@ import {
   setNotice,
   takeNotice,
 } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 
 const EXAMPLE = '{"monthlyQuota": 100000, "groups": {"validation": {"client": {"requests": 20, "windowSec": 1}}}}';
 
@@ -41,20 +41,15 @@ ${errorSummary(problem)}
 <textarea id="override" name="override" rows="8" aria-describedby="override-hint${problem ? ' form-error' : ''}">${draft ?? (current || EXAMPLE)}</textarea></div>
 <div class="actions"><button type="submit">Save override</button></div></form>
 ${limits.override === null ? '' : html`<form method="post" action="${limitsHref(r, project)}/clear" class="actions">${csrfField(r.session)}<button type="submit" class="button-secondary">Clear override</button></form>`}`;
-  sendPage(
-    r.res,
-    problem ? 400 : 200,
-    page(
-      {
-        app: r.app,
-        title: `Rate limits · ${project.name}`,
-        session: r.session,
-        section: 'projects',
-        crumbs: projectCrumbs(r, project, { label: 'Rate limits' }),
-        notice: await takeNotice(r),
-      },
-      body,
-    ),
+  sendProjectPage(
+    r,
+    {
+      title: `Rate limits · ${project.name}`,
+      crumbs: projectCrumbs(r, project, { label: 'Rate limits' }),
+      notice: await takeNotice(r),
+      status: problem ? 400 : 200,
+    },
+    body,
   );
 }
 

@@ -4,9 +4,7 @@ import type { OAuthClient, Project } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
-import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
   actor,
@@ -18,6 +16,7 @@ import {
   type SessionRequest,
 } from './common.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
+import { sendProjectPage } from './project-page.ts';
 
 const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
   `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
@@ -135,11 +134,7 @@ ${clientSecret === null ? html`<p id="client-keys-note">This client signs its to
     { label: 'OAuth 2.0 clients', href: credentialsHref(r, project, 'oauth-clients') },
     { label: 'Client created' },
   );
-  sendPage(
-    r.res,
-    201,
-    page({ app: r.app, title: 'Client created', session: r.session, section: 'projects', crumbs }, body),
-  );
+  sendProjectPage(r, { title: 'Client created', crumbs, status: 201 }, body);
 }
 
 /**

@@ -1,8 +1,6 @@
 import { planAllowsOAuth } from '#common';
 import { when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
   actor,
@@ -14,6 +12,7 @@ import {
   type SessionRequest,
   takeNotice,
 } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 
 async function projectPage(r: SessionRequest) {
   const project = await loadProject(r);
@@ -26,20 +25,14 @@ async function projectPage(r: SessionRequest) {
 </dl>
 ${planAllowsOAuth(project.plan) ? html`<p>This plan includes OAuth 2.0 clients.</p>` : freePlanMessage(project)}
 <p class="actions"><a class="button" href="${projectHref(r, project)}/keys">Keys</a> <a class="button button-secondary" href="${projectHref(r, project)}/usage">Usage</a>${r.app.mode === 'console' ? html` <a class="button button-secondary" href="${projectHref(r, project)}/limits">Rate limits</a>` : ''}</p>`;
-  sendPage(
-    r.res,
-    200,
-    page(
-      {
-        app: r.app,
-        title: project.name,
-        session: r.session,
-        section: 'projects',
-        crumbs: projectCrumbs(r, project),
-        notice: await takeNotice(r),
-      },
-      body,
-    ),
+  sendProjectPage(
+    r,
+    {
+      title: project.name,
+      crumbs: projectCrumbs(r, project),
+      notice: await takeNotice(r),
+    },
+    body,
   );
 }
 
@@ -62,19 +55,13 @@ ${
     : ''
 }
 </ul>`;
-  sendPage(
-    r.res,
-    200,
-    page(
-      {
-        app: r.app,
-        title: `Keys · ${project.name}`,
-        session: r.session,
-        section: 'projects',
-        crumbs: projectCrumbs(r, project, { label: 'Keys' }),
-      },
-      body,
-    ),
+  sendProjectPage(
+    r,
+    {
+      title: `Keys · ${project.name}`,
+      crumbs: projectCrumbs(r, project, { label: 'Keys' }),
+    },
+    body,
   );
 }
 

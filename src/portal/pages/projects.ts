@@ -4,9 +4,8 @@ import type { Account, Project } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, when } from '../html/components.ts';
 import { type Html, html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import {
   actor,
@@ -19,6 +18,7 @@ import {
   setNotice,
   takeNotice,
 } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 
 interface Values {
   name?: string;
@@ -82,11 +82,7 @@ ${createFields(r, accounts, values)}
 <p>OAuth 2.0 clients are available on the <strong>business</strong> and <strong>enterprise</strong> plans only; free plans use API keys.</p>
 ${table}
 ${form}`;
-  sendPage(
-    r.res,
-    status,
-    page({ app: r.app, title: 'Projects', session: r.session, section: 'projects', notice: await takeNotice(r) }, body),
-  );
+  sendProjectPage(r, { title: 'Projects', notice: await takeNotice(r), status }, body);
 }
 
 async function createProject(r: SessionRequest) {

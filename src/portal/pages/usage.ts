@@ -1,10 +1,9 @@
 import { type Month, monthSchema, type ProjectUsage } from '#admin';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { usageChart } from '../html/usage-chart.ts';
-import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, loadProject, projectCrumbs, projectHref, type SessionRequest } from './common.ts';
+import { sendProjectPage } from './project-page.ts';
 
 const MONTH_NAMES = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const count = (n: number) => n.toLocaleString('en-US');
@@ -62,19 +61,13 @@ ${usageChart(usage.days, daysInMonth, `Calls per day in ${title}`)}
 <div class="table-wrap"><table><thead><tr><th scope="col">Day</th><th scope="col">Calls</th></tr></thead>
 <tbody>${usage.days.map((d) => html`<tr><td>${d.day}</td><td>${count(d.calls)}</td></tr>`)}</tbody></table></div>
 </details>`;
-  sendPage(
-    r.res,
-    200,
-    page(
-      {
-        app: r.app,
-        title: `Usage · ${project.name}`,
-        session: r.session,
-        section: 'projects',
-        crumbs: projectCrumbs(r, project, { label: 'Usage' }),
-      },
-      body,
-    ),
+  sendProjectPage(
+    r,
+    {
+      title: `Usage · ${project.name}`,
+      crumbs: projectCrumbs(r, project, { label: 'Usage' }),
+    },
+    body,
   );
 }
 
