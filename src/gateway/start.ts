@@ -1,4 +1,4 @@
-import { createMemoryReplayCache } from '#auth';
+import { createMemoryReplayCache, type DpopReplayCache } from '#auth';
 import { type Clock, type Logger, systemClock } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env } from '#common';
@@ -35,6 +35,8 @@ export interface StartOptions {
    * gateway then opens no metrics port (the primary asks it for `metricsSnapshot()`).
    */
   readonly clusterMetricsUrl?: string;
+  /** In a cluster worker: the primary's DPoP replay cache, shared by every worker (used without Redis). */
+  readonly dpopReplay?: DpopReplayCache;
 }
 
 export interface RunningGateway {
@@ -59,7 +61,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions)
   const metrics = createMetrics(() => current?.auth.metricsSource);
   const hooks = { onUpstreamFailure: (_req: unknown, kind: string) => metrics.upstreamFailures.inc({ kind }) };
   // Accepted DPoP proofs outlive reloads as counters do: a new verifier must still refuse a replay.
-  const memoryReplay = createMemoryReplayCache(() => (clock ?? systemClock).now());
+  const memoryReplay = options.dpopReplay ?? createMemoryReplayCache(() => (clock ?? systemClock).now());
   const newAuth = (c: GatewayConfig) => createAuthRuntime(c, { log, clock, metrics, memoryReplay });
   const closeGeneration = (gen: Generation) => gen.forwarder.close();
   // Access-log lines carry only fixed, non-secret fields (access-log.ts), so they skip the

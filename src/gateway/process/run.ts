@@ -8,6 +8,7 @@ import { createClusterMetrics } from '../ops/cluster-metrics.ts';
 import { startMetrics } from '../ops/metrics-server.ts';
 import { answerMetricsRequests } from '../ops/worker-metrics.ts';
 import { type RunningGateway, startGateway } from '../start.ts';
+import { createClusterReplayCache, serveReplayClaims } from '../verification/cluster-replay.ts';
 import { gatewayLogOutput } from './log-output.ts';
 import { crashLoopError, runPrimary } from './primary.ts';
 import { exitOnUncaughtError } from './uncaught.ts';
@@ -32,10 +33,12 @@ export async function runGatewayProcess(env: Env = process.env): Promise<void> {
     const metricsServer = await startMetrics(config.metrics, metrics, log);
     log.info({ metrics: metricsServer.url, workers }, 'gateway metrics listening (the sum over the workers)');
     const workerEnv = { [METRICS_URL_VARIABLE]: metricsServer.url, ...sharedNonceSecret(config) };
+    const stopReplayClaims = serveReplayClaims();
     let code: number;
     try {
       code = await runPrimary({ workers, drainTimeoutMs: config.drainTimeoutMs, log, workerEnv });
     } finally {
+      stopReplayClaims();
       metrics.close();
       metricsServer.server.close();
       metricsServer.server.closeAllConnections();
@@ -87,12 +90,10 @@ async function serve(
   let gateway: RunningGateway | undefined;
   const clusterMetricsUrl = cluster.isWorker ? env[METRICS_URL_VARIABLE] : undefined;
   if (clusterMetricsUrl !== undefined) answerMetricsRequests(async () => (await gateway?.metricsSnapshot()) ?? [], log);
-  gateway = await startGateway(config, {
-    log,
-    configFile: file,
-    env,
-    ...(clusterMetricsUrl !== undefined ? { clusterMetricsUrl } : {}),
-  });
+  // A cluster worker records DPoP proofs with the primary, so that its siblings refuse them too.
+  const inCluster =
+    clusterMetricsUrl === undefined ? {} : { clusterMetricsUrl, dpopReplay: createClusterReplayCache() };
+  gateway = await startGateway(config, { log, configFile: file, env, ...inCluster });
   await stopping;
   log.info('draining');
   await gateway.close();

@@ -153,6 +153,26 @@ describe('cluster mode', () => {
     for (let i = 0; i < 6; i++) statuses.push((await call(nonce)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
   });
+
+  it('has every worker refuse a DPoP proof another worker accepted, with no Redis', async () => {
+    const run = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
+    const [first] = await run.waitFor(listening, 2);
+    const url = new URL(String(first?.['url']));
+    const key = await dpopKey();
+    const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
+    const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+    const proof = (nonce: string | undefined) =>
+      dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
+    const call = (dpop: string) => freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
+    const nonce = (await call(await proof(undefined))).nonce;
+    const once = await proof(nonce);
+    expect((await call(once)).status).toBe(200);
+    // A new connection each: the replays reach both workers.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(once)).status);
+    expect(statuses).toEqual([401, 401, 401, 401]);
+    expect((await call(await proof(nonce))).status).toBe(200);
+  });
 });
 
 /** A GET on a connection of its own (no keep-alive pool), so that each goes to the next worker. */

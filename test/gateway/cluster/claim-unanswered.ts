@@ -1,0 +1,7 @@
+// A worker whose primary never answers its DPoP claims: what does the replay cache decide?
+import { createClusterReplayCache } from '../../../src/gateway/verification/cluster-replay.ts';
+
+const replay = createClusterReplayCache(200);
+const fresh = await replay.claim('jkt.jti', Date.now() + 60_000);
+replay.close();
+process.send?.({ type: 'result', fresh }, () => process.disconnect());

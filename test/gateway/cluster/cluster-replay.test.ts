@@ -1,0 +1,22 @@
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+describe("a cluster worker's DPoP replay cache", () => {
+  it('refuses the proof when the primary does not answer in time (fails closed)', async () => {
+    const child = fork(join(import.meta.dirname, 'claim-unanswered.ts'), { stdio: 'inherit' });
+    const requests: unknown[] = [];
+    const result = await new Promise<unknown>((resolve, reject) => {
+      child.on('message', (message: { type?: string; fresh?: unknown }) => {
+        if (message.type === 'result') resolve(message.fresh);
+        else requests.push(message);
+      });
+      child.on('error', reject);
+      child.on('exit', () => resolve('exited without a result'));
+    }).finally(() => child.kill());
+    expect(requests).toEqual([
+      { type: 'tokengate:dpop-claim', id: 1, key: 'jkt.jti', expiresAtMs: expect.any(Number) },
+    ]);
+    expect(result).toBe(false);
+  });
+});
