@@ -33,12 +33,19 @@ const DPOP_ERROR: Partial<Record<AuthFailureKind, string>> = {
   invalid_token: 'invalid_token',
   token_revoked: 'invalid_token',
   token_expired: 'invalid_token',
+  insufficient_scope: 'insufficient_scope',
 };
+
+/** RFC 6750 §3's `scope` attribute: the route's required scopes. */
+function scopeAttribute(failure: AuthFailure): string {
+  return failure.kind === 'insufficient_scope' ? `, scope="${failure.required?.scopes.join(' ') ?? ''}"` : '';
+}
 
 function challenge(failure: AuthFailure, message: string): string {
   if (failure.dpop === true) {
     const error = DPOP_ERROR[failure.kind];
-    if (error !== undefined) return `${DPOP_REALM}, error="${error}", error_description="${quoted(message)}"`;
+    if (error !== undefined)
+      return `${DPOP_REALM}, error="${error}", error_description="${quoted(message)}"${scopeAttribute(failure)}`;
   }
   switch (failure.kind) {
     case 'credentials_missing':
@@ -48,10 +55,8 @@ function challenge(failure: AuthFailure, message: string): string {
       return REALM;
     case 'invalid_request':
       return `${REALM}, error="invalid_request", error_description="${quoted(message)}"`;
-    case 'insufficient_scope': {
-      const scope = failure.required?.scopes.join(' ') ?? '';
-      return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}", scope="${scope}"`;
-    }
+    case 'insufficient_scope':
+      return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}"${scopeAttribute(failure)}`;
     default:
       return `${REALM}, error="invalid_token", error_description="${quoted(message)}"`;
   }

@@ -85,6 +85,17 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
     expect(res.body).toEqual({ completions: [], message: 'Invalid bearer token', error_code: '1024', success: false });
   });
 
+  it('answers a missing scope on a DPoP call with the DPoP challenge naming the scopes needed (RFC 9449 §7.1)', () => {
+    const res = authFailureResponse(
+      failure('insufficient_scope', { required: { scopes: ['phone', 'email'], match: 'all' }, dpop: true }),
+    );
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error_code: '1026' });
+    expect(res.headers['www-authenticate']).toMatch(
+      /^DPoP realm="tokengate", algs="[^"]+", error="insufficient_scope", error_description="[^"]+", scope="phone email"$/,
+    );
+  });
+
   it('never copies the private detail into the body or the header', () => {
     const kinds: AuthFailureKind[] = [
       'credentials_missing',
