@@ -170,6 +170,20 @@ describe('the replay cache shared through Redis', () => {
     expect((await dpopCall(two as Verifier, await proofNow())).ok).toBe(true);
   });
 
+  it('records a proof that arrives while the first connection to Redis is still being made', async () => {
+    const replay = createRedisReplayCache(
+      'redis://127.0.0.1:6379',
+      `tg-test-${randomBytes(4).toString('hex')}:`,
+      1000,
+      () => f.clock.now(),
+      createLogger({ level: 'silent' }),
+    );
+    caches.push(replay);
+    // No await before the claim: the connection is still being made.
+    expect(await replay.claim('first', f.clock.now() + 60_000)).toBe(true);
+    expect(await replay.claim('first', f.clock.now() + 60_000)).toBe(false);
+  });
+
   it('refuses proofs while Redis does not answer (fails closed)', async () => {
     const log = createLogger({ level: 'silent' });
     const dead = createRedisReplayCache('redis://127.0.0.1:1', 'x:', 100, () => f.clock.now(), log);

@@ -22,6 +22,12 @@ export function createRedisReplayCache(
     retryStrategy: (times) => Math.min(100 * times, 2_000),
   });
   let down = false;
+  // A proof that arrives while the first connection is still being made (a gateway just started)
+  // waits for it, at most connectTimeout: refusing it would be a false 1027.
+  const firstAttempt = new Promise<void>((resolve) => {
+    client.once('ready', resolve);
+    client.once('error', () => resolve());
+  });
   client.on('error', (error: Error) => {
     if (!down) log.warn({ err: error.message }, 'DPoP replay cache: Redis unreachable; refusing DPoP proofs');
     down = true;
@@ -31,6 +37,7 @@ export function createRedisReplayCache(
   });
   return {
     async claim(key, expiresAtMs) {
+      if (client.status !== 'ready' && !down) await firstAttempt;
       const ttl = Math.max(1, Math.ceil(expiresAtMs - now()));
       try {
         return (await client.set(`${prefix}dpop:${key}`, '1', 'PX', ttl, 'NX')) === 'OK';
