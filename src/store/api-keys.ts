@@ -7,13 +7,20 @@ interface ApiKeyRow {
   key: string;
   project_id: string;
   secret_hash: string;
+  enabled: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'key, project_id, secret_hash, created_at';
+const COLUMNS = 'key, project_id, secret_hash, enabled, created_at';
 
 function toApiKey(row: ApiKeyRow): ApiKey {
-  return { key: row.key, projectId: row.project_id, secretHash: row.secret_hash, createdAt: toNumber(row.created_at) };
+  return {
+    key: row.key,
+    projectId: row.project_id,
+    secretHash: row.secret_hash,
+    enabled: row.enabled,
+    createdAt: toNumber(row.created_at),
+  };
 }
 
 /** Any plan may hold API keys (the key/secret method). Throws StoreError `project_not_found`. */
@@ -34,6 +41,15 @@ export function createApiKey(
 
 export async function getApiKey(db: SqlRunner, key: string): Promise<ApiKey | null> {
   const rows = await db.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE key = $1`, [key]);
+  return rows[0] ? toApiKey(rows[0]) : null;
+}
+
+/** Disables or enables the key; returns it as it now is, or null if there is none. */
+export async function setApiKeyEnabled(db: SqlRunner, key: string, enabled: boolean): Promise<ApiKey | null> {
+  const rows = await db.query<ApiKeyRow>(`UPDATE api_keys SET enabled = $2 WHERE key = $1 RETURNING ${COLUMNS}`, [
+    key,
+    enabled,
+  ]);
   return rows[0] ? toApiKey(rows[0]) : null;
 }
 

@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '#common';
 import { addActivity, listActivity } from './activity.ts';
 import { createAccount, getAccount, listAccounts, updateAccount } from './accounts.ts';
-import { createApiKey, deleteApiKey, getApiKey, listApiKeys } from './api-keys.ts';
+import { createApiKey, deleteApiKey, getApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
 import type { Backend } from './backend.ts';
 import {
   createClient,
@@ -92,6 +92,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
 
     createApiKey: (input) => changing(createApiKey(db, input, clock.now()), 'api_key', (k) => k.key),
     getApiKey: (key) => getApiKey(db, key),
+    setApiKeyEnabled: (key, enabled) => changing(setApiKeyEnabled(db, key, enabled), 'api_key', (k) => k?.key ?? null),
     deleteApiKey: (key) => changing(deleteApiKey(db, key), 'api_key', (k) => k?.key ?? null),
     listApiKeys: (projectId) => listApiKeys(db, projectId),
 

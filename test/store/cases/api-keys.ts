@@ -6,7 +6,12 @@ export function apiKeyCases(ctx: SuiteContext): void {
     const project = await ctx.store.createProject({ name: 'keys', plan: 'free' });
     const apiKey = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'sha256:abc' });
     expect(apiKey.key).toMatch(/^key_[A-Za-z0-9_-]{22}$/);
-    expect(apiKey).toMatchObject({ projectId: project.id, secretHash: 'sha256:abc', createdAt: ctx.clock.now() });
+    expect(apiKey).toMatchObject({
+      projectId: project.id,
+      secretHash: 'sha256:abc',
+      enabled: true,
+      createdAt: ctx.clock.now(),
+    });
     expect(await ctx.store.getApiKey(apiKey.key)).toEqual(apiKey);
   });
 
@@ -39,6 +44,29 @@ export function apiKeyCases(ctx: SuiteContext): void {
     expect(await ctx.store.getApiKey(doomed.key)).toBeNull();
     expect(await ctx.store.deleteApiKey(doomed.key)).toBeNull();
     expect(await ctx.store.listApiKeys(project.id)).toEqual([kept]);
+  });
+
+  it('disables and enables an API key, announcing each change to every replica, and leaves its other fields', async () => {
+    const project = await ctx.store.createProject({ name: 'toggled', plan: 'free' });
+    const toggled = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h1' });
+    ctx.clock.set(ctx.clock.now() + 1000);
+    const other = await ctx.store.createApiKey({ projectId: project.id, secretHash: 'h2' });
+    const seen: string[] = [];
+    const unsubscribe = ctx.store.onChange((change) => {
+      if (change.kind === 'api_key' && change.id) seen.push(change.id);
+    });
+    expect(await ctx.store.setApiKeyEnabled(toggled.key, false)).toEqual({ ...toggled, enabled: false });
+    // On PostgreSQL the NOTIFY's echo may come again later: only the ids heard count.
+    expect(new Set(seen)).toEqual(new Set([toggled.key]));
+    seen.length = 0;
+    expect(await ctx.store.getApiKey(toggled.key)).toEqual({ ...toggled, enabled: false });
+    expect(await ctx.store.listApiKeys(project.id)).toEqual([{ ...toggled, enabled: false }, other]);
+    expect(await ctx.store.setApiKeyEnabled(toggled.key, true)).toEqual(toggled);
+    expect(new Set(seen)).toEqual(new Set([toggled.key]));
+    expect(await ctx.store.getApiKey(toggled.key)).toEqual(toggled);
+    expect(await ctx.store.setApiKeyEnabled('key_missing', false)).toBeNull();
+    unsubscribe();
+    expect(seen).not.toContain('key_missing');
   });
 
   it('refuses an API key for a project that does not exist and answers null for an unknown key', async () => {
