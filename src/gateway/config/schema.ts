@@ -411,9 +411,19 @@ export function gatewaySchema(env: Env) {
                 '`DPOP_NONCE_SECRET`, else random per gateway process',
               ),
             ),
+          publicUrl: url
+            .optional()
+            .meta(
+              documented(
+                "The base URL clients address the gateway's routes under, which a proof's `htu` is checked " +
+                  'against (RFC 9449 §4.3): this base and the request path. Set it when clients reach the gateway ' +
+                  'at another host than the issuer or under a path prefix that a proxy in front strips.',
+                'the issuer identifier (`issuer.issuer`, else `PUBLIC_URL`)',
+              ),
+            ),
         })
         .prefault({})
-        .describe('DPoP-bound tokens (`Authorization: DPoP`): server nonces.'),
+        .describe('DPoP-bound tokens (`Authorization: DPoP`): server nonces and the URL proofs name.'),
       limits: z
         .strictObject({
           maxHeaderSize: int(1_024, 1_048_576)
@@ -527,6 +537,7 @@ export function gatewaySchema(env: Env) {
         dpop: {
           nonce: c.dpop.nonce,
           nonceSecret: c.dpop.nonceSecret ?? nonceSecret,
+          publicUrl: (c.dpop.publicUrl ?? issuer).replace(/\/+$/, ''),
           replayRedis: replayRedisOf(c.rateLimits ?? redisWithoutLimits.data),
         },
         metrics: {

@@ -72,9 +72,9 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
       ? undefined
       : createRedisReplayCache(redis.url, redis.keyPrefix, redis.timeoutMs, () => (clock ?? systemClock).now(), log);
   const replay = redisReplay ?? deps.memoryReplay;
-  // htu as the client saw it: the public base URL (PUBLIC_URL, the issuer identifier) and the
-  // path, whatever scheme and host this hop was reached by behind a proxy or load balancer.
-  const publicBase = issuer.issuer.replace(/\/+$/, '');
+  // htu as the client saw it: the public base URL (dpop.publicUrl, else the issuer identifier) and
+  // the path, whatever scheme and host this hop was reached by behind a proxy or load balancer.
+  const publicBase = config.dpop.publicUrl;
   // Stateless (an HMAC of the secret and the minute): every gateway sharing the secret accepts them.
   const nonces = createDpopNonces({
     mode: config.dpop.nonce,

@@ -50,12 +50,25 @@ describe('loading a valid gateway configuration', () => {
 
   it('keeps DPoP nonces off by default, and takes their secret from the file, else DPOP_NONCE_SECRET', () => {
     const env = { DPOP_NONCE_SECRET: 'env-secret-0123456789' };
-    expect(loadGatewayConfig(fixture('minimal.yaml'), {}).dpop).toEqual({ nonce: 'off', nonceSecret: undefined });
+    expect(loadGatewayConfig(fixture('minimal.yaml'), {}).dpop).toEqual({
+      nonce: 'off',
+      nonceSecret: undefined,
+      publicUrl: 'http://127.0.0.1:8080',
+    });
     expect(loadGatewayConfig(fixture('minimal.yaml'), env).dpop.nonceSecret).toBe('env-secret-0123456789');
     expect(loadGatewayConfig(fixture('dpop.yaml'), env).dpop).toEqual({
       nonce: 'required',
       nonceSecret: 'from-the-file-0123456789',
+      publicUrl: 'https://api.example.com/edge',
     });
+  });
+
+  it('checks DPoP proofs against the issuer identifier unless dpop.publicUrl names another base', () => {
+    const env = { PUBLIC_URL: 'https://id.example.com/' };
+    expect(loadGatewayConfig(fixture('minimal.yaml'), env).dpop.publicUrl).toBe('https://id.example.com');
+    expect(problemsOf('invalid/dpop-public-url.yaml')).toEqual([
+      expect.stringMatching(/^dpop\.publicUrl: must be an http\(s\) URL/),
+    ]);
   });
 
   it('interpolates environment variables and types unquoted numbers', () => {
@@ -130,7 +143,7 @@ describe('loading a valid gateway configuration', () => {
       },
       caches: { tokens: { maxEntries: 100_000, maxBytes: 64 * 2 ** 20 }, negative: { maxEntries: 10_000, ttlSec: 30 } },
       revocation: { maxStalenessSec: 30, failOpen: false },
-      dpop: { nonce: 'off', nonceSecret: undefined },
+      dpop: { nonce: 'off', nonceSecret: undefined, publicUrl: 'http://127.0.0.1:8080' },
       limits: {
         maxHeaderSize: 16_384,
         maxUrlLength: 8_192,
