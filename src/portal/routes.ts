@@ -2,6 +2,7 @@ import { activityRoutes } from './pages/activity.ts';
 import { apiKeyDeleteRoutes } from './pages/api-key-delete.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientDeleteRoutes } from './pages/client-delete.ts';
+import { clientSettingsRoutes } from './pages/client-settings.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
 import { invitationRoutes } from './pages/invitations.ts';
 import { limitsRoutes } from './pages/limits.ts';
@@ -27,6 +28,7 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...clientRoutes,
   ...clientStateRoutes,
   ...clientDeleteRoutes,
+  ...clientSettingsRoutes,
   ...tokenRoutes,
 ];
 

@@ -65,6 +65,8 @@ describe('isolation between accounts in the portal', () => {
     `/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`,
     `/portal/projects/${b.project}/oauth-clients/${b.client}/delete`,
     `/portal/projects/${a.project}/oauth-clients/${b.client}/delete`,
+    `/portal/projects/${b.project}/oauth-clients/${b.client}`,
+    `/portal/projects/${a.project}/oauth-clients/${b.client}`,
   ];
   const posts = (): Array<[string, Record<string, string | string[]>]> => [
     [`/portal/projects/${b.project}/credentials/api-keys`, {}],
@@ -76,6 +78,9 @@ describe('isolation between accounts in the portal', () => {
     [`/portal/projects/${a.project}/api-keys/${b.apiKey}/delete`, {}],
     [`/portal/projects/${b.project}/oauth-clients/${b.client}/delete`, {}],
     [`/portal/projects/${a.project}/oauth-clients/${b.client}/delete`, {}],
+    [`/portal/projects/${b.project}/oauth-clients/${b.client}/dpop`, { required: '1' }],
+    [`/portal/projects/${a.project}/oauth-clients/${b.client}/dpop`, { required: '1' }],
+    [`/portal/projects/${b.project}/oauth-clients/${b.client}/keys`, { jwks: '{"keys": []}' }],
     ['/portal/projects', { name: 'planted', account: b.id }],
     [`/portal/accounts/${b.id}/invitations`, { email: 'spy@example.com', role: 'owner' }],
     [`/portal/accounts/${b.id}/people/${b.ownerId}/role`, { role: 'viewer' }],
@@ -125,7 +130,7 @@ describe('isolation between accounts in the portal', () => {
 
   it('leaves B as it was: its client enabled and working, no new key, client, project or person, its owner an owner', async () => {
     expect((await t.admin('GET', `/projects/${b.project}/clients`)).body).toEqual([
-      expect.objectContaining({ client_id: b.client, enabled: true }),
+      expect.objectContaining({ client_id: b.client, enabled: true, require_dpop: false }),
     ]);
     const activity = (await t.admin('GET', `/accounts/${b.id}/activity`)).body as Json[];
     expect(activity.filter((e) => e['target'] === b.apiKey).map((e) => e['action'])).toEqual(['api_key.create']);

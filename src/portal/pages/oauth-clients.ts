@@ -6,28 +6,21 @@ import { csrfField, errorSummary, secretPanel, when } from '../html/components.t
 import { html } from '../html/escape.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
 import type { PortalRoute } from '../routing.ts';
-import {
-  actor,
-  mayChange,
-  type Linked,
-  freePlanMessage,
-  loadProject,
-  projectHref,
-  type SessionRequest,
-} from './common.ts';
+import { actor, mayChange, freePlanMessage, loadProject, type SessionRequest } from './common.ts';
+import { clientSettingsHref } from './client-settings.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 import { sendProjectPage } from './project-page.ts';
 
-const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
-  `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
+const clientHref = clientSettingsHref;
 
 function clientRow(r: SessionRequest, project: Project, client: OAuthClient): TableRow {
   const toggle = client.enabled
     ? html`<a href="${clientHref(r, project, client)}/disable">Disable<span class="visually-hidden"> ${client.name}</span></a>`
     : html`<form method="post" action="${clientHref(r, project, client)}/enable" class="inline">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${client.name}</span></button></form>`;
+  const settings = html`<a href="${clientHref(r, project, client)}">Settings<span class="visually-hidden"> of ${client.name}</span></a>`;
   const action = mayChange(r, project.accountId)
-    ? html`<span class="row-actions">${toggle} <a href="${clientHref(r, project, client)}/delete">Delete<span class="visually-hidden"> ${client.name}</span></a></span>`
-    : html`<span class="muted">View only</span>`;
+    ? html`<span class="row-actions">${settings} ${toggle} <a href="${clientHref(r, project, client)}/delete">Delete<span class="visually-hidden"> ${client.name}</span></a></span>`
+    : html`<span class="row-actions"><a href="${clientHref(r, project, client)}">View<span class="visually-hidden"> ${client.name}</span></a> <span class="muted">View only</span></span>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
   const method = `${client.jwks ? 'Private key (private_key_jwt)' : 'Client secret'}${client.requireDpop ? ', DPoP required' : ''}`;
   return {
