@@ -9,8 +9,8 @@ import type { ApiAuthResult } from './types.ts';
 /**
  * Key/secret authentication (the spec's other method; codes of the public API). After the
  * syntactic checks (key-secret-input.ts): 1001 unknown key → 1006 wrong secret (constant-time
- * hash compare) → 1001 again if the key's project no longer exists. The key and the secret are
- * never logged.
+ * hash compare) → 1001 again if the key is disabled, or its project no longer exists or its
+ * account is disabled. The key and the secret are never logged.
  *
  * Scopes: a key carries none. It grants every scope, because every plan includes all three
  * services; OAuth scopes narrow what one client may do, they are not a plan limit.
@@ -34,6 +34,8 @@ export async function authenticateKeySecret(
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
   if (!verifySecret(input.secret, apiKey.secretHash))
     return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
+  // A disabled key is answered as an unknown one, and only to its secret's holder; the log says why.
+  if (!apiKey.enabled) return refused('key_not_found', route, log, 'key disabled', apiKey.projectId);
   const project = await projects(apiKey.projectId);
   if (project === null) return refused('key_not_found', route, log, 'project gone', apiKey.projectId);
   // A disabled account's keys are refused like unknown ones; the log says why.

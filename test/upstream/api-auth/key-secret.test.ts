@@ -99,6 +99,21 @@ describe('key and secret in the upstream', () => {
     }
   });
 
+  it('answers 1001 (401) for a disabled key on the very next call, as for an unknown one, and accepts it again once enabled', async () => {
+    const toggled = await h.projectWithKey();
+    const call = () => h.call(PHONE, { key: toggled.key, secret: toggled.secret });
+    expect((await call()).status).toBe(200);
+    await h.store.setApiKeyEnabled(toggled.key, false);
+    const refused = await call();
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ message: 'Key not found', error_code: '1001', success: false });
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="tokengate"');
+    // A wrong secret still gets 1006: being disabled tells nobody without the secret anything more.
+    expect((await h.call(PHONE, { key: toggled.key }, `${toggled.secret}x`)).body.error_code).toBe('1006');
+    await h.store.setApiKeyEnabled(toggled.key, true);
+    expect((await call()).status).toBe(200);
+  });
+
   it('answers 1001 once the 1 s lookup cache has passed since the key’s project was deleted', async () => {
     const doomed = await h.projectWithKey();
     expect((await h.call(PHONE, { key: doomed.key, secret: doomed.secret })).status).toBe(200);
