@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientKey, keySet } from '#test/client-keys.ts';
 import { screenshot } from '../console/browser.ts';
 import { createAccount, invite, PASSWORD, type TestAccount } from './people-client.ts';
 import {
@@ -123,7 +124,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
   let stack: PortalBrowserStack;
   let acme: TestAccount;
   let hobby: TestAccount;
-  const ids = { project: '', client: '', apiKey: '', hobbyProject: '' };
+  const ids = { project: '', client: '', keyClient: '', apiKey: '', hobbyProject: '' };
   const links: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -139,6 +140,15 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       const made = await stack.t.admin('POST', `/projects/${ids.project}/clients`, { name, scopes });
       ids.client ||= String((made.body as Json)['client_id']);
     }
+    const keys = keySet(await clientKey('RS256', 'parcel-2026-11'), await clientKey('ES256', 'parcel-2027-05'));
+    const signer = await stack.t.admin('POST', `/projects/${ids.project}/clients`, {
+      name: 'label-printer',
+      scopes: ['address'],
+      auth: 'private_key_jwt',
+      jwks: keys,
+      require_dpop: true,
+    });
+    ids.keyClient = String((signer.body as Json)['client_id']);
     ids.apiKey = String(((await stack.t.admin('POST', `/projects/${ids.project}/apikeys`)).body as Json)['key']);
     hobby = await createAccount(stack.t, 'Hobby Works', 'free');
     ids.hobbyProject = await project(hobby.id, 'Side project');
@@ -164,6 +174,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       ['settings', '/settings'],
       ['revoke', '/tokens/revoke'],
     ];
+    if (who !== 'free') pages.push(['client-settings', `/projects/${p}/oauth-clients/${ids.keyClient}`]);
     if (who === 'owner' || who === 'developer')
       pages.push(
         ['new-client', `/projects/${p}/credentials/oauth-clients/new`],
@@ -225,6 +236,14 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
             await check(page, `screens-${who}-${width}-api-key-created`);
           }
           expect(failed).toEqual([]);
+          if (who === 'owner') {
+            // A refused key set answers 400 on purpose: the form shown again with its reason.
+            await page.goto(stack.portal(`/projects/${ids.project}/oauth-clients/${ids.keyClient}`));
+            await page.getByLabel('New public keys (JWK set)').fill('{"keys": [');
+            await page.getByRole('button', { name: 'Replace public keys' }).click();
+            await page.getByRole('heading', { level: 2, name: 'There is a problem' }).waitFor();
+            await check(page, `screens-${who}-${width}-client-keys-refused`);
+          }
         } finally {
           await closePage(page);
         }

@@ -31,12 +31,22 @@ interface Refusal {
   readonly jwks: string;
 }
 
+/** The algorithms a key of each type may sign with (the admin input and the token endpoint pin the same). */
+const ALGORITHMS: Record<string, string> = { RSA: 'RS256 or PS256', EC: 'ES256', OKP: 'EdDSA' };
+
+/** A stored public key in a person's words: `RSA, 2048 bits`, `EC P-256`, `OKP Ed25519`. */
+function keyType(key: Record<string, unknown>): string {
+  const kty = String(key['kty'] ?? '');
+  if (kty === 'RSA' && typeof key['n'] === 'string') return `RSA, ${Math.floor((key['n'].length * 6) / 8) * 8} bits`;
+  return typeof key['crv'] === 'string' ? `${kty} ${key['crv']}` : kty;
+}
+
 function keysTable(client: OAuthClient): Html {
   const rows = (client.jwks?.keys ?? []).map((key) => ({
     header: html`<code>${String(key['kid'] ?? '')}</code>`,
-    cells: [String(key['kty'] ?? ''), String(key['alg'] ?? 'any the type allows')],
+    cells: [keyType(key), String(key['alg'] ?? ALGORITHMS[String(key['kty'])] ?? '')],
   }));
-  return dataTable(`Public keys of ${client.name}`, ['Key id (kid)', 'Type', 'Algorithm'], rows);
+  return dataTable(`Public keys of ${client.name}`, ['Key id (kid)', 'Type', 'Signs with'], rows);
 }
 
 function keysSection(r: SessionRequest, project: Project, client: OAuthClient, refusal?: Refusal): Html {
@@ -45,7 +55,7 @@ function keysSection(r: SessionRequest, project: Project, client: OAuthClient, r
 <p>This client proves itself with its client secret: it has no public keys. A client registered with public keys (private_key_jwt) can have them replaced here.</p></section>`;
   const form = mayChange(r, project.accountId)
     ? html`<form method="post" action="${clientSettingsHref(r, project, client)}/keys" class="stack card">
-${csrfField(r.session)}
+${csrfField(r.session)}${refusal ? errorSummary(refusal.message) : ''}
 <div class="field"><label for="client-jwks">New public keys (JWK set)</label>
 <textarea id="client-jwks" name="jwks" rows="8" required spellcheck="false" aria-describedby="client-jwks-hint${refusal ? ' form-error' : ''}"${refusal ? html` aria-invalid="true"` : ''}>${refusal?.jwks ?? ''}</textarea>
 <p class="hint" id="client-jwks-hint">Paste the whole set {"keys": [...]}: it replaces the keys above at once. To rotate without a gap, paste the old and the new key together, move the client to the new key, then paste the new key alone. Public keys only: never paste a private key.</p></div>
@@ -54,7 +64,6 @@ ${csrfField(r.session)}
     : '';
   return html`<section class="stack" aria-labelledby="keys-heading"><h2 id="keys-heading">Public keys</h2>
 <p>The client signs its token requests with a private key (private_key_jwt). An assertion is accepted when its <code>kid</code> names a key of this set; one signed by a key removed from it is refused (<code>invalid_client</code>) from the moment the set is replaced.</p>
-${refusal ? errorSummary(refusal.message) : ''}
 ${keysTable(client)}
 ${form}</section>`;
 }
