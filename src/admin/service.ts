@@ -9,7 +9,7 @@ import {
 import { accountActivity } from './activity.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
-import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.ts';
+import { createApiKey, deleteApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
 import {
   createClient,
   deleteClient,
@@ -56,6 +56,7 @@ const OPERATIONS = {
   rotateKeys,
   createApiKey,
   deleteApiKey,
+  setApiKeyEnabled,
   listApiKeys,
   reloadAddresses,
   getProjectLimits,

@@ -161,6 +161,29 @@ for (const backend of ['embedded', 'postgres'] as const) {
       for (const entry of entries) expect(entry['address']).toMatch(LOOPBACK);
     });
 
+    it('records the operator disabling and enabling an API key, through the CLI and the admin API', async () => {
+      const off = await runCli(['admin', 'apikey', 'disable', apiKey, '--json'], env);
+      expect(off).toEqual({ code: 0, stdout: `${JSON.stringify({ key: apiKey, enabled: false })}\n`, stderr: '' });
+      expect((await t.admin('POST', `/apikeys/${apiKey}/enable`)).body).toEqual({ key: apiKey, enabled: true });
+      const entries = await activity(acme.id);
+      expect(entries.slice(0, 2)).toEqual([
+        {
+          at: expect.any(String),
+          actor: 'operator',
+          action: 'api_key.enable',
+          target: apiKey,
+          address: expect.stringMatching(LOOPBACK),
+        },
+        {
+          at: expect.any(String),
+          actor: 'operator',
+          action: 'api_key.disable',
+          target: apiKey,
+          address: expect.stringMatching(LOOPBACK),
+        },
+      ]);
+    });
+
     it('answers 404 for an unknown account, from the admin API and the CLI', async () => {
       expect((await t.admin('GET', '/accounts/acc_missing/activity')).status).toBe(404);
       const result = await runCli(['admin', 'account', 'activity', 'acc_missing', '--json'], env);

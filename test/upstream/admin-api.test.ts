@@ -95,12 +95,14 @@ describe('admin API over HTTP', () => {
       ['POST', '/projects/prj_nope/apikeys', undefined],
       ['POST', '/clients/cli_nope/disable', undefined],
       ['POST', '/clients/cli_nope/enable', undefined],
+      ['POST', '/apikeys/key_nope/disable', undefined],
+      ['POST', '/apikeys/key_nope/enable', undefined],
     ];
     for (const [method, path, body] of requests) {
       const res = await t.admin(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toEqual({
-        message: expect.stringMatching(/(project|client) "(prj|cli)_nope" does not exist/),
+        message: expect.stringMatching(/(project|client|api key) "(prj|cli|key)_nope" does not exist/),
         error_code: '1011',
         success: false,
       });
@@ -118,12 +120,14 @@ describe('admin API over HTTP', () => {
         ['POST', `/projects/${id}/apikeys`, undefined],
         ['POST', `/clients/${id}/disable`, undefined],
         ['POST', `/clients/${id}/enable`, undefined],
+        ['POST', `/apikeys/${id}/disable`, undefined],
+        ['POST', `/apikeys/${id}/enable`, undefined],
       ];
       for (const [method, path, body] of requests) {
         const res = await t.admin(method, path, body);
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.body).toEqual({
-          message: expect.stringMatching(/^(project|client) ".*" does not exist$/),
+          message: expect.stringMatching(/^(project|client|api key) ".*" does not exist$/),
           error_code: '1011',
           success: false,
         });
@@ -284,6 +288,30 @@ describe('admin API over HTTP', () => {
     const res = await t.admin('POST', `/projects/${project.id}/apikeys`);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ key: expect.any(String), secret: expect.any(String) });
+  });
+
+  it('disables an API key, whose calls are then refused with 1001, and enables it again, answering {key, enabled}', async () => {
+    const project = await createProject('free');
+    const { key, secret } = (await t.admin('POST', `/projects/${project.id}/apikeys`)).body as Record<string, string>;
+    const call = async () => {
+      const query = new URLSearchParams({ phone_number: '0412345678', default_country_code: 'AU', key: key ?? '' });
+      const res = await fetch(`${t.upstream.url}/api/phone/v1/verification?${query}`, {
+        headers: { authorization: secret ?? '' },
+      });
+      return { status: res.status, code: ((await res.json()) as Json)['error_code'] };
+    };
+    expect((await call()).status).toBe(200);
+    expect(await t.admin('POST', `/apikeys/${key}/disable`)).toMatchObject({
+      status: 200,
+      body: { key, enabled: false },
+    });
+    expect(await call()).toEqual({ status: 401, code: '1001' });
+    expect(await t.admin('POST', `/apikeys/${key}/disable`)).toMatchObject({ status: 200, body: { enabled: false } });
+    expect(await t.admin('POST', `/apikeys/${key}/enable`)).toMatchObject({
+      status: 200,
+      body: { key, enabled: true },
+    });
+    expect((await call()).status).toBe(200);
   });
 
   it('reloads the address data set on request (after an import under DATA_DIR)', async () => {

@@ -1,5 +1,5 @@
-import { noPositionals, required, segment } from './args.ts';
-import type { AdminCommand } from './command.ts';
+import { noPositionals, required, segment, singleId } from './args.ts';
+import type { AdminCommand, CommandInput } from './command.ts';
 import { asRow, pick } from './shape.ts';
 import { fields } from './table.ts';
 
@@ -18,4 +18,22 @@ const create: AdminCommand = {
   },
 };
 
-export const apiKeyCommands: readonly AdminCommand[] = [create];
+function toggle(verb: 'enable' | 'disable'): AdminCommand {
+  const command: AdminCommand = {
+    noun: 'apikey',
+    verb,
+    usage: `apikey ${verb} KEY [--json]`,
+    async run(input: CommandInput) {
+      const key = singleId(input, command, 'key');
+      const answer = pick(asRow(await input.api.request('POST', `/apikeys/${segment(key)}/${verb}`)), [
+        'key',
+        'enabled',
+      ]);
+      const note = verb === 'disable' ? ' (its calls are refused until it is enabled)' : '';
+      return { json: answer, text: `API key ${key} ${verb}d${note}` };
+    },
+  };
+  return command;
+}
+
+export const apiKeyCommands: readonly AdminCommand[] = [create, toggle('disable'), toggle('enable')];

@@ -134,6 +134,11 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
     summary: 'Create an API key and secret for key/secret calls. The secret is shown once.',
     options: { '--project PROJECT_ID': 'the project' },
   },
+  'apikey disable': {
+    summary: 'Disable an API key: its calls are refused (1001, as an unknown key) until it is enabled again.',
+    arguments: { KEY: 'the API key (key_…)' },
+  },
+  'apikey enable': { summary: 'Enable an API key again.', arguments: { KEY: 'the API key (key_…)' } },
   'address import': {
     summary: 'Import a G-NAF release as the address data set (runs where the upstream runs: writes under DATA_DIR).',
     options: { '--gnaf GNAF_DIR': 'the unpacked G-NAF release' },
