@@ -55,4 +55,30 @@ describe('console: a client registered with public keys (private_key_jwt)', () =
       expect(res.text).toContain('value="private_key_jwt" checked');
     }
   });
+
+  it('lets the operator replace a client’s keys and require DPoP on its page, logged as the operator', async () => {
+    const first = await clientKey('ES256');
+    const made = await create({ name: 'rotating', auth: 'private_key_jwt', jwks: JSON.stringify(keySet(first)) });
+    const clientId = /<code id="client-id">([^<]+)<\/code>/.exec(made.text)?.[1] ?? '';
+    const page = `/console/projects/${id}/oauth-clients/${clientId}`;
+    const second = await clientKey('PS256');
+    await c.get(page);
+    const replaced = await c.follow(await c.post(`${page}/keys`, { jwks: JSON.stringify(keySet(first, second)) }));
+    expect(replaced.text).toContain('Public keys of “rotating” replaced: 2 keys now.');
+    expect(replaced.text).toContain(`<code>${second.kid}</code>`);
+    const required = await c.follow(await c.post(`${page}/dpop`, { required: '1' }));
+    expect(required.text).toContain('<dt>DPoP</dt><dd>Required</dd>');
+    expect((await c.get(tab())).text).toMatch(/rotating.*Private key \(private_key_jwt\), DPoP required/s);
+
+    const project = (await t.admin('GET', `/projects/${id}`)).body as Record<string, unknown>;
+    const log = (await t.admin('GET', `/accounts/${String(project['account_id'])}/activity`)).body as Array<
+      Record<string, unknown>
+    >;
+    const mine = log.filter((e) => e['target'] === clientId).map((e) => [e['action'], e['actor']]);
+    expect(mine).toEqual([
+      ['client.dpop_on', 'operator'],
+      ['client.keys', 'operator'],
+      ['client.create', 'operator'],
+    ]);
+  });
 });
