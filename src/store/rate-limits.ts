@@ -66,8 +66,13 @@ export async function usageBetween(
   return rows.map((r) => ({ day: r.day, calls: toNumber(r.calls), quota: toNullableNumber(r.quota) }));
 }
 
-/** Every API key's project: key/secret calls count against their project's limits at the gateway. */
+/**
+ * Every enabled API key's project: key/secret calls count against their project's limits at the
+ * gateway. A disabled key's are refused, so they must not spend its project's quota.
+ */
 export async function apiKeyProjects(db: SqlRunner): Promise<Array<{ key: string; projectId: string }>> {
-  const rows = await db.query<{ key: string; project_id: string }>('SELECT key, project_id FROM api_keys ORDER BY key');
+  const rows = await db.query<{ key: string; project_id: string }>(
+    'SELECT key, project_id FROM api_keys WHERE enabled ORDER BY key',
+  );
   return rows.map((r) => ({ key: r.key, projectId: r.project_id }));
 }
