@@ -1,5 +1,6 @@
 import { activityRoutes } from './pages/activity.ts';
 import { apiKeyDeleteRoutes } from './pages/api-key-delete.ts';
+import { apiKeyStateRoutes } from './pages/api-key-state.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientDeleteRoutes } from './pages/client-delete.ts';
 import { clientSettingsRoutes } from './pages/client-settings.ts';
@@ -24,6 +25,7 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...projectRoutes,
   ...usageRoutes,
   ...apiKeyRoutes,
+  ...apiKeyStateRoutes,
   ...apiKeyDeleteRoutes,
   ...clientRoutes,
   ...clientStateRoutes,

@@ -143,6 +143,17 @@ for (const backend of ['embedded', 'postgres'] as const) {
       const call = () =>
         fetch(`${t.upstream.url}${PHONE_CALL}&${new URLSearchParams({ key: keyId, secret: keySecret })}`);
       expect((await call()).status).toBe(200);
+      const confirmDisable = await dev.get(`/portal/projects/${project}/api-keys/${keyId}/disable`);
+      expect(confirmDisable.text).toContain(
+        'Calls with this key and its secret are refused from the moment it is disabled',
+      );
+      expect((await dev.post(`/portal/projects/${project}/api-keys/${keyId}/disable`)).status).toBe(303);
+      expect((await call()).status).toBe(401);
+      const listed = await dev.get(`/portal/projects/${project}/credentials/api-keys`);
+      expect(listed.text).toContain(`API key ${keyId} disabled; its calls are refused until you enable it.`);
+      expect(listed.text).toContain(`action="/portal/projects/${project}/api-keys/${keyId}/enable"`);
+      expect((await dev.post(`/portal/projects/${project}/api-keys/${keyId}/enable`)).status).toBe(303);
+      expect((await call()).status).toBe(200);
       const confirm = await dev.get(`/portal/projects/${project}/api-keys/${keyId}/delete`);
       expect(confirm.text).toContain('Calls with this key and its secret are refused');
       expect((await dev.post(`/portal/projects/${project}/api-keys/${keyId}/delete`)).status).toBe(303);
@@ -151,6 +162,8 @@ for (const backend of ['embedded', 'postgres'] as const) {
       const entries = (await activity(acme.id)).filter((e) => e['actor'] === 'dev@acme.example');
       expect(entries.map((e) => [e['action'], e['target']])).toEqual([
         ['api_key.delete', keyId],
+        ['api_key.enable', keyId],
+        ['api_key.disable', keyId],
         ['api_key.create', keyId],
         ['client.delete', madeId],
         ['client.enable', madeId],

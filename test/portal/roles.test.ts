@@ -33,6 +33,8 @@ describe('roles within an account', () => {
   const changes = async (): Promise<Array<[string, Record<string, string | string[]>]>> => [
     [`/portal/projects/${project}/credentials/oauth-clients`, { name: `c-${Math.random()}`, scopes: ['phone'] }],
     [`/portal/projects/${project}/credentials/api-keys`, {}],
+    [`/portal/projects/${project}/api-keys/${apiKey}/disable`, {}],
+    [`/portal/projects/${project}/api-keys/${apiKey}/enable`, {}],
     [`/portal/projects/${project}/api-keys/${apiKey}/delete`, {}],
     [`/portal/projects/${project}/oauth-clients/${client}/disable`, {}],
     [`/portal/projects/${project}/oauth-clients/${client}/enable`, {}],
@@ -48,7 +50,11 @@ describe('roles within an account', () => {
     expect(tab.text).toContain('svc');
     expect(tab.text).not.toContain('Create new client');
     expect(tab.text).not.toMatch(/>Disable</);
-    expect((await c.get(`/portal/projects/${project}/credentials/api-keys`)).text).not.toContain('Create API key');
+    const keys = await c.get(`/portal/projects/${project}/credentials/api-keys`);
+    expect(keys.text).not.toContain('Create API key');
+    expect(keys.text).toContain(apiKey);
+    expect(keys.text).toContain('Enabled');
+    expect(keys.text).not.toMatch(/>Disable</);
     for (const [path, form] of await changes()) {
       const res = await c.post(path, form);
       expect({ path, status: res.status }).toEqual({ path, status: 403 });

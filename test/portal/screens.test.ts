@@ -150,6 +150,9 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
     });
     ids.keyClient = String((signer.body as Json)['client_id']);
     ids.apiKey = String(((await stack.t.admin('POST', `/projects/${ids.project}/apikeys`)).body as Json)['key']);
+    // A second key, disabled: the list shows both states and both actions.
+    const disabled = String(((await stack.t.admin('POST', `/projects/${ids.project}/apikeys`)).body as Json)['key']);
+    await stack.t.admin('POST', `/apikeys/${disabled}/disable`);
     hobby = await createAccount(stack.t, 'Hobby Works', 'free');
     ids.hobbyProject = await project(hobby.id, 'Side project');
     for (const role of ['owner', 'developer', 'viewer'] as const)
@@ -179,6 +182,7 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       pages.push(
         ['new-client', `/projects/${p}/credentials/oauth-clients/new`],
         ['disable-client', `/projects/${p}/oauth-clients/${ids.client}/disable`],
+        ['disable-api-key', `/projects/${p}/api-keys/${ids.apiKey}/disable`],
         ['delete-api-key', `/projects/${p}/api-keys/${ids.apiKey}/delete`],
         ['delete-client', `/projects/${p}/oauth-clients/${ids.client}/delete`],
       );

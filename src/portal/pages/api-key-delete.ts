@@ -20,7 +20,7 @@ export const apiKeyHref = (r: Linked, project: Project, key: ApiKey) =>
   `${projectHref(r, project)}/api-keys/${encodeURIComponent(key.key)}`;
 
 /** The key named in the path, only if it belongs to the project in the path (else the 404 page). */
-async function loadApiKey(r: SessionRequest): Promise<{ project: Project; key: ApiKey } | undefined> {
+export async function loadApiKey(r: SessionRequest): Promise<{ project: Project; key: ApiKey } | undefined> {
   const project = await loadProject(r);
   if (!project) return undefined;
   const wanted = r.params['key'] ?? '';

@@ -1,7 +1,7 @@
-import type { ApiKey } from '#store';
+import type { ApiKey, Project } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, secretPanel, when } from '../html/components.ts';
-import { html } from '../html/escape.ts';
+import { type Html, html } from '../html/escape.ts';
 import { dataTable } from '../html/table.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, mayChange, loadProject, type SessionRequest, setNotice } from './common.ts';
@@ -9,25 +9,35 @@ import { sendProjectPage } from './project-page.ts';
 import { apiKeyHref } from './api-key-delete.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 
+/** Disable (asked first) or enable, and delete; a viewer sees the keys only. */
+function keyActions(r: SessionRequest, project: Project, key: ApiKey): Html {
+  if (!mayChange(r, project.accountId)) return html`<span class="muted">View only</span>`;
+  const href = apiKeyHref(r, project, key);
+  const toggle = key.enabled
+    ? html`<a href="${href}/disable">Disable<span class="visually-hidden"> ${key.key}</span></a>`
+    : html`<form method="post" action="${href}/enable" class="inline">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${key.key}</span></button></form>`;
+  return html`<span class="row-actions">${toggle} <a href="${href}/delete">Delete<span class="visually-hidden"> ${key.key}</span></a></span>`;
+}
+
 /** `status`: a refused creation shows the tab again with the refusal's status (403 for a viewer). */
 async function apiKeysTab(r: SessionRequest, status = 200) {
   const project = await loadProject(r);
   if (!project) return;
   const keys = await r.app.service.listApiKeys(actor(r), project.id);
-  const action = (key: ApiKey) =>
-    mayChange(r, project.accountId)
-      ? html`<a href="${apiKeyHref(r, project, key)}/delete">Delete<span class="visually-hidden"> ${key.key}</span></a>`
-      : html`<span class="muted">View only</span>`;
   const rows = keys.map((key) => ({
     header: html`<code>${key.key}</code>`,
-    cells: [when(key.createdAt), action(key)],
+    cells: [
+      key.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`,
+      when(key.createdAt),
+      keyActions(r, project, key),
+    ],
   }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
-${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Created', 'Action'], rows) : html`<p>No API keys yet.</p>`}
+${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Enabled', 'Created', 'Action'], rows) : html`<p>No API keys yet.</p>`}
 ${
   mayChange(r, project.accountId)
     ? html`<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`
-    : html`<p class="hint">Your role in this account (viewer) lets you see API keys, not create or delete them.</p>`
+    : html`<p class="hint">Your role in this account (viewer) lets you see API keys, not create, disable or delete them.</p>`
 }`;
   await sendCredentials(r, project, 'api-keys', content, status);
 }
