@@ -97,8 +97,8 @@ export function rateLimitsSchema(env: Readonly<Record<string, string | undefined
         .prefault({})
         .describe('Counters shared by several gateways through Redis.'),
       policyRefreshMs: duration('ms', 100, 60_000, 500).describe(
-        "How often, in ms, the gateway asks the upstream for every project's plan and override, and every API " +
-          "key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
+        "How often, in ms, the gateway asks the upstream for every project's plan and override, and every enabled " +
+          "API key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
           'override set through the admin API takes effect within this time.',
       ),
       usageFlushMs: duration('ms', 100, 600_000, 1_000).describe(

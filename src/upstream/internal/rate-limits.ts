@@ -10,8 +10,8 @@ export const USAGE_PATH = '/internal/usage';
 
 /**
  * The policy feed the gateways poll (`GET /internal/rate-limits`, the revocation feed's
- * credential): every project's plan and override, and every API key's project. An ETag of the
- * body answers an unchanged poll 304 with no body.
+ * credential): every project's plan and override, and every enabled API key's project. An ETag
+ * of the body answers an unchanged poll 304 with no body.
  */
 export async function servePolicies(store: Store, feedToken: string, req: IncomingMessage, res: ServerResponse) {
   if (!feedAuthorized(req.headers.authorization, feedToken)) return refuse(res);
