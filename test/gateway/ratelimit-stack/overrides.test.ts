@@ -93,6 +93,18 @@ describe('per-project overrides and usage, end to end', () => {
     expect(keyed.headers.get('ratelimit')).toMatch(/^"project";r=0;t=\d+$/);
   });
 
+  it("answers a disabled key's calls 1001 through the gateway without charging its project, and charges it again once enabled", async () => {
+    // The project's limit is spent (above): while the key counts against it, its calls get 429.
+    const keyAnswer = async (g: RunningGateway) => {
+      const res = await keyCall(g);
+      return `${res.status} ${((await res.json()) as { error_code?: string }).error_code}`;
+    };
+    expect((await upstream.admin('POST', `/apikeys/${apiKey.key}/disable`)).status).toBe(200);
+    for (const g of gateways) await until(async () => (await keyAnswer(g)) === '401 1001');
+    expect((await upstream.admin('POST', `/apikeys/${apiKey.key}/enable`)).status).toBe(200);
+    for (const g of gateways) await until(async () => (await keyAnswer(g)) === '429 1045');
+  });
+
   it('reports usage per day to the admin API, with the quota in force', async () => {
     await upstream.admin('POST', `/projects/${projectId}/limits`, { override: { monthlyQuota: 1_000 } });
     await new Promise((r) => setTimeout(r, 500));
