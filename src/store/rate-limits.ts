@@ -67,12 +67,15 @@ export async function usageBetween(
 }
 
 /**
- * Every enabled API key's project: key/secret calls count against their project's limits at the
- * gateway. A disabled key's are refused, so they must not spend its project's quota.
+ * The project of every API key that can be used: key/secret calls count against their project's
+ * limits at the gateway. A disabled key's calls, or those of a disabled account's key, are refused,
+ * so they must not spend the project's quota.
  */
 export async function apiKeyProjects(db: SqlRunner): Promise<Array<{ key: string; projectId: string }>> {
   const rows = await db.query<{ key: string; project_id: string }>(
-    'SELECT key, project_id FROM api_keys WHERE enabled ORDER BY key',
+    `SELECT k.key, k.project_id FROM api_keys k
+       JOIN projects p ON p.id = k.project_id JOIN accounts a ON a.id = p.account_id
+      WHERE k.enabled AND a.enabled ORDER BY k.key`,
   );
   return rows.map((r) => ({ key: r.key, projectId: r.project_id }));
 }

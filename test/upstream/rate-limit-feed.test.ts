@@ -58,6 +58,21 @@ describe("the gateways' policy feed and usage reports", () => {
     expect(await keys()).toContainEqual(named);
   });
 
+  it('leaves out the keys of a disabled account, whose calls are refused, until it is enabled', async () => {
+    const project = (await u.admin('POST', '/projects', { name: 'stopped', plan: 'free' })).body as {
+      id: string;
+      account_id: string;
+    };
+    const key = (await u.admin('POST', `/projects/${project.id}/apikeys`)).body as { key: string };
+    const keys = async () => ((await (await policies()).json()) as { api_keys: unknown[] }).api_keys;
+    const named = { key: key.key, project_id: project.id };
+    expect(await keys()).toContainEqual(named);
+    expect((await u.admin('POST', `/accounts/${project.account_id}/disable`)).status).toBe(200);
+    expect(await keys()).not.toContainEqual(named);
+    expect((await u.admin('POST', `/accounts/${project.account_id}/enable`)).status).toBe(200);
+    expect(await keys()).toContainEqual(named);
+  });
+
   it('adds reported calls per project and day, drops those of unknown projects, and refuses a malformed report', async () => {
     const project = (await u.admin('POST', '/projects', { name: 'usage', plan: 'free' })).body as { id: string };
     const entry = { project_id: project.id, day: '2026-03-02', calls: 5, quota: null };
