@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { temporaryDatabase } from '../e2e/support.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import { type ReplicaPair, startReplicaPair } from '../upstream/replica-pair.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { runCli } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
@@ -22,24 +22,17 @@ const BOUND_MS = 500;
 describe.skipIf(!base)('tokengate admin apikey disable and enable (skipped: TEST_DATABASE_URL is not set)', () => {
   let first: TestUpstream;
   let second: TestUpstream;
-  let drop: () => Promise<void>;
+  let pair: ReplicaPair | undefined;
   let env: Record<string, string>;
   let projectId: string;
   beforeAll(async () => {
-    const db = await temporaryDatabase(base as string);
-    drop = db.drop;
-    // One after the other: the first creates the schema and the signing keys the second reads.
-    first = await startTestUpstream({ env: { DATABASE_URL: db.url } });
-    second = await startTestUpstream({ env: { DATABASE_URL: db.url } });
+    pair = await startReplicaPair(base as string);
+    ({ first, second } = pair);
     env = { ADMIN_URL: first.upstream.adminUrl, DATA_DIR: first.dataDir };
     const project = await first.admin('POST', '/projects', { name: 'Keyed', plan: 'free' });
     projectId = String((project.body as Json)['id']);
   });
-  afterAll(async () => {
-    await second?.destroy();
-    await first?.destroy();
-    await drop?.();
-  });
+  afterAll(() => pair?.close());
 
   async function newKey(): Promise<{ key: string; secret: string }> {
     const res = await first.admin('POST', `/projects/${projectId}/apikeys`);

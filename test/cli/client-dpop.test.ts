@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
-import { temporaryDatabase } from '../e2e/support.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import { type ReplicaPair, startReplicaPair } from '../upstream/replica-pair.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { runCli } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
@@ -15,26 +15,19 @@ const base = process.env.TEST_DATABASE_URL;
 describe.skipIf(!base)('tokengate admin client dpop (skipped: TEST_DATABASE_URL is not set)', () => {
   let first: TestUpstream;
   let second: TestUpstream;
-  let drop: () => Promise<void>;
+  let pair: ReplicaPair | undefined;
   let env: Record<string, string>;
   let projectId: string;
   let key: DpopKey;
   beforeAll(async () => {
-    const db = await temporaryDatabase(base as string);
-    drop = db.drop;
-    // One after the other: the first creates the schema and the signing keys the second reads.
-    first = await startTestUpstream({ env: { DATABASE_URL: db.url } });
-    second = await startTestUpstream({ env: { DATABASE_URL: db.url } });
+    pair = await startReplicaPair(base as string);
+    ({ first, second } = pair);
     env = { ADMIN_URL: first.upstream.adminUrl, DATA_DIR: first.dataDir };
     const project = await first.admin('POST', '/projects', { name: 'Bound', plan: 'business' });
     projectId = String((project.body as Json)['id']);
     key = await dpopKey('ES256');
   });
-  afterAll(async () => {
-    await second?.destroy();
-    await first?.destroy();
-    await drop?.();
-  });
+  afterAll(() => pair?.close());
 
   async function newClient(name: string): Promise<{ id: string; secret: string }> {
     const res = await first.admin('POST', `/projects/${projectId}/clients`, { name, scopes: ['email'] });
