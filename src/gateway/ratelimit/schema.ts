@@ -34,7 +34,7 @@ export const planLimitsSchema = z.strictObject({
   monthlyQuota: int(1, 1_000_000_000_000)
     .optional()
     .describe(
-      "Calls a project may make per calendar month (UTC) on routes with a `rateLimitGroup`; unset: no quota. Past it the calls get 429 `1045` until the month's end.",
+      "Calls a project may make per calendar month (UTC) on routes with a `rateLimitGroup`; unset: no quota. Past it the calls get 429 `1046` until the month's end.",
     ),
   groups: z
     .record(groupName, groupLimitsSchema)
