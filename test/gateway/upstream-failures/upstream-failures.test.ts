@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '#test/stack.ts';
+import { startUnacceptingListener } from '#test/unaccepting-listener.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { rawExchange, rawRequest } from '../support/raw-request.ts';
 import { ENGINES } from '../support/engines.ts';
@@ -31,6 +33,33 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
         error_code: '1050',
         success: false,
       });
+    });
+
+    it('answers 502 JSON after connectTimeoutMs when a connection to the upstream never completes', async () => {
+      const silent = await startUnacceptingListener();
+      try {
+        h = await startHarness(import.meta.dirname, {
+          engine,
+          file: join(import.meta.dirname, 'unreachable.yaml'),
+          env: { UPSTREAM_URL: `http://127.0.0.1:${silent.port}` },
+        });
+        const started = Date.now();
+        const res = await h.fetch('/api/au/address/autocomplete?q=x', { headers: { 'x-request-id': 'trace-connect' } });
+        expect(res.status).toBe(502);
+        expect(res.headers.get('x-request-id')).toBe('trace-connect');
+        expect(await res.json()).toEqual({
+          completions: [],
+          message: 'Upstream service unavailable',
+          error_code: '1050',
+          success: false,
+        });
+        // connectTimeoutMs is 300 (responseTimeoutMs 5000): the answer comes from the connect timeout,
+        // not from the response timeout or the kernel giving up (minutes).
+        expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+        expect(Date.now() - started).toBeLessThan(2_500);
+      } finally {
+        silent.close();
+      }
     });
 
     it('answers 504 JSON when the upstream is slower than responseTimeoutMs', async () => {
