@@ -135,13 +135,18 @@ describe('cluster mode', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('has every worker accept the DPoP nonces its siblings hand out, with no secret configured', async () => {
+  /** Two workers with DPoP nonces required and no secret or Redis configured, and a token bound to a new key. */
+  async function startDpopCluster() {
     const run = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
     const [first] = await run.waitFor(listening, 2);
-    const url = new URL(String(first?.['url']));
     const key = await dpopKey();
     const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
     const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+    return { url: new URL(String(first?.['url'])), key, token };
+  }
+
+  it('has every worker accept the DPoP nonces its siblings hand out, with no secret configured', async () => {
+    const { url, key, token } = await startDpopCluster();
     const call = async (nonce: string | undefined) => {
       const dpop = await dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
       return freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
@@ -155,12 +160,7 @@ describe('cluster mode', () => {
   });
 
   it('has every worker refuse a DPoP proof another worker accepted, with no Redis', async () => {
-    const run = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
-    const [first] = await run.waitFor(listening, 2);
-    const url = new URL(String(first?.['url']));
-    const key = await dpopKey();
-    const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
-    const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+    const { url, key, token } = await startDpopCluster();
     const proof = (nonce: string | undefined) =>
       dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
     const call = (dpop: string) => freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
