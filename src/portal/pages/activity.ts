@@ -1,11 +1,10 @@
 import type { Account, ActivityEntry } from '#store';
 import { when } from '../html/components.ts';
 import { type Html, html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable } from '../html/table.ts';
-import { sendPage } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest } from './common.ts';
+import { sendSessionPage } from './session-page.ts';
 
 function accountLog(account: Account, entries: readonly ActivityEntry[]): Html {
   const rows = entries.map((e) => ({
@@ -27,7 +26,7 @@ async function activityPage(r: SessionRequest) {
     ),
   );
   const body = html`<h1>Activity</h1><p class="hint">Who changed what, when (UTC) and from which address: the latest 500 entries per account.</p>${sections}`;
-  sendPage(r.res, 200, page({ app: r.app, title: 'Activity', session: r.session, section: 'activity' }, body));
+  sendSessionPage(r, { title: 'Activity', section: 'activity' }, body);
 }
 
 export const activityRoutes: readonly PortalRoute[] = [

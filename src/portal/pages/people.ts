@@ -3,11 +3,11 @@ import type { Account, AccountPerson } from '#store';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary, secretPanel, when } from '../html/components.ts';
 import { type Html, html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { sendSessionPage } from './session-page.ts';
 
 const accountHref = (r: SessionRequest, account: Account) => `${r.app.base}/accounts/${encodeURIComponent(account.id)}`;
 
@@ -66,11 +66,7 @@ ${form}</section>`;
     }),
   );
   const body = html`<h1>People</h1>${sections.length ? sections : html`<p>You belong to no account any more.</p>`}`;
-  sendPage(
-    r.res,
-    status,
-    page({ app: r.app, title: 'People', session: r.session, section: 'people', notice: await takeNotice(r) }, body),
-  );
+  sendSessionPage(r, { title: 'People', section: 'people', notice: await takeNotice(r), status }, body);
 }
 
 /** The link appears in this POST response only (no-store), like a secret. */
@@ -90,7 +86,7 @@ function invitationCreated(r: SessionRequest, created: CreatedInvitation) {
 <p>Send this link to <strong>${created.email}</strong> yourself (tokengate sends no mail). It lets them set a password and join as <strong>${created.role}</strong>; it works once, until ${when(created.expiresAt)}.</p>
 ${secretPanel('invite-url', 'Invitation link', created.inviteUrl)}
 <p><a class="button" href="${r.app.base}/people">Done, back to people</a></p>`;
-  sendPage(r.res, 201, page({ app: r.app, title: 'Invitation created', session: r.session, section: 'people' }, body));
+  sendSessionPage(r, { title: 'Invitation created', section: 'people', status: 201 }, body);
 }
 
 function changeMember(kind: 'role' | 'remove') {
@@ -119,7 +115,7 @@ function refused(r: SessionRequest, status: number, message: string) {
   const title = status === 404 ? 'Not found' : 'Not allowed';
   if (status === 404) message = 'That account or person does not exist, or is not one of yours.';
   const body = html`<h1>${title}</h1><p>${message}</p><p><a href="${r.app.base}/people">Back to people</a></p>`;
-  sendPage(r.res, status, page({ app: r.app, title, session: r.session, section: 'people' }, body));
+  sendSessionPage(r, { title, section: 'people', status }, body);
 }
 
 function friendly(message: string): string {

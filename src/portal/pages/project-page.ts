@@ -1,20 +1,14 @@
 import { csrfField } from '../html/components.ts';
 import { type Html, html } from '../html/escape.ts';
-import { type Crumb, page } from '../html/layout.ts';
-import { sendPage } from '../http/respond.ts';
+import type { Crumb } from '../html/layout.ts';
 import type { SessionRequest } from './common.ts';
+import { type SessionPageView, sendSessionPage } from './session-page.ts';
 
-export interface ProjectPageView {
-  readonly title: string;
-  readonly crumbs?: readonly Crumb[];
-  readonly notice?: string | undefined;
-  readonly status?: number;
-}
+export type ProjectPageView = Omit<SessionPageView, 'section'>;
 
-/** A page of the Projects section (a project and what it holds) for the signed-in person. */
+/** A page of the Projects section (a project and what it holds). */
 export function sendProjectPage(r: SessionRequest, view: ProjectPageView, body: Html): void {
-  const { title, crumbs, notice, status = 200 } = view;
-  sendPage(r.res, status, page({ app: r.app, title, session: r.session, section: 'projects', crumbs, notice }, body));
+  sendSessionPage(r, { ...view, section: 'projects' }, body);
 }
 
 export interface Confirmation {

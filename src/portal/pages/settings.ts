@@ -1,12 +1,12 @@
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '#admin';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { clearedCookie } from '../http/cookies.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import type { PortalRoute } from '../routing.ts';
 import { type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { sendSessionPage } from './session-page.ts';
 
 /** The person's own sign-in: change the password, sign out of every session. */
 async function settingsPage(r: SessionRequest, status = 200, error?: string) {
@@ -27,14 +27,7 @@ ${errorSummary(error)}
 <section aria-labelledby="everywhere"><h2 id="everywhere">Sign out everywhere</h2>
 <p>Ends every session of yours, on every device, this one included.</p>
 <form method="post" action="${r.app.base}/settings/sign-out-everywhere">${csrfField(r.session)}<button type="submit" class="button-danger">Sign out everywhere</button></form></section></div>`;
-  sendPage(
-    r.res,
-    status,
-    page(
-      { app: r.app, title: 'Your sign-in', session: r.session, section: 'settings', notice: await takeNotice(r) },
-      body,
-    ),
-  );
+  sendSessionPage(r, { title: 'Your sign-in', section: 'settings', notice: await takeNotice(r), status }, body);
 }
 
 async function changePassword(r: SessionRequest) {

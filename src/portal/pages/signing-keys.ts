@@ -3,11 +3,11 @@ import type { SigningKeyInfo } from '#issuer';
 import { attempt } from '../attempt.ts';
 import { csrfField, when } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
 import { dataTable, type TableRow } from '../html/table.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { sendSessionPage } from './session-page.ts';
 
 const STATE_HELP: Readonly<Record<SigningKeyInfo['status'], string>> = {
   active: 'signs new tokens',
@@ -43,14 +43,7 @@ The next key may sign only once gateways have had time to fetch it (from <em>May
 <section aria-labelledby="emergency"><h2 id="emergency">Emergency rotation</h2>
 <p>Only if the active key may be compromised: the next key signs at once, whenever it was published, and gateways are told to fetch it through the revocation feed.</p>
 <form method="post" action="${r.app.base}/signing-keys/rotate">${csrfField(r.session)}<input type="hidden" name="now" value="yes"><button type="submit" class="button-danger">Rotate now (emergency)</button></form></section>`;
-  sendPage(
-    r.res,
-    200,
-    page(
-      { app: r.app, title: 'Signing keys', session: r.session, section: 'signing-keys', notice: await takeNotice(r) },
-      body,
-    ),
-  );
+  sendSessionPage(r, { title: 'Signing keys', section: 'signing-keys', notice: await takeNotice(r) }, body);
 }
 
 async function rotate(r: SessionRequest) {

@@ -2,10 +2,10 @@ import { parseInput, revokeTokenInput } from '#admin';
 import { attempt } from '../attempt.ts';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
-import { page } from '../html/layout.ts';
-import { redirect, sendPage } from '../http/respond.ts';
+import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { sendSessionPage } from './session-page.ts';
 
 /** The token given is never echoed back into the page (nor logged): only the outcome is. */
 async function revokePage(r: SessionRequest, status = 200, error?: string) {
@@ -16,14 +16,7 @@ ${errorSummary(error)}
 <div class="field"><label for="token">Access token (JWT) or token id (jti)</label>
 <textarea id="token" name="token" rows="5" required maxlength="8192" autocomplete="off" spellcheck="false"${error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}></textarea></div>
 <button type="submit" class="button-danger">Revoke token</button></form></div>`;
-  sendPage(
-    r.res,
-    status,
-    page(
-      { app: r.app, title: 'Revoke a token', session: r.session, section: 'tokens', notice: await takeNotice(r) },
-      body,
-    ),
-  );
+  sendSessionPage(r, { title: 'Revoke a token', section: 'tokens', notice: await takeNotice(r), status }, body);
 }
 
 async function revoke(r: SessionRequest) {
