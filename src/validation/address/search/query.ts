@@ -52,7 +52,7 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
     .toLowerCase()
     .replace(/['’`]/g, '');
   const typing = options.prefix && !/[\s,]$/.test(q);
-  const tokens = replaceStatePhrases(tokenize(text)).slice(0, MAX_TOKENS);
+  const tokens = dropCountry(replaceStatePhrases(tokenize(unglue(text)))).slice(0, MAX_TOKENS);
   const parsed: ParsedQuery = {
     words: [],
     number: null,
@@ -104,6 +104,23 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
   }
   assignLeading(parsed, leading);
   return parsed;
+}
+
+/**
+ * Separates a number run into the word after it ("85lake" → "85 lake") and a state run into
+ * its postcode ("nsw2112" → "nsw 2112"). Three letters at least after the number, so unit
+ * and house-number suffixes ("14a") and ordinals ("21st") stay whole; three or four digits
+ * after the letters, so "u2" and "l3" stay the glued unit and level they are.
+ */
+function unglue(text: string): string {
+  return text.replace(/\b(\d+)([a-z]{3,})\b/g, '$1 $2').replace(/\b([a-z]{2,})(\d{3,4})\b/g, '$1 $2');
+}
+
+/** ", Australia" pasted after the address: the country is every address's, so it is dropped. */
+function dropCountry(tokens: Token[]): Token[] {
+  const last = tokens.at(-1);
+  const words = tokens.filter((t) => t.kind === 'word').length;
+  return last?.kind === 'word' && last.text === 'australia' && words > 1 ? tokens.slice(0, -1) : tokens;
 }
 
 function tokenize(text: string): Token[] {
