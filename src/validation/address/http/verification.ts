@@ -44,7 +44,8 @@ function verified(dataset: AddressDataset, hit: SearchHit, parsed: ParsedQuery):
   const s = dataset.table.rows.strings;
   const place = (hit.fields & (MATCHED.locality | MATCHED.postcode)) !== 0;
   const thoroughfare = (hit.fields & (MATCHED.street | MATCHED.box)) !== 0;
-  if (!place || !thoroughfare) return false;
+  // A street type the street does not have ("Lake Road" for Lake Street) names another street.
+  if (!place || !thoroughfare || (hit.fields & MATCHED.wrongType) !== 0) return false;
   const numbered = s.numberFirst[hit.row] !== 0 || s.boxNumber[hit.row] !== 0;
   if (numbered && hit.number !== 'exact' && hit.number !== 'range') return false;
   if (!numbered && s.lot[hit.row] !== 0 && !parsed.lot && hit.number !== 'lot') return false;

@@ -24,6 +24,11 @@ for (const [code, name] of Object.entries(STATE_NAMES)) {
   if (!name.includes(' ')) addAlternative(name, code.toLowerCase());
 }
 
+/** Street types in full and abbreviated ("road", "rd"): the words a wrong street type is typed as. */
+export const STREET_TYPE_WORDS: ReadonlySet<string> = new Set(
+  Object.entries(STREET_TYPES).flatMap(([full, abbreviations]) => [full.toLowerCase(), ...abbreviations]),
+);
+
 export function alternativesOf(word: string): readonly string[] {
   return ALTERNATIVES.get(word) ?? [];
 }

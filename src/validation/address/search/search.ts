@@ -15,7 +15,7 @@ import { NearbyNumbers } from './nearby-numbers.ts';
 import { numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
 import type { TermIndex } from './term-index.ts';
-import { MAX_WORDS, MIN_TYPO_LENGTH, WordMatcher } from './word-matcher.ts';
+import { MAX_WORDS, typoable, WordMatcher } from './word-matcher.ts';
 
 export interface SearchHit {
   readonly row: number;
@@ -50,8 +50,10 @@ interface Candidate {
  * Runs a parsed query: words select and rank street-locality groups (the rarest word drives,
  * the others are checked through the forward index), then rows inside the best groups are
  * matched on numbers and kept in a bounded top-k. A first pass allows no typos; only when it
- * finds fewer than `max` results does a second pass add one-typo matches, so typo
- * neighbours never crowd out an exact answer and cost nothing on ordinary queries. Rows
+ * finds fewer than `max` results does a second pass add one-typo matches (the first letter
+ * included, and a letter dropped from a short word) and tolerate one wrong street type in the
+ * named locality, so typo neighbours never crowd out an exact answer and cost nothing on
+ * ordinary queries. Rows
  * listed for a street that lacks the typed number (`nearbyNumbers`) come after every number
  * match, come only from streets a query word named, and do not count towards skipping the
  * typo pass: "1 Gorge St" still finds George St's 1.
@@ -82,18 +84,18 @@ export class AddressSearch {
     const words = wordsOf(query);
     if (words.length === 0) return [];
     const exact = this.#run(query, words, options, false);
-    const typoable = words.some((w) => w.text.length >= MIN_TYPO_LENGTH);
     const numberMatches = exact.filter((hit) => hit.number !== 'nearby').length;
-    return numberMatches >= options.max || !typoable ? exact : this.#run(query, words, options, true);
+    return numberMatches >= options.max || !words.some(typoable) ? exact : this.#run(query, words, options, true);
   }
 
   #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, typos: boolean): SearchHit[] {
     this.#matcher.reset();
     const expanded = words.map((word, slot) => this.#matcher.expand(slot, word, typos));
+    // A street type that may go unmatched drives last: the groups it misses are those it tolerates.
+    const cost = (w: number): number =>
+      this.#matcher.tolerable(w) ? Number.MAX_VALUE : this.#matcher.cost(expanded[w]!);
     let driver = 0;
-    for (let w = 1; w < expanded.length; w++) {
-      if (this.#matcher.cost(expanded[w]!) < this.#matcher.cost(expanded[driver]!)) driver = w;
-    }
+    for (let w = 1; w < expanded.length; w++) if (cost(w) < cost(driver)) driver = w;
     const candidates = this.#candidates(query, this.#wants(query), words, expanded[driver]!, options.filters);
     return this.#rows(candidates, options);
   }
@@ -120,7 +122,7 @@ export class AddressSearch {
         if (isBox ? filters.postBox === 'exclude' || !filters.postal : filters.postBox === 'only') continue;
         if (!scoreGroup(this.#index, this.#matcher, words.length, group, score)) continue;
         const rowQuery = this.#rowQuery(query, wants, group, isBox, score);
-        if (rowQuery) out.push({ group, score: score.score, fields: score.fields, rowQuery });
+        if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
       }
     }
     return byScore(out, this.#slotOfGroup);
@@ -217,6 +219,12 @@ export class AddressSearch {
       insert(top, hit, options.max);
     }
   }
+}
+
+/** A wrong street type is tolerated only in the locality or postcode the query named: "85 Lake Road Bondi"
+ * finds Lake Street, Bondi; "85 Lake Road" does not list every Lake Street in the country. */
+function placed(fields: number): boolean {
+  return (fields & MATCHED.wrongType) === 0 || (fields & (MATCHED.locality | MATCHED.postcode)) !== 0;
 }
 
 /** A street the query named (not one merely in the named suburb or state), not a box. */

@@ -14,6 +14,8 @@ export type Field = (typeof FIELD)[keyof typeof FIELD];
  */
 export interface TermIndex {
   readonly terms: readonly string[];
+  /** Term ids ordered by their text without its first letter: finds a typo in the first letter. */
+  readonly tailOrder: Uint32Array;
   readonly postStart: Uint32Array;
   readonly postGroups: Uint32Array;
   readonly fwdStart: Uint32Array;
@@ -87,7 +89,27 @@ function invert(
   forEachPosting((term, group) => {
     postGroups[cursor[term]!++] = group;
   });
-  return { terms, postStart, postGroups, fwdStart, fwdTerms, fwdField };
+  return { terms, tailOrder: tailOrder(terms), postStart, postGroups, fwdStart, fwdTerms, fwdField };
+}
+
+/** Term ids sorted by `term.slice(1)`, ties in term order. */
+function tailOrder(terms: readonly string[]): Uint32Array {
+  const tails = terms.map((term) => term.slice(1));
+  return Uint32Array.from(terms.keys()).sort((a, b) =>
+    tails[a]! < tails[b]! ? -1 : tails[a]! > tails[b]! ? 1 : a - b,
+  );
+}
+
+/** First position in `tailOrder` whose term's tail is ≥ `value`. */
+export function tailLowerBound(index: TermIndex, value: string): number {
+  let lo = 0;
+  let hi = index.tailOrder.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.terms[index.tailOrder[mid]!]!.slice(1) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** First index of a term ≥ `value` in the sorted dictionary. */

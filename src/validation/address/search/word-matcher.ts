@@ -1,12 +1,26 @@
+import { STREET_TYPE_WORDS } from './alternatives.ts';
 import { withinOneEdit } from './edit-distance.ts';
 import type { QueryWord } from './query.ts';
-import { lowerBound, type TermIndex } from './term-index.ts';
+import { lowerBound, tailLowerBound, type TermIndex } from './term-index.ts';
 
-/** Match quality of a term for a query word; ranking adds these up. */
-export const QUALITY = { exact: 10, prefix: 7, typo: 4, typoPrefix: 3 } as const;
+/**
+ * Match quality of a term for a query word; ranking adds these up. `wrongType`: a street type
+ * the group does not have, tolerated when every other word matches ("85 Lake Road" for Lake
+ * Street), below any typo so the street of the typed type ranks first.
+ */
+export const QUALITY = { exact: 10, prefix: 7, typo: 4, typoPrefix: 3, wrongType: 1 } as const;
 
 export const MAX_WORDS = 16;
-export const MIN_TYPO_LENGTH = 4;
+/** Shortest word looked up with any one edit; shorter finished words only for a dropped letter. */
+const FULL_TYPO_LENGTH = 4;
+
+/**
+ * Whether `word` makes a typo pass worth running: not a two- or three-letter word still being
+ * typed (its prefix matches suffice), though the pass, once run, looks for its neighbours too.
+ */
+export function typoable(word: QueryWord): boolean {
+  return word.text.length >= FULL_TYPO_LENGTH || (!word.prefix && word.text.length >= 2);
+}
 
 /**
  * Expands each query word to the dictionary terms it matches (exact, abbreviation, prefix
@@ -18,6 +32,8 @@ export class WordMatcher {
   readonly #index: TermIndex;
   readonly #quality: Uint8Array[];
   readonly #stamp: Uint32Array[];
+  /** Per word: a street type that may go unmatched (typo pass only). */
+  readonly #tolerable = new Uint8Array(MAX_WORDS);
   #epoch = 0;
 
   constructor(index: TermIndex) {
@@ -57,18 +73,78 @@ export class WordMatcher {
       for (let t = lowerBound(terms, word.text); t < terms.length && terms[t]!.startsWith(word.text); t++)
         mark(t, QUALITY.prefix);
     }
-    if (typos && word.text.length >= MIN_TYPO_LENGTH) this.#typos(word, mark);
+    this.#tolerable[slot] = typos && STREET_TYPE_WORDS.has(word.text) ? 1 : 0;
+    if (typos && word.text.length >= 2) this.#typos(word, mark);
     return matched;
   }
 
-  /** One-edit neighbours, scanning only terms with the same first letter (a typo there is rare). */
+  /**
+   * One-edit neighbours. Terms with the same first letter are scanned; a wrong, missing, extra
+   * or swapped first letter is found by binary search ("pictoria" → "victoria"). A three-letter
+   * word looks only for a dropped letter ("pit" → "pitt", "ill" → "hill"), a two-letter one only
+   * for a doubled letter ("an" → "ann"): any other edit of so short a word is another word.
+   */
   #typos(word: QueryWord, mark: (term: number, quality: number) => void): void {
-    const terms = this.#index.terms;
-    const first = word.text[0]!;
-    const end = lowerBound(terms, String.fromCharCode(first.charCodeAt(0) + 1));
-    for (let t = lowerBound(terms, first); t < end; t++) {
-      if (withinOneEdit(word.text, terms[t]!, word.prefix)) mark(t, word.prefix ? QUALITY.typoPrefix : QUALITY.typo);
+    const quality = word.prefix ? QUALITY.typoPrefix : QUALITY.typo;
+    const at = (term: number): void => mark(term, quality);
+    const text = word.text;
+    if (text.length === 2) {
+      if (!word.prefix) this.#lookup(text + text[1], false, at);
+    } else if (text.length < FULL_TYPO_LENGTH) {
+      this.#sameFirstLetter(word, true, at);
+      this.#tails(text, false, at);
+    } else {
+      this.#sameFirstLetter(word, false, at);
+      this.#firstLetter(word, at);
     }
+  }
+
+  /** Scans the terms that start with the word's letter (`dropped`: only for a letter the word lacks). */
+  #sameFirstLetter(word: QueryWord, dropped: boolean, mark: (term: number) => void): void {
+    const terms = this.#index.terms;
+    const text = word.text;
+    const end = lowerBound(terms, String.fromCharCode(text.charCodeAt(0) + 1));
+    for (let t = lowerBound(terms, text[0]!); t < end; t++) {
+      const term = terms[t]!;
+      if (!dropped) {
+        if (withinOneEdit(text, term, word.prefix)) mark(t);
+      } else if (term.length === text.length + 1 || (word.prefix && term.length > text.length)) {
+        if (withinOneEdit(text, term.slice(0, text.length + 1), false)) mark(t);
+      }
+    }
+  }
+
+  /** Terms one edit away in the first letter: wrong or missing (by tail), extra or swapped (by text). */
+  #firstLetter(word: QueryWord, mark: (term: number) => void): void {
+    const text = word.text;
+    this.#tails(text.slice(1), word.prefix, mark);
+    this.#tails(text, word.prefix, mark);
+    this.#lookup(text.slice(1), word.prefix, mark);
+    this.#lookup(text[1]! + text[0]! + text.slice(2), word.prefix, mark);
+  }
+
+  /** Marks the terms whose text after the first letter is `tail` (or, for a prefix, begins with it). */
+  #tails(tail: string, prefix: boolean, mark: (term: number) => void): void {
+    const { terms, tailOrder } = this.#index;
+    for (let i = tailLowerBound(this.#index, tail); i < tailOrder.length; i++) {
+      const rest = terms[tailOrder[i]!]!.slice(1);
+      if (prefix ? !rest.startsWith(tail) : rest !== tail) break;
+      mark(tailOrder[i]!);
+    }
+  }
+
+  /** Marks the term equal to `text` (or, for a prefix, every term it begins). */
+  #lookup(text: string, prefix: boolean, mark: (term: number) => void): void {
+    const terms = this.#index.terms;
+    for (let t = lowerBound(terms, text); t < terms.length; t++) {
+      if (prefix ? !terms[t]!.startsWith(text) : terms[t] !== text) break;
+      mark(t);
+    }
+  }
+
+  /** Whether word `slot` is a street type that may go unmatched in the current search. */
+  tolerable(slot: number): boolean {
+    return this.#tolerable[slot] === 1;
   }
 
   /** Quality of `term` for word `slot` in the current search (0 = no match). */
