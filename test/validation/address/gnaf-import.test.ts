@@ -118,13 +118,14 @@ describe('G-NAF import', () => {
 });
 
 describe('address data set at start', () => {
-  it('generates the deterministic sample in memory when nothing was imported', async () => {
+  it('generates the deterministic sample when nothing was imported, and persists its index', async () => {
     const routes = await createAddressRoutes({ dataDir, log: silentLog, sample: { count: 5_000, seed: 11 } });
     const body = (await query(routes, '/api/au/address/autocomplete', { q: 'george st sydney' })) as {
       completions: unknown[];
     };
     expect(body.completions.length).toBeGreaterThan(0);
-    expect(await readdir(dataDir)).toEqual([]);
+    expect(await readdir(join(dataDir, 'address'))).toEqual(['sample-11-5000']);
+    expect(await readdir(join(dataDir, 'address', 'sample-11-5000'))).toEqual(['index.bin', 'manifest.json']);
   });
 
   it('switches to an imported data set on reload', async () => {

@@ -27,16 +27,43 @@ export async function installDataset(
   write: (dir: string) => Promise<void>,
 ): Promise<string> {
   const root = addressDir(dataDir);
+  return writeThenRename(root, name, write, async (final) => {
+    const previous = await currentDataset(dataDir);
+    await writeFile(join(root, 'CURRENT.tmp'), `${name}\n`);
+    await rename(join(root, 'CURRENT.tmp'), join(root, 'CURRENT'));
+    if (previous && previous !== final) await rm(previous, { recursive: true, force: true });
+  });
+}
+
+/**
+ * Persists the generated sample beside imported data sets (`address/sample-<seed>-<count>/`)
+ * without naming it in `CURRENT`: it is what serves only while nothing was imported. A sample
+ * directory already there (a bad one being replaced) is removed first; when another process
+ * wins the race to write it, its copy stands.
+ */
+export async function installSample(
+  dataDir: string,
+  name: string,
+  write: (dir: string) => Promise<void>,
+): Promise<string> {
+  const root = addressDir(dataDir);
+  await rm(join(root, name), { recursive: true, force: true });
+  return writeThenRename(root, name, write, async () => {});
+}
+
+async function writeThenRename(
+  root: string,
+  name: string,
+  write: (dir: string) => Promise<void>,
+  after: (final: string) => Promise<void>,
+): Promise<string> {
   await mkdir(root, { recursive: true, mode: 0o700 }); // like the rest of DATA_DIR, which this creates when the import comes before the first start
   const temporary = await mkdtemp(join(root, '.tmp-'));
   try {
     await write(temporary);
-    const previous = await currentDataset(dataDir);
     const final = join(root, name);
     await rename(temporary, final);
-    await writeFile(join(root, 'CURRENT.tmp'), `${name}\n`);
-    await rename(join(root, 'CURRENT.tmp'), join(root, 'CURRENT'));
-    if (previous && previous !== final) await rm(previous, { recursive: true, force: true });
+    await after(final);
     return final;
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });

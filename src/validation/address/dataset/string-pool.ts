@@ -1,8 +1,16 @@
 /**
- * Interned strings: every distinct value is stored once and rows hold a 32-bit id.
- * Id 0 is reserved for "empty" (null), so a zeroed typed array means "no value".
+ * What search and formatting need of a string pool: id → value and value → id. Id 0 is
+ * reserved for "empty" (null), so a zeroed typed array means "no value".
  */
-export class StringPool {
+export interface Pool {
+  get(id: number): string | null;
+  /** The id of a value the pool holds, or 0. */
+  find(value: string): number;
+  readonly size: number;
+}
+
+/** Interned strings while a data set is being built: every distinct value is stored once. */
+export class StringPool implements Pool {
   readonly #ids = new Map<string, number>();
   readonly #values: (string | null)[] = [null];
 
@@ -17,7 +25,6 @@ export class StringPool {
     return id;
   }
 
-  /** The id of a value already interned, or 0. */
   find(value: string): number {
     return this.#ids.get(value) ?? 0;
   }

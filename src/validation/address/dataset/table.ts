@@ -1,15 +1,22 @@
 import type { GroupColumns, RowColumns } from './columns.ts';
-import type { StringPool } from './string-pool.ts';
+import type { Pool } from './string-pool.ts';
 
 export interface TableParts {
   readonly rows: RowColumns;
   readonly groups: GroupColumns;
-  readonly pool: StringPool;
-  readonly texts: StringPool;
-  readonly types: StringPool;
-  readonly prefixes: StringPool;
+  readonly pool: Pool;
+  readonly texts: Pool;
+  readonly types: Pool;
+  readonly prefixes: Pool;
   /** G-NAF pids that do not fit prefix + number (kept in a map; none in practice). */
   readonly oddPids: ReadonlyMap<string, number>;
+}
+
+/** What the table derives from its parts when built; a persisted index stores it instead. */
+export interface DerivedColumns {
+  readonly numeric: Int32Array;
+  /** Rows in pid-number order; null when rows already are in that order. */
+  readonly pidOrder: Uint32Array | null;
 }
 
 /**
@@ -19,26 +26,32 @@ export interface TableParts {
 export class AddressTable {
   readonly rows: RowColumns;
   readonly groups: GroupColumns;
-  readonly pool: StringPool;
-  readonly texts: StringPool;
-  readonly types: StringPool;
+  readonly pool: Pool;
+  readonly texts: Pool;
+  readonly types: Pool;
   /** Leading integer of each pool string (-1 if none): number ranges compare without parsing. */
   readonly numeric: Int32Array;
-  readonly #prefixes: StringPool;
-  readonly #oddPids: ReadonlyMap<string, number>;
-  readonly #pidOrder: Uint32Array | null;
+  readonly prefixes: Pool;
+  readonly oddPids: ReadonlyMap<string, number>;
+  readonly pidOrder: Uint32Array | null;
 
-  constructor(parts: TableParts) {
+  /** Without `derived` (a table just built) it derives them, filling in pids of pid-less rows. */
+  constructor(parts: TableParts, derived?: DerivedColumns) {
     this.rows = parts.rows;
     this.groups = parts.groups;
     this.pool = parts.pool;
     this.texts = parts.texts;
-    this.numeric = Int32Array.from({ length: parts.pool.size }, (_v, id) => leadingInteger(parts.pool.get(id)));
     this.types = parts.types;
-    this.#prefixes = parts.prefixes;
-    this.#oddPids = parts.oddPids;
-    carryForward(parts.rows.pidPrefix, parts.rows.pidNumber);
-    this.#pidOrder = pidOrder(parts.rows.pidNumber);
+    this.prefixes = parts.prefixes;
+    this.oddPids = parts.oddPids;
+    if (derived) {
+      this.numeric = derived.numeric;
+      this.pidOrder = derived.pidOrder;
+    } else {
+      this.numeric = Int32Array.from({ length: parts.pool.size }, (_v, id) => leadingInteger(parts.pool.get(id)));
+      carryForward(parts.rows.pidPrefix, parts.rows.pidNumber);
+      this.pidOrder = pidOrder(parts.rows.pidNumber);
+    }
   }
 
   get size(): number {
@@ -61,20 +74,20 @@ export class AddressTable {
   pidOf(row: number): string | null {
     const prefix = this.rows.pidPrefix[row]!;
     if (prefix === 0) {
-      for (const [pid, r] of this.#oddPids) if (r === row) return pid;
+      for (const [pid, r] of this.oddPids) if (r === row) return pid;
       return null;
     }
-    return `${this.#prefixes.get(prefix)}${this.rows.pidNumber[row]}`;
+    return `${this.prefixes.get(prefix)}${this.rows.pidNumber[row]}`;
   }
 
   rowByPid(pid: string): number {
-    const odd = this.#oddPids.get(pid);
+    const odd = this.oddPids.get(pid);
     if (odd !== undefined) return odd;
     const match = /^([A-Z_]{1,12}?)(\d{1,9})$/.exec(pid);
     if (!match) return -1;
     const number = Number(match[2]);
     const numbers = this.rows.pidNumber;
-    const at = (i: number): number => (this.#pidOrder ? this.#pidOrder[i]! : i);
+    const at = (i: number): number => (this.pidOrder ? this.pidOrder[i]! : i);
     let lo = 0;
     let hi = numbers.length;
     while (lo < hi) {

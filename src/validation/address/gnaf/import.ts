@@ -1,15 +1,7 @@
-import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { once } from 'node:events';
-import type { AddressInput } from '../dataset/address-input.ts';
-import { NO_COORDINATE } from '../dataset/columns.ts';
 import { installDataset } from '../dataset/install.ts';
-import type { Manifest } from '../dataset/load.ts';
-import type { AddressTable } from '../dataset/table.ts';
+import { writeDataset } from '../dataset/load.ts';
+import { buildTermIndex } from '../search/term-index.ts';
 import { TableBuilder } from '../dataset/table-builder.ts';
-import { toTsvLine } from '../dataset/tsv.ts';
-import { readParts } from '../format/address-parts.ts';
 import { ADDRESS_COLUMNS, addressFromRow } from './address-rows.ts';
 import { findGnafFiles, type GnafFile } from './files.ts';
 import { type GnafLookups, loadLookups } from './lookups.ts';
@@ -65,13 +57,12 @@ export async function importGnaf(dir: string, dataDir: string, options: ImportOp
   }
   report('indexing');
   const table = builder.build();
+  const index = buildTermIndex(table);
   const version = `gnaf-${(options.now?.() ?? new Date()).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`;
   report('writing');
-  const dataset = await installDataset(dataDir, version, async (tmp) => {
-    await writeTable(table, join(tmp, 'addresses.tsv'));
-    const manifest: Manifest = { version, source: 'gnaf', count: table.size, createdAt: new Date().toISOString() };
-    await writeFile(join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  });
+  const dataset = await installDataset(dataDir, version, (tmp) =>
+    writeDataset(tmp, { table, index, version, source: 'gnaf' }),
+  );
   const fileCount = [...files.tables.values()].flat().length + files.authority.size;
   return { ...counts, files: fileCount, seconds: (performance.now() - started) / 1000, dataset, version };
 }
@@ -138,44 +129,4 @@ async function importState(
     },
     onBytes,
   );
-}
-
-/** Writes rows in table order (street by street), so loading needs no re-sort. */
-async function writeTable(table: AddressTable, file: string): Promise<void> {
-  const out = createWriteStream(file, { encoding: 'utf8' });
-  for (let row = 0; row < table.size; row++) {
-    if (!out.write(`${toTsvLine(inputOf(table, row))}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'close');
-}
-
-function inputOf(table: AddressTable, row: number): AddressInput {
-  const p = readParts(table, row);
-  const lat = table.rows.latitude[row]!;
-  const lon = table.rows.longitude[row]!;
-  const canonical = table.rows.canonical[row]!;
-  return {
-    gnafPid: table.pidOf(row),
-    aliasOfPid: canonical !== row ? table.pidOf(canonical) : null,
-    siteName: p.site,
-    lot: p.lot,
-    flatType: p.flatType,
-    flat: p.flat,
-    levelType: p.levelType,
-    level: p.level,
-    numberFirst: p.numberFirst,
-    numberLast: p.numberLast,
-    streetName: p.streetName,
-    streetType: p.streetType,
-    streetSuffix: p.streetSuffix,
-    boxType: p.boxType,
-    boxNumber: p.boxNumber,
-    locality: p.locality,
-    state: p.state as AddressInput['state'],
-    postcode: p.postcode,
-    latitude: lat === NO_COORDINATE ? null : lat / 1e6,
-    longitude: lon === NO_COORDINATE ? null : lon / 1e6,
-    legalParcelId: p.legalParcel,
-  };
 }

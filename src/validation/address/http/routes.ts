@@ -29,7 +29,15 @@ export async function createAddressRoutes(options: AddressRoutesOptions): Promis
   return {
     routes: [autocompleteRoute(data), verificationRoute(data), metadataRoute(data)],
     async reload() {
-      dataset = await loadAddressDataset(options);
+      try {
+        dataset = await loadAddressDataset(options);
+      } catch (error) {
+        options.log.error(
+          { reason: (error as Error).message, version: dataset.version },
+          'address data set refused: the previous data set stays live',
+        );
+        throw error;
+      }
     },
     dataset: () => ({ version: dataset.version, source: dataset.source }),
   };
