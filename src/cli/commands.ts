@@ -57,6 +57,7 @@ const UPSTREAM_ENV = [
   'TOKEN_AUDIENCE',
   'GATEWAY_PORT',
   'DATA_DIR',
+  'ADDRESS_DATA_DIR',
   'DATABASE_URL',
   'DATABASE_TIMEOUT_MS',
   'SIGNING_ALG',
@@ -136,7 +137,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'Operator commands against the admin API (tokengate admin --help lists them).',
     ownParser: true,
     options: HELP_OPTION,
-    environment: ['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR'],
+    environment: ['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR', 'ADDRESS_DATA_DIR'],
     async run({ args }) {
       const [{ runAdmin }, { printOutput }] = await Promise.all([
         import('./admin/index.ts'),

@@ -18,6 +18,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   PUBLIC_URL: 'the base URL clients use, and the token issuer (default http://127.0.0.1:$GATEWAY_PORT)',
   TOKEN_AUDIENCE: 'the aud of every token (default PUBLIC_URL)',
   DATA_DIR: 'embedded store, admin-token, feed-token and address data (default ./data)',
+  ADDRESS_DATA_DIR: 'where address data lives when not in DATA_DIR, e.g. a volume replicas share (default DATA_DIR)',
   DATABASE_URL: 'PostgreSQL instead of the embedded store',
   DATABASE_TIMEOUT_MS: 'PostgreSQL bound on connecting and on each statement (default 5000)',
   SIGNING_ALG: 'RS256, ES256 or EdDSA, for new signing keys (default RS256)',

@@ -28,6 +28,8 @@ export interface UpstreamConfig {
   readonly metrics: { readonly host: string; readonly port: number; readonly portIsDefault: boolean };
   /** Absolute DATA_DIR: embedded store, admin-token and feed-token files. */
   readonly dataDir: string;
+  /** Absolute ADDRESS_DATA_DIR (default DATA_DIR): holds `address/`, possibly a shared read-only volume. */
+  readonly addressDataDir: string;
   readonly databaseUrl: string | undefined;
   /** DATABASE_TIMEOUT_MS: PostgreSQL bound on connecting and on each statement. */
   readonly databaseTimeoutMs: number;
@@ -83,6 +85,7 @@ function upstreamConfig(v: UpstreamEnvironment, env: Env, cwd: string): Upstream
       portIsDefault: v.UPSTREAM_METRICS_PORT === undefined,
     },
     dataDir: resolve(cwd, v.DATA_DIR),
+    addressDataDir: resolve(cwd, v.ADDRESS_DATA_DIR ?? v.DATA_DIR),
     databaseUrl: v.DATABASE_URL,
     databaseTimeoutMs: v.DATABASE_TIMEOUT_MS,
     publicUrl,

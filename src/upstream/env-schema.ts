@@ -120,6 +120,12 @@ export const upstreamEnvironment = z.object({
     defaultText: '`./data`',
     description: 'Embedded store, `admin-token`, `feed-token`, address data.',
   }),
+  ADDRESS_DATA_DIR: variable(z.string().optional(), {
+    readBy: UP_CLI,
+    defaultText: '`$DATA_DIR`',
+    description:
+      'Where `address/` (the imported address data sets) lives, when not in `DATA_DIR`: a volume the replicas share, read-only for them.',
+  }),
   DATABASE_URL: variable(databaseUrl.optional(), {
     readBy: UP,
     defaultText: 'unset: embedded store',

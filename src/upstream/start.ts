@@ -109,7 +109,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
     const readiness = () => ({ keys: issuer.keyResolver.ready(), store: storeAnswers(), accepting: !draining });
     const hosted = options.routes
       ? { routes: options.routes, reloadAddresses: undefined, dataset: undefined }
-      : await defaultValidationRoutes({ dataDir: config.dataDir, log });
+      : await defaultValidationRoutes({ dataDir: config.addressDataDir, log });
     const routes = hosted.routes;
     const metrics = createUpstreamMetrics(
       routes.map((route) => route.path),

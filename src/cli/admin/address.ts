@@ -8,11 +8,12 @@ import { asRow } from './shape.ts';
 const importCommand: AdminCommand = {
   noun: 'address',
   verb: 'import',
-  usage: 'address import --gnaf GNAF_DIR [--json]   (runs on the upstream machine: writes under DATA_DIR)',
+  usage:
+    'address import --gnaf GNAF_DIR [--json]   (runs on the upstream machine: writes under ADDRESS_DATA_DIR or DATA_DIR)',
   async run(input) {
     noPositionals(input, importCommand);
     const dir = resolve(required(input, importCommand, 'gnaf'));
-    const dataDir = resolve(input.env['DATA_DIR']?.trim() || './data');
+    const dataDir = resolve(input.env['ADDRESS_DATA_DIR']?.trim() || input.env['DATA_DIR']?.trim() || './data');
     // Loaded only for this command: the other admin commands stay light.
     const { importAddressData } = await import('#admin');
     const progress = importProgress(process.stderr);
