@@ -36,7 +36,7 @@ function streetSpread(dataset: AddressDataset): (group: number) => number {
 /** A canonical street address with a plain number: a house (no unit or level) or, for `unit`, a unit. */
 function intended(dataset: AddressDataset, row: number, unit: boolean, spread: (g: number) => number): Intended | null {
   const { table } = dataset;
-  if (table.rows.canonical[row] !== row) return null;
+  if (table.canonical(row) !== row) return null;
   const group = table.groupOf(row);
   const p = readParts(table, row, group);
   if (p.numberFirst === null || p.numberLast !== null || p.streetName === null || p.boxType !== null) return null;

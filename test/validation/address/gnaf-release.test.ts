@@ -24,7 +24,7 @@ afterEach(async () => {
 /** What the imported table holds of one address, in the generator's terms. */
 function imported(table: AddressTable, row: number): AddressInput {
   const p = readParts(table, row);
-  const canonical = table.rows.canonical[row]!;
+  const canonical = table.canonical(row);
   const coordinate = (value: number): number | null => (value === NO_COORDINATE ? null : value / 1e6);
   return {
     gnafPid: table.pidOf(row),

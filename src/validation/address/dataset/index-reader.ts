@@ -15,7 +15,7 @@ import { type NumberArray, sectionsOf } from './index-layout.ts';
 import { StoredPool } from './stored-pool.ts';
 import { AddressTable } from './table.ts';
 import { TableBuilder } from './table-builder.ts';
-import type { GroupColumns, RowColumns } from './columns.ts';
+import type { GroupColumns, TableRows } from './columns.ts';
 import { checkStructure } from './index-structure.ts';
 
 /** Reads happen in slices of this size, so a reload never blocks the event loop for long. */
@@ -188,7 +188,7 @@ function assemble(views: Map<string, NumberArray>, identity: IndexIdentity): Ope
   const oddRows = views.get('odd.rows') as Uint32Array;
   const table = new AddressTable(
     {
-      rows: nested('rows') as unknown as RowColumns,
+      rows: nested('rows') as unknown as TableRows,
       groups: { ...groups, count: Math.max(0, rowStart.length - 1) } as unknown as GroupColumns,
       pool: pool('pool'),
       texts: pool('texts'),

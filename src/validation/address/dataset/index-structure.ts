@@ -19,7 +19,11 @@ export function checkStructure(
     if (!ok) fail(`corrupt: ${what}`);
   };
   for (const [name, data] of views) {
-    if (name.startsWith('rows.')) check(data.length === rows, `${name} has ${data.length} rows, not ${rows}`);
+    if (name.startsWith('rows.sparse.') && name.endsWith('.rows')) {
+      const values = views.get(name.replace(/\.rows$/, '.values'))!;
+      check(values.length === data.length && ascending(data, rows), `${name} does not list rows in order`);
+    } else if (name.startsWith('rows.') && !name.startsWith('rows.sparse.'))
+      check(data.length === rows, `${name} has ${data.length} rows, not ${rows}`);
     if (name.startsWith('groups.') && name !== 'groups.rowStart')
       check(data.length === groups, `${name} has ${data.length} groups, not ${groups}`);
     if (name.endsWith('#offsets')) {
@@ -45,6 +49,12 @@ export function checkStructure(
 function monotonic(values: NumberArray, first: number, last: number): boolean {
   if (values.length === 0 || values[0] !== first || values[values.length - 1] !== last) return false;
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
+  return true;
+}
+
+/** Strictly ascending, each below `limit`. */
+function ascending(values: NumberArray, limit: number): boolean {
+  for (let i = 0; i < values.length; i++) if (values[i]! >= limit || (i > 0 && values[i]! <= values[i - 1]!)) return false;
   return true;
 }
 

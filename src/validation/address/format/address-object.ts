@@ -23,7 +23,7 @@ export function addressObject(
   options: AddressObjectOptions,
 ): Record<string, string | null> {
   const p = readParts(table, row);
-  const canonical = table.rows.canonical[row]!;
+  const canonical = table.canonical(row);
   const sub = subPremises(p);
   const line = streetLine(p);
   const object: Record<string, string | null> = {

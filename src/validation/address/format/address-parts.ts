@@ -1,4 +1,5 @@
 import { STATE_CODES } from '../data/vocabulary.ts';
+import { SPARSE } from '../dataset/columns.ts';
 import type { AddressTable } from '../dataset/table.ts';
 
 /** One row's attributes as display strings (null where empty), read from the columns. */
@@ -31,19 +32,19 @@ export function readParts(table: AddressTable, row: number, group = table.groupO
     flat: str(s.flat[row]!),
     levelType: table.types.get(table.rows.levelType[row]!),
     level: str(s.level[row]!),
-    lot: str(s.lot[row]!),
-    site: table.texts.get(s.site[row]!),
+    lot: str(table.value(SPARSE.lot, row)),
+    site: table.texts.get(table.value(SPARSE.site, row)),
     numberFirst: str(s.numberFirst[row]!),
-    numberLast: str(s.numberLast[row]!),
+    numberLast: str(table.value(SPARSE.numberLast, row)),
     streetName: str(g.streetName[group]!),
     streetType: str(g.streetType[group]!),
     streetSuffix: str(g.streetSuffix[group]!),
     boxType: str(g.boxType[group]!),
-    boxNumber: str(s.boxNumber[row]!),
+    boxNumber: str(table.value(SPARSE.boxNumber, row)),
     locality: str(g.locality[group]!) ?? '',
     state: STATE_CODES[g.state[group]!] ?? '',
     postcode: str(g.postcode[group]!) ?? '',
-    legalParcel: table.texts.get(s.legalParcel[row]!),
+    legalParcel: table.texts.get(table.value(SPARSE.legalParcel, row)),
   };
 }
 

@@ -38,7 +38,7 @@ export function autocompleteRoute(data: () => AddressDataset): ValidationRoute {
       const completion: Record<string, string> = {
         full_address: full,
         id: encodeAddressId(dataset.salt, hit.row),
-        canonical_address_id: encodeAddressId(dataset.salt, dataset.table.rows.canonical[hit.row]!),
+        canonical_address_id: encodeAddressId(dataset.salt, dataset.table.canonical(hit.row)),
       };
       if (withHighlight) completion.highlighted_full_address = highlight(full, parsed);
       return completion;

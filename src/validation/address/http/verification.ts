@@ -1,3 +1,4 @@
+import { SPARSE } from '../dataset/columns.ts';
 import { addressSearchChannel } from '#common';
 import type { ValidationRoute } from '../../types.ts';
 import type { AddressDataset } from '../dataset/load.ts';
@@ -46,9 +47,9 @@ function verified(dataset: AddressDataset, hit: SearchHit, parsed: ParsedQuery):
   const thoroughfare = (hit.fields & (MATCHED.street | MATCHED.box)) !== 0;
   // A street type the street does not have ("Lake Road" for Lake Street) names another street.
   if (!place || !thoroughfare || (hit.fields & MATCHED.wrongType) !== 0) return false;
-  const numbered = s.numberFirst[hit.row] !== 0 || s.boxNumber[hit.row] !== 0;
+  const numbered = s.numberFirst[hit.row] !== 0 || dataset.table.value(SPARSE.boxNumber, hit.row) !== 0;
   if (numbered && hit.number !== 'exact' && hit.number !== 'range') return false;
-  if (!numbered && s.lot[hit.row] !== 0 && !parsed.lot && hit.number !== 'lot') return false;
+  if (!numbered && dataset.table.value(SPARSE.lot, hit.row) !== 0 && !parsed.lot && hit.number !== 'lot') return false;
   // Levels of one building are as ambiguous as its units: without the level (or a unit, which
   // names the dwelling and so its level: "502/100 X St") the hit is one level picked among several.
   const level = s.level[hit.row] !== 0 || dataset.table.rows.levelType[hit.row] !== 0;

@@ -1,3 +1,4 @@
+import { SPARSE } from '../dataset/columns.ts';
 import type { AddressTable } from '../dataset/table.ts';
 import type { QueryNumber } from './query.ts';
 
@@ -75,7 +76,7 @@ export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: Row
     if (kind === 'none') return false;
     out.number = kind;
     bonus += BONUS[kind];
-    if (q.numberLast && q.numberLast.id !== 0 && s.numberLast[row] === q.numberLast.id) bonus += 2;
+    if (q.numberLast && q.numberLast.id !== 0 && table.value(SPARSE.numberLast, row) === q.numberLast.id) bonus += 2;
   }
   const unit = matchPart(table, s.flat[row]!, q.unit, BONUS.unit, BONUS.unitPrefix, 2);
   if (unit === null) return false;
@@ -90,23 +91,23 @@ export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: Row
     if (table.rows.levelType[row] !== q.levelType) return false;
     bonus += BONUS.level + 1;
   }
-  const lot = q.lot ? matchPart(table, s.lot[row]!, q.lot, BONUS.lotExact, BONUS.lotPrefix, 0) : 0;
+  const lot = q.lot ? matchPart(table, table.value(SPARSE.lot, row), q.lot, BONUS.lotExact, BONUS.lotPrefix, 0) : 0;
   if (lot === null) return false;
   bonus += unit + level + lot;
-  if (table.rows.canonical[row] !== row) bonus -= 1;
+  if (table.canonical(row) !== row) bonus -= 1;
   out.bonus = bonus;
   return true;
 }
 
 function matchNumber(table: AddressTable, row: number, want: NumberWant, isBox: boolean): NumberMatch {
   const s = table.rows.strings;
-  const value = isBox ? s.boxNumber[row]! : s.numberFirst[row]!;
+  const value = isBox ? table.value(SPARSE.boxNumber, row) : s.numberFirst[row]!;
   if (want.id !== 0 && value === want.id) return 'exact';
-  const last = isBox ? 0 : s.numberLast[row]!;
+  const last = isBox ? 0 : table.value(SPARSE.numberLast, row);
   if (last !== 0 && want.value >= 0 && table.numeric[value]! <= want.value && want.value <= table.numeric[last]!)
     return 'range';
   if (want.prefix && value !== 0 && startsWith(table, value, want.text)) return 'prefix';
-  if (value === 0 && want.id !== 0 && s.lot[row] === want.id) return 'lot';
+  if (value === 0 && want.id !== 0 && table.value(SPARSE.lot, row) === want.id) return 'lot';
   return 'none';
 }
 

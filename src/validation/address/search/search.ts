@@ -201,7 +201,7 @@ export class AddressSearch {
 
   /** Filters outside the query text: `canonical=1` drops aliases, a postal-only source drops lots. */
   #admits(row: number, c: Candidate, options: SearchOptions): boolean {
-    if (options.filters.canonicalOnly && this.#table.rows.canonical[row] !== row) return false;
+    if (options.filters.canonicalOnly && this.#table.canonical(row) !== row) return false;
     return options.filters.physical || c.rowQuery.isBox || this.#table.rows.strings.numberFirst[row] !== 0;
   }
 
