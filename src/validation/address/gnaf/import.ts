@@ -2,10 +2,9 @@ import { installDataset } from '../dataset/install.ts';
 import { writeDataset } from '../dataset/load.ts';
 import { buildTermIndex } from '../search/term-index.ts';
 import { TableBuilder } from '../dataset/table-builder.ts';
-import { ADDRESS_COLUMNS, addressFromRow } from './address-rows.ts';
-import { findGnafFiles, type GnafFile } from './files.ts';
-import { type GnafLookups, loadLookups } from './lookups.ts';
-import { readPsv } from './psv.ts';
+import { findGnafFiles } from './files.ts';
+import { importState } from './import-state.ts';
+import { loadLookups } from './lookups.ts';
 
 export interface ImportProgress {
   readonly phase: 'lookups' | 'addresses' | 'indexing' | 'writing';
@@ -65,68 +64,4 @@ export async function importGnaf(dir: string, dataDir: string, options: ImportOp
   );
   const fileCount = [...files.tables.values()].flat().length + files.authority.size;
   return { ...counts, files: fileCount, seconds: (performance.now() - started) / 1000, dataset, version };
-}
-
-async function importState(
-  detail: GnafFile,
-  tables: Awaited<ReturnType<typeof findGnafFiles>>['tables'],
-  lookups: GnafLookups,
-  builder: TableBuilder,
-  counts: {
-    addresses: number;
-    aliases: number;
-    withoutCoordinates: number;
-    skippedRetired: number;
-    skippedInvalid: number;
-  },
-  onBytes: (n: number) => void,
-): Promise<void> {
-  const sameState = (table: 'ADDRESS_DEFAULT_GEOCODE' | 'ADDRESS_ALIAS'): GnafFile[] =>
-    (tables.get(table) ?? []).filter((f) => f.state === detail.state);
-  const geocodes = new Map<string, readonly [number, number]>();
-  for (const file of sameState('ADDRESS_DEFAULT_GEOCODE')) {
-    await readPsv(
-      file.path,
-      ['ADDRESS_DETAIL_PID', 'LATITUDE', 'LONGITUDE'],
-      (row) => {
-        const lat = Number(row.get('LATITUDE'));
-        const lon = Number(row.get('LONGITUDE'));
-        if (!row.get('DATE_RETIRED') && Number.isFinite(lat) && Number.isFinite(lon))
-          geocodes.set(row.get('ADDRESS_DETAIL_PID')!, [lat, lon]);
-      },
-      onBytes,
-    );
-  }
-  const principals = new Map<string, string>();
-  for (const file of sameState('ADDRESS_ALIAS')) {
-    await readPsv(
-      file.path,
-      ['PRINCIPAL_PID', 'ALIAS_PID'],
-      (row) => {
-        if (!row.get('DATE_RETIRED')) principals.set(row.get('ALIAS_PID')!, row.get('PRINCIPAL_PID')!);
-      },
-      onBytes,
-    );
-  }
-  await readPsv(
-    detail.path,
-    ADDRESS_COLUMNS,
-    (row) => {
-      const result = addressFromRow(
-        row,
-        lookups,
-        (pid) => geocodes.get(pid),
-        (pid) => principals.get(pid),
-      );
-      if (result === 'retired') counts.skippedRetired++;
-      else if (result === 'invalid') counts.skippedInvalid++;
-      else {
-        builder.add(result);
-        counts.addresses++;
-        if (result.aliasOfPid) counts.aliases++;
-        if (result.latitude === null) counts.withoutCoordinates++;
-      }
-    },
-    onBytes,
-  );
 }
