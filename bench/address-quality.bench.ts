@@ -3,12 +3,16 @@
  * type it (bench/address-quality/kinds.ts), sent through the real autocomplete and verification
  * handlers. Prints per kind recall@1 and recall@5 of the intended address, empty answers,
  * verification's match rate where it is a goal, and the autocomplete handler's p99.
- * `ADDRESS_QUALITY_COUNT` sets the data set's size (default 1,000,000), `ADDRESS_QUALITY_CASES`
- * the addresses per kind (default 250).
+ * `ADDRESS_QUALITY_COUNT` sets the data set's size (default 1,000,000), `ADDRESS_QUALITY_SHAPE=national`
+ * draws it from the national-shape generator (15,600,000 for full size) rather than the sample's,
+ * `ADDRESS_QUALITY_CASES` the addresses per kind (default 250), `ADDRESS_QUALITY_MISSES` how many
+ * misses to list.
  */
 import { createLogger } from '#common';
 import type { ValidationRoute } from '#validation';
 import { createRandom, type Random } from '../src/validation/address/data/prng.ts';
+import { DEFAULT_NATIONAL } from '../src/validation/address/data/national.ts';
+import { nationalDataset } from '../src/validation/address/data/national-dataset.ts';
 import type { StateCode } from '../src/validation/address/data/vocabulary.ts';
 import { type AddressDataset, sampleDataset } from '../src/validation/address/dataset/load.ts';
 import { encodeAddressId } from '../src/validation/address/format/address-id.ts';
@@ -19,8 +23,9 @@ import { type Intended, KINDS, type Kind } from './address-quality/kinds.ts';
 
 const log = createLogger({ level: 'silent' });
 
-/** The data set measured. One place, so the national-scale generator can replace it. */
+/** The data set measured: the sample's shape, or with `ADDRESS_QUALITY_SHAPE=national` G-NAF's. */
 function qualityDataset(count: number): AddressDataset {
+  if (process.env.ADDRESS_QUALITY_SHAPE === 'national') return nationalDataset({ count, seed: DEFAULT_NATIONAL.seed });
   return sampleDataset({ count, seed: 20_240_801 });
 }
 

@@ -54,6 +54,10 @@ describe('address search: ordinary mistakes that used to find nothing', () => {
     expect(await verified('9 pit lane glebe')).toBe('9 Pitt Lane, GLEBE NSW 2037');
   });
 
+  it('looks for a dropped letter in short words only, not in short numbers ("211 " is no postcode 2112)', async () => {
+    expect(await top('211 ')).toEqual([]);
+  });
+
   it('offers the street of a wrong type in the named locality, after the street of the typed type', async () => {
     expect((await top('9 pitt street glebe'))[0]).toBe('9 Pitt Lane, GLEBE NSW 2037');
     expect((await top('3 mount rd mount druitt'))[0]).toBe('3 Mount Street, MOUNT DRUITT NSW 2770');

@@ -83,14 +83,21 @@ export class AddressSearch {
   search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
     const words = wordsOf(query);
     if (words.length === 0) return [];
-    const exact = this.#run(query, words, options, false);
+    const exact = this.#run(query, words, options, this.#expand(words, false));
     const numberMatches = exact.filter((hit) => hit.number !== 'nearby').length;
-    return numberMatches >= options.max || !words.some(typoable) ? exact : this.#run(query, words, options, true);
+    if (numberMatches >= options.max || !words.some(typoable)) return exact;
+    const expanded = this.#expand(words, true);
+    // Nothing new to match (no typo neighbour, no street type to tolerate): the pass would repeat the first.
+    const tolerates = words.length > 1 && words.some((_, w) => this.#matcher.tolerable(w));
+    return this.#matcher.widened || tolerates ? this.#run(query, words, options, expanded) : exact;
   }
 
-  #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, typos: boolean): SearchHit[] {
+  #expand(words: readonly QueryWord[], typos: boolean): number[][] {
     this.#matcher.reset();
-    const expanded = words.map((word, slot) => this.#matcher.expand(slot, word, typos));
+    return words.map((word, slot) => this.#matcher.expand(slot, word, typos));
+  }
+
+  #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, expanded: readonly number[][]): SearchHit[] {
     // A street type that may go unmatched drives last: the groups it misses are those it tolerates.
     const cost = (w: number): number =>
       this.#matcher.tolerable(w) ? Number.MAX_VALUE : this.#matcher.cost(expanded[w]!);

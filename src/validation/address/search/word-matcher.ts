@@ -19,7 +19,12 @@ const FULL_TYPO_LENGTH = 4;
  * typed (its prefix matches suffice), though the pass, once run, looks for its neighbours too.
  */
 export function typoable(word: QueryWord): boolean {
-  return word.text.length >= FULL_TYPO_LENGTH || (!word.prefix && word.text.length >= 2);
+  return word.text.length >= FULL_TYPO_LENGTH || (!word.prefix && shortTypoable(word.text));
+}
+
+/** Two or three letters (a postcode typed short is not a typo for a longer one). */
+function shortTypoable(text: string): boolean {
+  return text.length >= 2 && /^[a-z]+$/.test(text);
 }
 
 /**
@@ -34,6 +39,7 @@ export class WordMatcher {
   readonly #stamp: Uint32Array[];
   /** Per word: a street type that may go unmatched (typo pass only). */
   readonly #tolerable = new Uint8Array(MAX_WORDS);
+  #widened = false;
   #epoch = 0;
 
   constructor(index: TermIndex) {
@@ -45,6 +51,7 @@ export class WordMatcher {
 
   /** Starts a new search; previous marks become invisible. */
   reset(): void {
+    this.#widened = false;
     this.#epoch++;
     if (this.#epoch === 0xffffffff) {
       for (const s of this.#stamp) s.fill(0);
@@ -74,8 +81,15 @@ export class WordMatcher {
         mark(t, QUALITY.prefix);
     }
     this.#tolerable[slot] = typos && STREET_TYPE_WORDS.has(word.text) ? 1 : 0;
-    if (typos && word.text.length >= 2) this.#typos(word, mark);
+    const before = matched.length;
+    if (typos && (word.text.length >= FULL_TYPO_LENGTH || shortTypoable(word.text))) this.#typos(word, mark);
+    if (matched.length > before) this.#widened = true;
     return matched;
+  }
+
+  /** Whether a typo pass's words matched a term beyond their exact and prefix matches. */
+  get widened(): boolean {
+    return this.#widened;
   }
 
   /**
