@@ -1,7 +1,7 @@
 import type { AddressInput } from '../dataset/address-input.ts';
 import { titleCase } from '../dataset/address-input.ts';
 import type { GnafLookups } from './lookups.ts';
-import type { PsvRow } from './psv.ts';
+import { detached, type PsvRow } from './psv.ts';
 
 export type Outcome = 'retired' | 'invalid';
 
@@ -52,7 +52,7 @@ export function addressFromRow(
     postcode,
     latitude: point ? point[0] : null,
     longitude: point ? point[1] : null,
-    legalParcelId: row.get('LEGAL_PARCEL_ID'),
+    legalParcelId: detached(row.get('LEGAL_PARCEL_ID')),
   };
 }
 

@@ -3,7 +3,7 @@ import { ADDRESS_COLUMNS, addressFromRow } from './address-rows.ts';
 import type { GnafFile, GnafFiles } from './files.ts';
 import type { GnafLookups } from './lookups.ts';
 import { PidTable } from './pid-table.ts';
-import { readPsv } from './psv.ts';
+import { detached, readPsv } from './psv.ts';
 
 export interface ImportCounts {
   addresses: number;
@@ -79,7 +79,7 @@ async function readPrincipals(files: readonly GnafFile[], onBytes: Bytes): Promi
       file.path,
       ['PRINCIPAL_PID', 'ALIAS_PID'],
       (row) => {
-        if (!row.get('DATE_RETIRED')) principals.set(row.get('ALIAS_PID')!, row.get('PRINCIPAL_PID')!);
+        if (!row.get('DATE_RETIRED')) principals.set(row.get('ALIAS_PID')!, detached(row.get('PRINCIPAL_PID'))!);
       },
       onBytes,
     );
