@@ -82,7 +82,9 @@ describe('persisted address index', () => {
     const row = opened.table.rowByPid('odd-pid-1');
     expect(row).toBeGreaterThanOrEqual(0);
     expect(opened.table.pidOf(row)).toBe('odd-pid-1');
-    const aliases = Array.from({ length: opened.table.size }, (_v, r) => r).filter((r) => opened.table.canonical(r) !== r);
+    const aliases = Array.from({ length: opened.table.size }, (_v, r) => r).filter(
+      (r) => opened.table.canonical(r) !== r,
+    );
     expect(aliases.length).toBeGreaterThan(0);
     for (const alias of aliases) {
       const principal = opened.table.canonical(alias);

@@ -54,7 +54,8 @@ function monotonic(values: NumberArray, first: number, last: number): boolean {
 
 /** Strictly ascending, each below `limit`. */
 function ascending(values: NumberArray, limit: number): boolean {
-  for (let i = 0; i < values.length; i++) if (values[i]! >= limit || (i > 0 && values[i]! <= values[i - 1]!)) return false;
+  for (let i = 0; i < values.length; i++)
+    if (values[i]! >= limit || (i > 0 && values[i]! <= values[i - 1]!)) return false;
   return true;
 }
 

@@ -1,4 +1,11 @@
-import { type GroupColumns, SPARSE, SPARSE_COLUMNS, type SparseColumn, sparseValue, type TableRows } from './columns.ts';
+import {
+  type GroupColumns,
+  SPARSE,
+  SPARSE_COLUMNS,
+  type SparseColumn,
+  sparseValue,
+  type TableRows,
+} from './columns.ts';
 import { PidLookup } from './pid-lookup.ts';
 import type { Pool } from './string-pool.ts';
 
@@ -47,7 +54,13 @@ export class AddressTable {
     this.numeric = derived.numeric;
     this.pidOrder = derived.pidOrder;
     this.#sparse = SPARSE_COLUMNS.map((name) => parts.rows.sparse[name]);
-    this.#pids = new PidLookup(parts.rows.pidPrefix, parts.rows.pidNumber, parts.prefixes, parts.oddPids, this.pidOrder);
+    this.#pids = new PidLookup(
+      parts.rows.pidPrefix,
+      parts.rows.pidNumber,
+      parts.prefixes,
+      parts.oddPids,
+      this.pidOrder,
+    );
   }
 
   get size(): number {
