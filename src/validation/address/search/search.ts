@@ -17,6 +17,19 @@ import { byScore, insert } from './ranking.ts';
 import type { TermIndex } from './term-index.ts';
 import { MAX_WORDS, typoable, WordMatcher } from './word-matcher.ts';
 
+/**
+ * A driver word (the query's rarest) whose terms' postings exceed HEAVY_COST groups is "heavy":
+ * candidates come from the largest streets it names, at most HEAVY_CANDIDATES, so a query
+ * costs a bounded amount at any data set size. At national scale "thomas" names thousands of
+ * streets and a one-letter prefix hundreds of thousands; a query that names its suburb or
+ * postcode is never heavy. A prefix matching more than HEAVY_TERMS terms scans the largest
+ * streets of all (at most HEAVY_SCAN) for those it matches.
+ */
+const HEAVY_COST = 2048;
+const HEAVY_CANDIDATES = 1024;
+const HEAVY_TERMS = 16;
+const HEAVY_SCAN = 32_768;
+
 export interface SearchHit {
   readonly row: number;
   readonly group: number;
@@ -116,20 +129,35 @@ export class AddressSearch {
   ): Candidate[] {
     const { groups } = this.#table;
     const mask = stateMask(filters);
-    const stamp = ++this.#epoch;
     const out: Candidate[] = [];
     const score: GroupScore = { score: 0, fields: 0 };
+    const consider = (group: number): void => {
+      if (mask !== 0 && (mask & (1 << groups.state[group]!)) === 0) return;
+      const isBox = groups.boxType[group] !== 0;
+      if (isBox ? filters.postBox === 'exclude' || !filters.postal : filters.postBox === 'only') return;
+      if (!scoreGroup(this.#index, this.#matcher, words.length, group, score)) return;
+      const rowQuery = this.#rowQuery(query, wants, group, isBox, score);
+      if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
+    };
+    const { postStart, postGroups, groupsByRank } = this.#index;
+    const heavy = this.#matcher.cost(driverTerms) > HEAVY_COST;
+    if (heavy && driverTerms.length > HEAVY_TERMS) {
+      // A short prefix ("19 s") matches a large share of all streets: look at the largest.
+      const scan = Math.min(groupsByRank.length, HEAVY_SCAN);
+      for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) consider(groupsByRank[i]!);
+      return byScore(out, this.#slotOfGroup);
+    }
+    // Postings list the largest streets first: a word found in thousands of streets ("282
+    // thomas") is looked for in its largest HEAVY_CANDIDATES only.
+    const take = heavy ? Math.ceil(HEAVY_CANDIDATES / driverTerms.length) : Number.MAX_SAFE_INTEGER;
+    const stamp = ++this.#epoch;
     for (const term of driverTerms) {
-      for (let p = this.#index.postStart[term]!; p < this.#index.postStart[term + 1]!; p++) {
-        const group = this.#index.postGroups[p]!;
+      const end = Math.min(postStart[term + 1]!, postStart[term]! + take);
+      for (let p = postStart[term]!; p < end; p++) {
+        const group = postGroups[p]!;
         if (this.#groupStamp[group] === stamp) continue;
         this.#groupStamp[group] = stamp;
-        if (mask !== 0 && (mask & (1 << groups.state[group]!)) === 0) continue;
-        const isBox = groups.boxType[group] !== 0;
-        if (isBox ? filters.postBox === 'exclude' || !filters.postal : filters.postBox === 'only') continue;
-        if (!scoreGroup(this.#index, this.#matcher, words.length, group, score)) continue;
-        const rowQuery = this.#rowQuery(query, wants, group, isBox, score);
-        if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
+        consider(group);
       }
     }
     return byScore(out, this.#slotOfGroup);

@@ -21,6 +21,8 @@ export interface TermIndex {
   readonly fwdStart: Uint32Array;
   readonly fwdTerms: Uint32Array;
   readonly fwdField: Uint8Array;
+  /** Groups by number of addresses, largest first: where a word that matches too much looks. */
+  readonly groupsByRank: Uint32Array;
 }
 
 export function buildTermIndex(table: AddressTable): TermIndex {
@@ -50,7 +52,18 @@ export function buildTermIndex(table: AddressTable): TermIndex {
     add(table.pool.get(g.postcode[group]!), FIELD.postcode);
     fwdStart[group + 1] = entries.length;
   }
-  return invert(words, Uint32Array.from(entries), Uint8Array.from(fields), fwdStart);
+  const ranked = groupsByRank(table);
+  return {
+    ...invert(words, Uint32Array.from(entries), Uint8Array.from(fields), fwdStart, ranked),
+    groupsByRank: ranked,
+  };
+}
+
+/** Largest street-locality first, then in group order: the order of every posting list too. */
+function groupsByRank(table: AddressTable): Uint32Array {
+  const start = table.groups.rowStart;
+  const size = (g: number): number => start[g + 1]! - start[g]!;
+  return Uint32Array.from({ length: table.groups.count }, (_v, g) => g).sort((a, b) => size(b) - size(a) || a - b);
 }
 
 function invert(
@@ -58,19 +71,19 @@ function invert(
   entries: Uint32Array,
   fwdField: Uint8Array,
   fwdStart: Uint32Array,
-): TermIndex {
+  ranked: Uint32Array,
+): Omit<TermIndex, 'groupsByRank'> {
   const terms = [...words.keys()].sort();
   const remap = new Uint32Array(terms.length);
   terms.forEach((term, sorted) => {
     remap[words.get(term)!] = sorted;
   });
   const fwdTerms = entries.map((id) => remap[id]!);
-  const groupCount = fwdStart.length - 1;
   const postStart = new Uint32Array(terms.length + 1);
   const seen = new Int32Array(terms.length).fill(-1);
   const forEachPosting = (visit: (term: number, group: number) => void): void => {
     seen.fill(-1);
-    for (let group = 0; group < groupCount; group++) {
+    for (const group of ranked) {
       for (let i = fwdStart[group]!; i < fwdStart[group + 1]!; i++) {
         const term = fwdTerms[i]!;
         if (seen[term] !== group) {
