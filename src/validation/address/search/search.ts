@@ -22,13 +22,13 @@ import { MAX_WORDS, typoable, WordMatcher } from './word-matcher.ts';
  * candidates come from the largest streets it names, at most HEAVY_CANDIDATES, so a query
  * costs a bounded amount at any data set size. At national scale "thomas" names thousands of
  * streets and a one-letter prefix hundreds of thousands; a query that names its suburb or
- * postcode is never heavy. A prefix matching more than HEAVY_TERMS terms scans the largest
- * streets of all (at most HEAVY_SCAN) for those it matches.
+ * postcode is never heavy. A word whose postings cover more than DENSE_SHARE of all streets
+ * scans the largest streets of all (at most HEAVY_SCAN) for those it matches instead.
  */
 const HEAVY_COST = 2048;
 const HEAVY_CANDIDATES = 1024;
-const HEAVY_TERMS = 16;
-const HEAVY_SCAN = 32_768;
+const DENSE_SHARE = 0.1;
+const HEAVY_SCAN = 16_384;
 
 export interface SearchHit {
   readonly row: number;
@@ -140,8 +140,9 @@ export class AddressSearch {
       if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
     };
     const { postStart, postGroups, groupsByRank } = this.#index;
-    const heavy = this.#matcher.cost(driverTerms) > HEAVY_COST;
-    if (heavy && driverTerms.length > HEAVY_TERMS) {
+    const cost = this.#matcher.cost(driverTerms);
+    const heavy = cost > HEAVY_COST;
+    if (heavy && cost > groups.count * DENSE_SHARE) {
       // A short prefix ("19 s") matches a large share of all streets: look at the largest.
       const scan = Math.min(groupsByRank.length, HEAVY_SCAN);
       for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) consider(groupsByRank[i]!);
@@ -149,7 +150,7 @@ export class AddressSearch {
     }
     // Postings list the largest streets first: a word found in thousands of streets ("282
     // thomas") is looked for in its largest HEAVY_CANDIDATES only.
-    const take = heavy ? Math.ceil(HEAVY_CANDIDATES / driverTerms.length) : Number.MAX_SAFE_INTEGER;
+    const take = heavy ? Math.max(2, Math.ceil(HEAVY_CANDIDATES / driverTerms.length)) : Number.MAX_SAFE_INTEGER;
     const stamp = ++this.#epoch;
     for (const term of driverTerms) {
       const end = Math.min(postStart[term + 1]!, postStart[term]! + take);
