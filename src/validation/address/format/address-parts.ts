@@ -29,9 +29,9 @@ export function readParts(table: AddressTable, row: number, group = table.groupO
   const str = (id: number): string | null => table.pool.get(id);
   return {
     flatType: table.types.get(table.rows.flatType[row]!),
-    flat: str(s.flat[row]!),
+    flat: str(table.value(SPARSE.flat, row)),
     levelType: table.types.get(table.rows.levelType[row]!),
-    level: str(s.level[row]!),
+    level: str(table.value(SPARSE.level, row)),
     lot: str(table.value(SPARSE.lot, row)),
     site: table.texts.get(table.value(SPARSE.site, row)),
     numberFirst: str(s.numberFirst[row]!),

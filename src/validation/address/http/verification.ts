@@ -52,7 +52,7 @@ function verified(dataset: AddressDataset, hit: SearchHit, parsed: ParsedQuery):
   if (!numbered && dataset.table.value(SPARSE.lot, hit.row) !== 0 && !parsed.lot && hit.number !== 'lot') return false;
   // Levels of one building are as ambiguous as its units: without the level (or a unit, which
   // names the dwelling and so its level: "502/100 X St") the hit is one level picked among several.
-  const level = s.level[hit.row] !== 0 || dataset.table.rows.levelType[hit.row] !== 0;
+  const level = dataset.table.value(SPARSE.level, hit.row) !== 0 || dataset.table.rows.levelType[hit.row] !== 0;
   if (level && parsed.unit === null && parsed.level === null && parsed.levelName === null) return false;
-  return s.flat[hit.row] === 0 || parsed.unit !== null;
+  return dataset.table.value(SPARSE.flat, hit.row) === 0 || parsed.unit !== null;
 }

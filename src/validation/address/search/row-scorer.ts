@@ -68,7 +68,6 @@ export interface RowScore {
  * Exact tests are integer compares of pool ids; strings are read only for a typed prefix.
  */
 export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: RowScore): boolean {
-  const s = table.rows.strings;
   let bonus = 0;
   out.number = 'none';
   if (q.number) {
@@ -78,14 +77,11 @@ export function scoreRow(table: AddressTable, row: number, q: RowQuery, out: Row
     bonus += BONUS[kind];
     if (q.numberLast && q.numberLast.id !== 0 && table.value(SPARSE.numberLast, row) === q.numberLast.id) bonus += 2;
   }
-  const unit = matchPart(table, s.flat[row]!, q.unit, BONUS.unit, BONUS.unitPrefix, 2);
+  const unit = matchPart(table, table.value(SPARSE.flat, row), q.unit, BONUS.unit, BONUS.unitPrefix, 2);
   if (unit === null) return false;
-  const levelPresent = s.level[row] !== 0 || table.rows.levelType[row] !== 0;
-  const level = q.level
-    ? matchPart(table, s.level[row]!, q.level, BONUS.level, BONUS.levelPrefix, 0)
-    : levelPresent
-      ? -1
-      : 0;
+  const levelId = table.value(SPARSE.level, row);
+  const levelPresent = levelId !== 0 || table.rows.levelType[row] !== 0;
+  const level = q.level ? matchPart(table, levelId, q.level, BONUS.level, BONUS.levelPrefix, 0) : levelPresent ? -1 : 0;
   if (level === null) return false;
   if (q.levelType !== 0) {
     if (table.rows.levelType[row] !== q.levelType) return false;
