@@ -15,7 +15,7 @@ import { NearbyNumbers } from './nearby-numbers.ts';
 import { numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
 import type { TermIndex } from './term-index.ts';
-import { MAX_WORDS, typoable, WordMatcher } from './word-matcher.ts';
+import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matcher.ts';
 
 /**
  * A driver word (the query's rarest) whose terms' postings exceed HEAVY_COST groups is "heavy":
@@ -63,10 +63,10 @@ interface Candidate {
  * Runs a parsed query: words select and rank street-locality groups (the rarest word drives,
  * the others are checked through the forward index), then rows inside the best groups are
  * matched on numbers and kept in a bounded top-k. A first pass allows no typos; only when it
- * finds fewer than `max` results does a second pass add one-typo matches (the first letter
- * included, and a letter dropped from a short word) and tolerate one wrong street type in the
- * named locality, so typo neighbours never crowd out an exact answer and cost nothing on
- * ordinary queries. Rows
+ * finds fewer than `max` results does a second pass add one-typo matches (a letter dropped
+ * from a short word included) and tolerate one wrong street type in the named locality, and
+ * only when that finds no number does a third add typos in the first letter; so typo
+ * neighbours never crowd out an exact answer and cost nothing on ordinary queries. Rows
  * listed for a street that lacks the typed number (`nearbyNumbers`) come after every number
  * match, come only from streets a query word named, and do not count towards skipping the
  * typo pass: "1 Gorge St" still finds George St's 1.
@@ -96,21 +96,19 @@ export class AddressSearch {
   search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
     const words = wordsOf(query);
     if (words.length === 0) return [];
-    const exact = this.#run(query, words, options, this.#expand(words, false));
-    const numberMatches = exact.filter((hit) => hit.number !== 'nearby').length;
-    if (numberMatches >= options.max || !words.some(typoable)) return exact;
-    const expanded = this.#expand(words, true);
-    // Nothing new to match (no typo neighbour, no street type to tolerate): the pass would repeat the first.
-    const tolerates = words.length > 1 && words.some((_, w) => this.#matcher.tolerable(w));
-    return this.#matcher.widened || tolerates ? this.#run(query, words, options, expanded) : exact;
+    let hits = this.#pass(query, words, options, PASS.exact)!;
+    if (numberMatches(hits) >= options.max || !words.some(typoable)) return hits;
+    hits = this.#pass(query, words, options, PASS.typos) ?? hits;
+    if (numberMatches(hits) > 0) return hits;
+    return this.#pass(query, words, options, PASS.firstLetter) ?? hits;
   }
 
-  #expand(words: readonly QueryWord[], typos: boolean): number[][] {
+  /** One pass's hits; null when it would match nothing the previous pass did not (no new term or tolerated type). */
+  #pass(query: ParsedQuery, words: QueryWord[], options: SearchOptions, pass: Pass): SearchHit[] | null {
     this.#matcher.reset();
-    return words.map((word, slot) => this.#matcher.expand(slot, word, typos));
-  }
-
-  #run(query: ParsedQuery, words: QueryWord[], options: SearchOptions, expanded: readonly number[][]): SearchHit[] {
+    const expanded = words.map((word, slot) => this.#matcher.expand(slot, word, pass));
+    const tolerates = pass === PASS.typos && words.length > 1 && words.some((_, w) => this.#matcher.tolerable(w));
+    if (pass !== PASS.exact && !this.#matcher.widened && !tolerates) return null;
     // A street type that may go unmatched drives last: the groups it misses are those it tolerates.
     const cost = (w: number): number =>
       this.#matcher.tolerable(w) ? Number.MAX_VALUE : this.#matcher.cost(expanded[w]!);
@@ -255,6 +253,13 @@ export class AddressSearch {
       insert(top, hit, options.max);
     }
   }
+}
+
+/** Hits that matched the typed number (not a street's nearby numbers). */
+function numberMatches(hits: readonly SearchHit[]): number {
+  let n = 0;
+  for (const hit of hits) if (hit.number !== 'nearby') n++;
+  return n;
 }
 
 /** A wrong street type is tolerated only in the locality or postcode the query named: "85 Lake Road Bondi"

@@ -10,6 +10,15 @@ import { lowerBound, tailLowerBound, type TermIndex } from './term-index.ts';
  */
 export const QUALITY = { exact: 10, prefix: 7, typo: 4, typoPrefix: 3, wrongType: 1 } as const;
 
+/**
+ * What a search pass matches beyond exact words and prefixes: one typo with the first letter
+ * kept (and one street type tolerated), then also a typo in the first letter, whose
+ * neighbours ("east" → beast, cast, fast, last…) are many, so it runs only when the typo
+ * pass found no number.
+ */
+export const PASS = { exact: 0, typos: 1, firstLetter: 2 } as const;
+export type Pass = (typeof PASS)[keyof typeof PASS];
+
 export const MAX_WORDS = 16;
 /** Shortest word looked up with any one edit; shorter finished words only for a dropped letter. */
 const FULL_TYPO_LENGTH = 4;
@@ -59,8 +68,8 @@ export class WordMatcher {
     }
   }
 
-  /** Marks the terms word `slot` matches; returns them (the driver word iterates their postings). */
-  expand(slot: number, word: QueryWord, typos: boolean): number[] {
+  /** Marks the terms word `slot` matches in `pass`; returns them (the driver word iterates their postings). */
+  expand(slot: number, word: QueryWord, pass: Pass): number[] {
     const terms = this.#index.terms;
     const matched: number[] = [];
     const mark = (term: number, quality: number): void => {
@@ -80,37 +89,47 @@ export class WordMatcher {
       for (let t = lowerBound(terms, word.text); t < terms.length && terms[t]!.startsWith(word.text); t++)
         mark(t, QUALITY.prefix);
     }
-    this.#tolerable[slot] = typos && STREET_TYPE_WORDS.has(word.text) ? 1 : 0;
+    this.#tolerable[slot] = pass !== PASS.exact && STREET_TYPE_WORDS.has(word.text) ? 1 : 0;
+    if (pass === PASS.exact || !(word.text.length >= FULL_TYPO_LENGTH || shortTypoable(word.text))) return matched;
+    const quality = word.prefix ? QUALITY.typoPrefix : QUALITY.typo;
+    const at = (term: number): void => mark(term, quality);
     const before = matched.length;
-    if (typos && (word.text.length >= FULL_TYPO_LENGTH || shortTypoable(word.text))) this.#typos(word, mark);
-    if (matched.length > before) this.#widened = true;
+    this.#typos(word, at);
+    const typos = matched.length;
+    if (pass === PASS.firstLetter) this.#firstLetterTypos(word, at);
+    if (matched.length > (pass === PASS.firstLetter ? typos : before)) this.#widened = true;
     return matched;
   }
 
-  /** Whether a typo pass's words matched a term beyond their exact and prefix matches. */
+  /** Whether the pass's words matched a term the previous pass's did not. */
   get widened(): boolean {
     return this.#widened;
   }
 
   /**
-   * One-edit neighbours. Terms with the same first letter are scanned; a wrong, missing, extra
-   * or swapped first letter is found by binary search ("pictoria" → "victoria"). A three-letter
-   * word looks only for a dropped letter ("pit" → "pitt", "ill" → "hill"), a two-letter one only
-   * for a doubled letter ("an" → "ann"): any other edit of so short a word is another word.
+   * One-edit neighbours with the same first letter. A three-letter word looks only for a
+   * dropped letter ("pit" → "pitt", "hil" → "hill"), a two-letter one only for a doubled
+   * letter ("an" → "ann"): any other edit of so short a word is another word.
    */
-  #typos(word: QueryWord, mark: (term: number, quality: number) => void): void {
-    const quality = word.prefix ? QUALITY.typoPrefix : QUALITY.typo;
-    const at = (term: number): void => mark(term, quality);
+  #typos(word: QueryWord, mark: (term: number) => void): void {
     const text = word.text;
     if (text.length === 2) {
-      if (!word.prefix) this.#lookup(text + text[1], false, at);
-    } else if (text.length < FULL_TYPO_LENGTH) {
-      this.#sameFirstLetter(word, true, at);
-      this.#tails(text, false, at);
-    } else {
-      this.#sameFirstLetter(word, false, at);
-      this.#firstLetter(word, at);
+      if (!word.prefix) this.#lookup(text + text[1], false, mark);
+    } else this.#sameFirstLetter(word, text.length < FULL_TYPO_LENGTH, mark);
+  }
+
+  /** A wrong, missing, extra or swapped first letter, by binary search ("pictoria" → "victoria"; "ill" → "hill"). */
+  #firstLetterTypos(word: QueryWord, mark: (term: number) => void): void {
+    const text = word.text;
+    if (text.length === 2) return;
+    if (text.length < FULL_TYPO_LENGTH) {
+      if (!word.prefix) this.#tails(text, false, mark);
+      return;
     }
+    this.#tails(text.slice(1), word.prefix, mark);
+    this.#tails(text, word.prefix, mark);
+    this.#lookup(text.slice(1), word.prefix, mark);
+    this.#lookup(text[1]! + text[0]! + text.slice(2), word.prefix, mark);
   }
 
   /** Scans the terms that start with the word's letter (`dropped`: only for a letter the word lacks). */
@@ -126,15 +145,6 @@ export class WordMatcher {
         if (withinOneEdit(text, term.slice(0, text.length + 1), false)) mark(t);
       }
     }
-  }
-
-  /** Terms one edit away in the first letter: wrong or missing (by tail), extra or swapped (by text). */
-  #firstLetter(word: QueryWord, mark: (term: number) => void): void {
-    const text = word.text;
-    this.#tails(text.slice(1), word.prefix, mark);
-    this.#tails(text, word.prefix, mark);
-    this.#lookup(text.slice(1), word.prefix, mark);
-    this.#lookup(text[1]! + text[0]! + text.slice(2), word.prefix, mark);
   }
 
   /** Marks the terms whose text after the first letter is `tail` (or, for a prefix, begins with it). */
