@@ -37,23 +37,3 @@ export class StringPool implements Pool {
     return this.#values.length;
   }
 }
-
-/** A Uint32Array that grows by doubling while a data set is being built. */
-export class GrowableUint32 {
-  #data = new Uint32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.#data.length) {
-      const bigger = new Uint32Array(this.#data.length * 2);
-      bigger.set(this.#data);
-      this.#data = bigger;
-    }
-    this.#data[this.length++] = value;
-  }
-
-  /** A right-sized copy. */
-  toArray(): Uint32Array {
-    return this.#data.slice(0, this.length);
-  }
-}

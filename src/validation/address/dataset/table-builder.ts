@@ -10,6 +10,7 @@ import {
 } from './columns.ts';
 import { type GrowableColumn, int32Column, uint8Column, uint32Column } from './growable-column.ts';
 import { StringPool } from './string-pool.ts';
+import { TextStore } from './text-store.ts';
 import { PidLookup, pidOrder as pidOrderOf } from './pid-lookup.ts';
 import { AddressTable, numericOf } from './table.ts';
 import { sortRows } from './row-order.ts';
@@ -24,7 +25,7 @@ import { sortRows } from './row-order.ts';
 export class TableBuilder {
   readonly #pool = new StringPool();
   /** Long, mostly unique text (site names, legal parcel ids) kept apart from identifiers. */
-  readonly #texts = new StringPool();
+  readonly #texts = new TextStore();
   readonly #types = new StringPool();
   readonly #prefixes = new StringPool();
   readonly #groupKeys = new Map<string, number>();
@@ -59,8 +60,8 @@ export class TableBuilder {
     s.flat.push(this.#pool.intern(input.flat));
     s.level.push(this.#pool.intern(input.level));
     s.lot.push(this.#pool.intern(input.lot));
-    s.site.push(this.#texts.intern(input.siteName));
-    s.legalParcel.push(this.#texts.intern(input.legalParcelId));
+    s.site.push(this.#texts.append(input.siteName));
+    s.legalParcel.push(this.#texts.append(input.legalParcelId));
     s.boxNumber.push(this.#pool.intern(input.boxNumber));
     // Byte columns: past 255 types building fails (below), so an id of 255 stands for the rest.
     this.#small[0]!.push(Math.min(255, this.#types.intern(input.flatType)));
