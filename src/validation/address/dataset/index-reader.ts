@@ -41,6 +41,7 @@ export async function readIndex(file: string): Promise<OpenedIndex> {
   if (header.toString('latin1', 0, 8) !== MAGIC) fail('not a tokengate address index (wrong magic bytes)');
   const format = header.readUInt32LE(8);
   if (format !== FORMAT) fail(`index format ${format}, this tokengate reads format ${FORMAT}`);
+  if (header.subarray(36).some((byte) => byte !== 0)) fail('corrupt: header');
   const fileLength = header.readDoubleLE(24);
   if (bytes.length < fileLength) fail(`truncated: ${bytes.length} of ${fileLength} bytes`);
   if (bytes.length > fileLength) fail(`${bytes.length - fileLength} unexpected bytes after the end`);
