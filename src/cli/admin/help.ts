@@ -140,7 +140,8 @@ export const ADMIN_HELP: Readonly<Record<string, AdminHelp>> = {
   },
   'apikey enable': { summary: 'Enable an API key again.', arguments: { KEY: 'the API key (key_…)' } },
   'address import': {
-    summary: 'Import a G-NAF release as the address data set (runs where the upstream runs: writes under DATA_DIR).',
+    summary:
+      'Import a G-NAF release as the address data set (runs where the upstream runs: writes under ADDRESS_DATA_DIR or DATA_DIR).',
     options: { '--gnaf GNAF_DIR': 'the unpacked G-NAF release' },
   },
 };
@@ -155,6 +156,7 @@ const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['ADMIN_PORT', 'the admin API port (default 3001)'],
   ['ADMIN_TOKEN', 'the admin token (default: the file $DATA_DIR/admin-token)'],
   ['DATA_DIR', 'where the upstream keeps its data (default ./data)'],
+  ['ADDRESS_DATA_DIR', 'where address import writes, when not DATA_DIR (default DATA_DIR)'],
 ];
 
 function helpOf(command: AdminCommand): AdminHelp {
