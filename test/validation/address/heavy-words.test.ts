@@ -5,7 +5,8 @@ import { address, addressApi, completionsOf, datasetOf } from './fixtures.ts';
 /**
  * A word that names thousands of streets (at national scale "thomas", or a one-letter prefix)
  * is looked for in the largest of them only, so such a query costs the same at any size.
- * Here 3,000 one-address Thomas Streets, each in a suburb of its own, and one long one.
+ * Here 3,000 one-address Thomas Streets, each in a suburb of its own, and one long one, among
+ * 30,000 other streets (so "thomas" names a tenth of them, as a common name does).
  */
 function manyThomasStreets(): AddressInput[] {
   const out: AddressInput[] = [];
@@ -19,6 +20,11 @@ function manyThomasStreets(): AddressInput[] {
     out.push(address('Thomas Street', 'LONGTOWN', 'VIC', '3999', { numberFirst: String(n) }));
   for (let n = 1; n <= 300; n++)
     out.push(address('Station Road', 'LONGTOWN', 'VIC', '3999', { numberFirst: String(n) }));
+  const letter = (n: number): string => String.fromCharCode(65 + (n % 26));
+  for (let i = 0; i < 30_000; i++) {
+    const name = `${letter(i)}${letter(Math.floor(i / 26))}${letter(Math.floor(i / 676))}${letter(Math.floor(i / 17_576))}`;
+    out.push(address('Filler Road', `${name}TON`, 'QLD', '4000', { numberFirst: '1' }));
+  }
   return out;
 }
 
@@ -41,6 +47,12 @@ describe('words that name thousands of streets', () => {
     const unplaced = completionsOf(await api.autocomplete({ q: '7 thomas', max: '10' })).map((c) => c.full_address);
     expect(unplaced).not.toContain('7 Thomas Street, JLEVILLE NSW 2499');
     expect(completionsOf(await api.autocomplete({ q: '7 thomas jleville' }))[0]).toMatchObject({
+      full_address: '7 Thomas Street, JLEVILLE NSW 2499',
+    });
+  });
+
+  it('finds it too when the query names its postcode instead of its suburb', async () => {
+    expect(completionsOf(await api.autocomplete({ q: '7 thomas st 2499' }))[0]).toMatchObject({
       full_address: '7 Thomas Street, JLEVILLE NSW 2499',
     });
   });

@@ -14,7 +14,7 @@ import {
 import { NearbyNumbers } from './nearby-numbers.ts';
 import { numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
-import type { TermIndex } from './term-index.ts';
+import { lowerBound, type TermIndex } from './term-index.ts';
 import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matcher.ts';
 
 /**
@@ -138,28 +138,46 @@ export class AddressSearch {
       if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
     };
     const { postStart, postGroups, groupsByRank } = this.#index;
+    const stamp = ++this.#epoch;
+    const once = (group: number): void => {
+      if (this.#groupStamp[group] === stamp) return;
+      this.#groupStamp[group] = stamp;
+      consider(group);
+    };
     const cost = this.#matcher.cost(driverTerms);
     const heavy = cost > HEAVY_COST;
     if (heavy && cost > groups.count * DENSE_SHARE) {
       // A short prefix ("19 s") matches a large share of all streets: look at the largest.
       const scan = Math.min(groupsByRank.length, HEAVY_SCAN);
-      for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) consider(groupsByRank[i]!);
-      return byScore(out, this.#slotOfGroup);
-    }
-    // Postings list the largest streets first: a word found in thousands of streets ("282
-    // thomas") is looked for in its largest HEAVY_CANDIDATES only.
-    const take = heavy ? Math.max(2, Math.ceil(HEAVY_CANDIDATES / driverTerms.length)) : Number.MAX_SAFE_INTEGER;
-    const stamp = ++this.#epoch;
-    for (const term of driverTerms) {
-      const end = Math.min(postStart[term + 1]!, postStart[term]! + take);
-      for (let p = postStart[term]!; p < end; p++) {
-        const group = postGroups[p]!;
-        if (this.#groupStamp[group] === stamp) continue;
-        this.#groupStamp[group] = stamp;
-        consider(group);
+      for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) once(groupsByRank[i]!);
+    } else {
+      // Postings list the largest streets first: a word found in thousands of streets ("282
+      // thomas") is looked for in its largest HEAVY_CANDIDATES only.
+      const take = heavy ? Math.max(2, Math.ceil(HEAVY_CANDIDATES / driverTerms.length)) : Number.MAX_SAFE_INTEGER;
+      for (const term of driverTerms) {
+        const end = Math.min(postStart[term + 1]!, postStart[term]! + take);
+        for (let p = postStart[term]!; p < end; p++) once(postGroups[p]!);
       }
     }
+    // A bounded query that names a postcode ("213 robert cl 4028") also looks in every street
+    // of that postcode, however small: the postcode is the place it names.
+    if (heavy)
+      for (const term of this.#postcodeTerms(query))
+        for (let p = postStart[term]!; p < postStart[term + 1]!; p++) once(postGroups[p]!);
     return byScore(out, this.#slotOfGroup);
+  }
+
+  /** Postcode terms a typed number may be: itself (three or four digits), or while typed, those it starts. */
+  #postcodeTerms(query: ParsedQuery): number[] {
+    const terms = this.#index.terms;
+    const out: number[] = [];
+    for (const flex of query.flex) {
+      if (!/^\d{3,4}$/.test(flex.text)) continue;
+      for (let t = lowerBound(terms, flex.text); t < terms.length && terms[t]!.startsWith(flex.text); t++) {
+        if (terms[t] === flex.text || (flex.prefix && /^\d{4}$/.test(terms[t]!))) out.push(t);
+      }
+    }
+    return out;
   }
 
   /** Resolves flexible numbers: a matching postcode scores; otherwise it is the street number. */
