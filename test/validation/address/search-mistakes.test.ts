@@ -72,6 +72,13 @@ describe('address search: ordinary mistakes that used to find nothing', () => {
     expect((await top('25 atchison road st leonards'))[0]).toMatch(/25 Atchison Street, ST LEONARDS/);
   });
 
+  it('highlights a word matched through a first-letter typo or a dropped letter', async () => {
+    const lit = async (q: string): Promise<string | undefined> =>
+      completionsOf(await api.autocomplete({ q, highlight: '1' }))[0]?.highlighted_full_address;
+    expect(await lit('5 pictoria st st kilda')).toContain("<span class='af_hl'>Victoria</span>");
+    expect(await lit('9 pit ln glebe')).toContain("<span class='af_hl'>Pitt</span>");
+  });
+
   it('does not verify an address whose street type the query got wrong', async () => {
     expect(await verified('9 Pitt Street, Glebe NSW 2037')).toBeNull();
     expect(await verified('9 Pitt Lane, Glebe NSW 2037')).toBe('9 Pitt Lane, GLEBE NSW 2037');

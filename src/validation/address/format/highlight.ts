@@ -1,4 +1,4 @@
-import type { ParsedQuery } from '../search/query.ts';
+import type { ParsedQuery, QueryWord } from '../search/query.ts';
 import { withinOneEdit } from '../search/edit-distance.ts';
 import { normalizeText } from '../search/normalize.ts';
 
@@ -23,11 +23,20 @@ export function highlight(fullAddress: string, query: ParsedQuery): string {
     for (const w of query.words) {
       if (word === w.text || w.alternatives.includes(word)) return wrap(part, part.length);
       if (w.prefix && word.startsWith(w.text)) return wrap(part, w.text.length);
-      if (w.text.length >= 4 && w.text[0] === word[0] && withinOneEdit(w.text, word, w.prefix))
-        return wrap(part, part.length);
+      if (typoOf(w, word)) return wrap(part, part.length);
     }
     return escapeHtml(part);
   });
+}
+
+/**
+ * A typo search tolerates: one edit of a word of four letters or more (the first letter
+ * included: "pictoria" lights Victoria), or a letter dropped from a finished three-letter word
+ * ("pit" lights Pitt).
+ */
+function typoOf(w: QueryWord, word: string): boolean {
+  if (w.text.length >= 4) return withinOneEdit(w.text, word, w.prefix);
+  return w.text.length === 3 && !w.prefix && word.length === 4 && withinOneEdit(w.text, word, false);
 }
 
 /** Wraps the start of `part` that holds `length` characters of its normalised form. */
