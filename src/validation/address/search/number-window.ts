@@ -1,4 +1,5 @@
 import type { AddressTable } from '../dataset/table.ts';
+import type { NumberWant } from './row-scorer.ts';
 
 /** A ranged address (11-15) is found from its first number if it starts at most this far below. */
 export const RANGE_REACH = 50;
@@ -24,4 +25,14 @@ export function numberWindow(table: AddressTable, start: number, end: number, va
     return lo;
   };
   return [lowerBound(0), lowerBound(Math.max(0, value - RANGE_REACH)), lowerBound(value + 1)];
+}
+
+/**
+ * The number whose window holds a typed house number's rows: its value, or for "7a" its
+ * leading 7 (rows sort by a number's integer part first); -1 when it has no leading digits.
+ */
+export function leadingValue(want: NumberWant): number {
+  if (want.value >= 0) return want.value;
+  const digits = /^\d{1,9}/.exec(want.text);
+  return digits ? Number(digits[0]) : -1;
 }

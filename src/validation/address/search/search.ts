@@ -12,7 +12,7 @@ import {
   scoreRow,
 } from './row-scorer.ts';
 import { NearbyNumbers } from './nearby-numbers.ts';
-import { numberWindow } from './number-window.ts';
+import { leadingValue, numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
 import { lowerBound, type TermIndex } from './term-index.ts';
 import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matcher.ts';
@@ -224,8 +224,9 @@ export class AddressSearch {
       const end = rowStart[c.group + 1]!;
       const want = c.rowQuery.number;
       this.#found = false;
-      if (want && !want.prefix && want.value >= 0 && !c.rowQuery.isBox) {
-        const [lotEnd, from, to] = numberWindow(this.#table, start, end, want.value);
+      const value = want && !want.prefix && !c.rowQuery.isBox ? leadingValue(want) : -1;
+      if (value >= 0) {
+        const [lotEnd, from, to] = numberWindow(this.#table, start, end, value);
         this.#scan(c, start, lotEnd, options, top);
         this.#scan(c, Math.max(from, lotEnd), to, options, top);
       } else this.#scan(c, start, end, options, top);
