@@ -63,3 +63,28 @@ describe('words that name thousands of streets', () => {
     });
   });
 });
+
+describe('two words that each name thousands of streets', () => {
+  // 3,000 Forest Roads and 3,000 streets in FAIR… suburbs, each of one address, among 30,000
+  // others; one Forest Road in FAIRFORD, ranked last of both.
+  const letter = (n: number): string => String.fromCharCode(65 + (n % 26));
+  const name = (i: number): string => `${letter(i)}${letter(Math.floor(i / 26))}${letter(Math.floor(i / 676))}`;
+  const inputs: AddressInput[] = [];
+  for (let i = 0; i < 3000; i++) {
+    inputs.push(address('Forest Road', `${name(i)}TON`, 'NSW', '2000', { numberFirst: '3' }));
+    inputs.push(address(`${name(i)}ley Street`, `FAIR${name(i)}`, 'VIC', '3000', { numberFirst: '3' }));
+  }
+  inputs.push(address('Forest Road', 'FAIRFORD', 'NSW', '2237', { numberFirst: '3' }));
+  for (let i = 0; i < 30_000; i++) {
+    inputs.push(
+      address('Filler Road', `${name(i)}${letter(Math.floor(i / 17_576))}VILLE`, 'QLD', '4000', { numberFirst: '1' }),
+    );
+  }
+  const api = addressApi(datasetOf(inputs));
+
+  it('finds the street both name, however small', async () => {
+    expect(completionsOf(await api.autocomplete({ q: '3 forest rd fair' }))[0]).toMatchObject({
+      full_address: '3 Forest Road, FAIRFORD NSW 2237',
+    });
+  });
+});

@@ -29,6 +29,8 @@ const HEAVY_COST = 2048;
 const HEAVY_CANDIDATES = 1024;
 const DENSE_SHARE = 0.1;
 const HEAVY_SCAN = 16_384;
+/** Two words both under this many postings are intersected in full rather than bounded. */
+const INTERSECT_COST = 65_536;
 
 export interface SearchHit {
   readonly row: number;
@@ -76,6 +78,8 @@ export class AddressSearch {
   readonly #index: TermIndex;
   readonly #matcher: WordMatcher;
   readonly #groupStamp: Uint32Array;
+  /** Streets of a bounded query's second word, marked with the epoch (see #candidates). */
+  readonly #secondStamp: Uint32Array;
   readonly #slotOfGroup: Uint32Array;
   readonly #rowScore: RowScore = { bonus: 0, number: 'none' };
   readonly #nearby: NearbyNumbers;
@@ -89,6 +93,7 @@ export class AddressSearch {
     this.#matcher = new WordMatcher(index);
     this.#nearby = new NearbyNumbers(table);
     this.#groupStamp = new Uint32Array(table.groups.count);
+    this.#secondStamp = new Uint32Array(table.groups.count);
     this.#slotOfGroup = new Uint32Array(table.groups.count);
     if (table.groups.count >= 2 ** 22) throw new RangeError('more than 4,194,304 street-localities');
   }
@@ -98,9 +103,9 @@ export class AddressSearch {
     if (words.length === 0) return [];
     let hits = this.#pass(query, words, options, PASS.exact)!;
     if (numberMatches(hits) >= options.max || !words.some(typoable)) return hits;
-    hits = this.#pass(query, words, options, PASS.typos) ?? hits;
+    hits = merged(hits, this.#pass(query, words, options, PASS.typos), options.max);
     if (numberMatches(hits) > 0) return hits;
-    return this.#pass(query, words, options, PASS.firstLetter) ?? hits;
+    return merged(hits, this.#pass(query, words, options, PASS.firstLetter), options.max);
   }
 
   /** One pass's hits; null when it would match nothing the previous pass did not (no new term or tolerated type). */
@@ -112,9 +117,10 @@ export class AddressSearch {
     // A street type that may go unmatched drives last: the groups it misses are those it tolerates.
     const cost = (w: number): number =>
       this.#matcher.tolerable(w) ? Number.MAX_VALUE : this.#matcher.cost(expanded[w]!);
-    let driver = 0;
-    for (let w = 1; w < expanded.length; w++) if (cost(w) < cost(driver)) driver = w;
-    const candidates = this.#candidates(query, this.#wants(query), words, expanded[driver]!, options.filters);
+    const order = expanded.map((_, w) => w).sort((a, b) => cost(a) - cost(b) || a - b);
+    const driver = expanded[order[0]!]!;
+    const second = order.length > 1 && cost(order[1]!) <= INTERSECT_COST ? expanded[order[1]!]! : null;
+    const candidates = this.#candidates(query, this.#wants(query), words, driver, second, options.filters);
     return this.#rows(candidates, options);
   }
 
@@ -123,6 +129,7 @@ export class AddressSearch {
     wants: Wants,
     words: QueryWord[],
     driverTerms: readonly number[],
+    second: readonly number[] | null,
     filters: SearchFilters,
   ): Candidate[] {
     const { groups } = this.#table;
@@ -146,7 +153,19 @@ export class AddressSearch {
     };
     const cost = this.#matcher.cost(driverTerms);
     const heavy = cost > HEAVY_COST;
-    if (heavy && cost > groups.count * DENSE_SHARE) {
+    if (heavy && second && cost <= INTERSECT_COST) {
+      // Two words that each name thousands of streets ("3 forest rd fair") name few together:
+      // mark the second's streets, then take the driver's that are marked, largest first.
+      const marked = ++this.#epoch;
+      const secondStamp = this.#secondStamp;
+      for (const term of second)
+        for (let p = postStart[term]!; p < postStart[term + 1]!; p++) secondStamp[postGroups[p]!] = marked;
+      for (const term of driverTerms) {
+        for (let p = postStart[term]!; p < postStart[term + 1]! && out.length < HEAVY_CANDIDATES; p++) {
+          if (secondStamp[postGroups[p]!] === marked) once(postGroups[p]!);
+        }
+      }
+    } else if (heavy && cost > groups.count * DENSE_SHARE) {
       // A short prefix ("19 s") matches a large share of all streets: look at the largest.
       const scan = Math.min(groupsByRank.length, HEAVY_SCAN);
       for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) once(groupsByRank[i]!);
@@ -275,6 +294,25 @@ export class AddressSearch {
 }
 
 /** Hits that matched the typed number (not a street's nearby numbers). */
+/**
+ * A wider pass's hits added to an earlier pass's: a bounded query (a word naming thousands of
+ * streets) may not meet in the wider pass the streets the earlier one found, and what matched
+ * exactly scores the same in both. Number matches by score, then streets' nearby numbers.
+ */
+function merged(earlier: SearchHit[], wider: SearchHit[] | null, max: number): SearchHit[] {
+  if (!wider) return earlier;
+  const best = new Map<number, SearchHit>();
+  for (const hit of [...earlier, ...wider]) {
+    const kept = best.get(hit.row);
+    if (!kept || (kept.number === 'nearby' && hit.number !== 'nearby') || kept.score < hit.score)
+      best.set(hit.row, hit);
+  }
+  const all = [...best.values()];
+  const matches = all.filter((hit) => hit.number !== 'nearby').sort((a, b) => b.score - a.score);
+  const nearby = all.filter((hit) => hit.number === 'nearby');
+  return matches.concat(nearby).slice(0, max);
+}
+
 function numberMatches(hits: readonly SearchHit[]): number {
   let n = 0;
   for (const hit of hits) if (hit.number !== 'nearby') n++;
