@@ -12,6 +12,7 @@ describe('upstream configuration', () => {
       adminPort: 3001,
       metrics: { host: '127.0.0.1', port: 9465, portIsDefault: true },
       dataDir: '/srv/app/data',
+      addressDataDir: '/srv/app/data',
       databaseUrl: undefined,
       databaseTimeoutMs: 5000,
       publicUrl: 'http://127.0.0.1:8080',
