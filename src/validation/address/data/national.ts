@@ -1,9 +1,8 @@
-import type { AddressInput } from '../dataset/address-input.ts';
+import { type AddressInput, emptyInput, titleCase } from '../dataset/address-input.ts';
 import { type NationalLocality, nationalLocalities } from './national-localities.ts';
 import { createRandom, type Random } from './prng.ts';
 import { type StreetVocabulary, streetSize, streetVocabulary } from './national-streets.ts';
 import { LANDMARK_STREETS, SITE_NAMES, STREET_TYPE_MIX } from './street-names.ts';
-import { titleCase } from '../dataset/address-input.ts';
 
 /**
  * A data set with the shape of the whole G-NAF (national-shape.ts): about 16,000 localities,
@@ -211,27 +210,11 @@ function nextPid(c: Context, l: NationalLocality): string {
 
 function address(pid: string | null, l: NationalLocality, street: Street | null): AddressInput {
   return {
+    ...emptyInput(l.name, l.state, l.postcode),
     gnafPid: pid,
-    aliasOfPid: null,
-    siteName: null,
-    lot: null,
-    flatType: null,
-    flat: null,
-    levelType: null,
-    level: null,
-    numberFirst: null,
-    numberLast: null,
     streetName: street?.name ?? null,
     streetType: street?.type ?? null,
     streetSuffix: street?.suffix ?? null,
-    boxType: null,
-    boxNumber: null,
-    locality: l.name,
-    state: l.state,
-    postcode: l.postcode,
-    latitude: null,
-    longitude: null,
-    legalParcelId: null,
   };
 }
 

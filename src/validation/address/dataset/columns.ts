@@ -17,8 +17,8 @@ export const ROW_STRING_COLUMNS = [
 ] as const;
 export type RowStringColumn = (typeof ROW_STRING_COLUMNS)[number];
 
-export interface RowColumns {
-  readonly strings: Readonly<Record<RowStringColumn, Uint32Array>>;
+/** The per-row columns every form of the rows has. */
+interface RowBase {
   /** Small-vocabulary pool ids (unit and level types). */
   readonly flatType: Uint8Array;
   readonly levelType: Uint8Array;
@@ -26,6 +26,11 @@ export interface RowColumns {
   readonly longitude: Int32Array;
   readonly pidPrefix: Uint8Array;
   readonly pidNumber: Uint32Array;
+}
+
+/** The rows as the builder makes them: every string column dense. */
+export interface RowColumns extends RowBase {
+  readonly strings: Readonly<Record<RowStringColumn, Uint32Array>>;
   /** Row of the canonical (principal) address; the row itself when it is canonical. */
   readonly canonical: Uint32Array;
 }
@@ -72,17 +77,11 @@ export interface SparseColumn {
 }
 
 /** The rows of a table that serves: dense columns for what most addresses have, sparse for the rest. */
-export interface TableRows {
+export interface TableRows extends RowBase {
   readonly strings: Readonly<Record<DenseName, Uint32Array>>;
   readonly sparse: Readonly<Record<SparseName, SparseColumn>>;
   /** Bit i set: SPARSE_COLUMNS[i] has a value at this row. */
   readonly present: Uint8Array;
-  readonly flatType: Uint8Array;
-  readonly levelType: Uint8Array;
-  readonly latitude: Int32Array;
-  readonly longitude: Int32Array;
-  readonly pidPrefix: Uint8Array;
-  readonly pidNumber: Uint32Array;
 }
 
 /** A sparse column's index in SPARSE_COLUMNS: its presence bit is 1 << index. */
