@@ -113,7 +113,10 @@ export class TableBuilder {
   build(): AddressTable {
     if (this.#types.size > 255 || this.#prefixes.size > 255)
       throw new TypeError('too many unit/level types or pid prefixes');
-    const order = sortRows(this.#rowGroup.view(), this.#groupKeys.size, this.#rowCompare());
+    const groupCount = this.#groupKeys.size;
+    // The keys of 800,000 street-localities are not needed past this point: free them first.
+    this.#groupKeys.clear();
+    const order = sortRows(this.#rowGroup.view(), groupCount, this.#rowCompare());
     this.#rowGroup.release();
     const rows = this.#permuteRows(order.rows);
     const oddPids = this.#remapOdd(order.rows);
@@ -195,7 +198,7 @@ export class TableBuilder {
       return values;
     });
     return {
-      count: this.#groupKeys.size,
+      count: rowStart.length - 1,
       streetName: f[0]!,
       streetType: f[1]!,
       streetSuffix: f[2]!,

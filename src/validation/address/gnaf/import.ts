@@ -2,8 +2,8 @@ import { installDataset } from '../dataset/install.ts';
 import { writeDataset } from '../dataset/load.ts';
 import { buildTermIndex } from '../search/term-index.ts';
 import { TableBuilder } from '../dataset/table-builder.ts';
-import { findGnafFiles } from './files.ts';
-import { importState } from './import-state.ts';
+import { findGnafFiles, type GnafFiles } from './files.ts';
+import { type ImportCounts, importState } from './import-state.ts';
 import { loadLookups } from './lookups.ts';
 
 export interface ImportProgress {
@@ -49,11 +49,8 @@ export async function importGnaf(dir: string, dataDir: string, options: ImportOp
       bytesDone += n;
       report(phase);
     };
-  const lookups = await loadLookups(files, onBytes('lookups'));
   const builder = new TableBuilder();
-  for (const detail of files.tables.get('ADDRESS_DETAIL') ?? []) {
-    await importState(detail, files.tables, lookups, builder, counts, onBytes('addresses'));
-  }
+  await readAddresses(files, builder, counts, onBytes);
   report('indexing');
   const table = builder.build();
   const index = buildTermIndex(table);
@@ -64,4 +61,17 @@ export async function importGnaf(dir: string, dataDir: string, options: ImportOp
   );
   const fileCount = [...files.tables.values()].flat().length + files.authority.size;
   return { ...counts, files: fileCount, seconds: (performance.now() - started) / 1000, dataset, version };
+}
+
+/** Streams every state's addresses into `builder`; its lookups are released when it returns, before the build. */
+async function readAddresses(
+  files: GnafFiles,
+  builder: TableBuilder,
+  counts: ImportCounts,
+  onBytes: (phase: ImportProgress['phase']) => (n: number) => void,
+): Promise<void> {
+  const lookups = await loadLookups(files, onBytes('lookups'));
+  for (const detail of files.tables.get('ADDRESS_DETAIL') ?? []) {
+    await importState(detail, files.tables, lookups, builder, counts, onBytes('addresses'));
+  }
 }
