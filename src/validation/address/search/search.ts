@@ -26,7 +26,7 @@ import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matche
  * scans the largest streets of all (at most HEAVY_SCAN) for those it matches instead.
  */
 const HEAVY_COST = 2048;
-const HEAVY_CANDIDATES = 1024;
+const HEAVY_CANDIDATES = 512;
 const DENSE_SHARE = 0.1;
 const HEAVY_SCAN = 16_384;
 /** Two words both under this many postings are intersected in full rather than bounded. */
