@@ -5,7 +5,7 @@ import { parseQuery } from '../../../src/validation/address/search/query.ts';
 /** Query text a client may send: any text, and address-like pieces glued in any order. */
 const piece = fc.oneof(
   fc.constantFrom('14', '2/14', '85lake', 'nsw2112', 'u2', 'unit', 'lot12', '11-15', '21st', '14a', 'australia'),
-  fc.constantFrom('smith', 'st', 'rd', 'ryde', 'new', 'south', 'wales', 'level', 'ground', ',', '/', '-', ' '),
+  fc.constantFrom('smith', 'st', 'rd', 'ryde', 'new', 'south', 'wales', 'level', 'ground', 'flat', ',', '/', '-', ' '),
   fc.stringMatching(/^[0-9]{1,6}[a-z]{0,6}$/),
   fc.stringMatching(/^[a-z]{0,6}[0-9]{0,6}$/),
 );
@@ -29,6 +29,11 @@ describe('the address query parser, on any text', () => {
         const numbers = [parsed.number, parsed.unit, parsed.level, parsed.lot, ...parsed.flex];
         expect(numbers.filter((n) => n !== null).length).toBeLessThanOrEqual(16);
         for (const n of numbers) if (n) expect(n.text.length).toBeLessThanOrEqual(q.length);
+        // The other reading of a unit word after a word is one more parse, never a chain of them.
+        if (parsed.alternative) {
+          expect(parsed.alternative.alternative).toBeNull();
+          expect(parsed.alternative.words.length).toBeGreaterThan(parsed.words.length);
+        }
       }),
       { numRuns: 1000 },
     );

@@ -84,3 +84,24 @@ describe('address search: ordinary mistakes that used to find nothing', () => {
     expect(await verified('9 Pitt Lane, Glebe NSW 2037')).toBe('9 Pitt Lane, GLEBE NSW 2037');
   });
 });
+
+describe('address search: a locality whose name holds a unit word', () => {
+  const api = addressApi(
+    datasetOf([
+      address('William Street', 'BRIGHTON FLAT', 'VIC', '3185', { numberFirst: '6' }),
+      address('William Street', 'BRIGHTON', 'VIC', '3186', { numberFirst: '6' }),
+      address('William Street', 'BRIGHTON', 'VIC', '3186', { numberFirst: '6', flatType: 'Flat', flat: '2' }),
+    ]),
+  );
+  const top = async (q: string): Promise<string | undefined> =>
+    completionsOf(await api.autocomplete({ q }))[0]?.full_address;
+
+  it('reads "Flat 6" typed after the suburb as the suburb and the number when no flat 6 exists', async () => {
+    expect(await top('Brighton Flat 6 William St')).toBe('6 William Street, BRIGHTON FLAT VIC 3185');
+  });
+
+  it('still reads a flat typed before the street as the flat', async () => {
+    expect(await top('flat 2 6 william st brighton')).toBe('Flat 2, 6 William Street, BRIGHTON VIC 3186');
+    expect(await top('Brighton Flat 2 6 William St')).toBe('Flat 2, 6 William Street, BRIGHTON VIC 3186');
+  });
+});

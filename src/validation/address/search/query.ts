@@ -28,6 +28,12 @@ export interface ParsedQuery {
   /** A level named without a number ("Ground", "Basement"): its display name. */
   levelName: string | null;
   readonly flex: QueryNumber[];
+  /**
+   * The other reading of a unit, level or lot word typed after a street or place word, taken
+   * as a word: "Brighton Flat 6 William St" is Flat 6 of William St, or 6 William St in
+   * BRIGHTON FLAT. Search tries it when the first reading finds no address with its number.
+   */
+  alternative: ParsedQuery | null;
 }
 
 /** Level types that stand alone without a number. */
@@ -45,7 +51,7 @@ type Token =
   | { kind: 'range'; first: string; last: string }
   | { kind: 'slash'; unit: string; rest: string };
 
-export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery {
+export function parseQuery(q: string, options: { prefix: boolean; keywordsAfterWords?: boolean }): ParsedQuery {
   const text = q
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -62,8 +68,11 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
     lot: null,
     levelName: null,
     flex: [],
+    alternative: null,
   };
   const leading: QueryNumber[] = [];
+  const keywordsAfterWords = options.keywordsAfterWords ?? true;
+  let keywordAfterWord = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const next = tokens[i + 1];
@@ -82,8 +91,10 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
     if (
       token.kind === 'word' &&
       next?.kind === 'id' &&
+      (keywordsAfterWords || parsed.words.length === 0) &&
       keywordSlot(parsed, token.text, { text: next.text, prefix: nextPrefix })
     ) {
+      keywordAfterWord ||= parsed.words.length > 0;
       i++;
       continue;
     }
@@ -103,6 +114,7 @@ export function parseQuery(q: string, options: { prefix: boolean }): ParsedQuery
     parsed.words.push({ text: token.text, alternatives: alternativesOf(token.text), prefix });
   }
   assignLeading(parsed, leading);
+  if (keywordAfterWord) parsed.alternative = parseQuery(q, { ...options, keywordsAfterWords: false });
   return parsed;
 }
 

@@ -99,6 +99,13 @@ export class AddressSearch {
   }
 
   search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
+    const hits = this.#search(query, options);
+    if (!query.alternative || numberMatches(hits) > 0) return hits;
+    const other = this.#search(query.alternative, options);
+    return numberMatches(other) > 0 ? other : hits;
+  }
+
+  #search(query: ParsedQuery, options: SearchOptions): SearchHit[] {
     const words = wordsOf(query);
     if (words.length === 0) return [];
     let hits = this.#pass(query, words, options, PASS.exact)!;
