@@ -14,23 +14,9 @@ import {
 import { NearbyNumbers } from './nearby-numbers.ts';
 import { leadingValue, numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
-import { lowerBound, type TermIndex } from './term-index.ts';
+import type { TermIndex } from './term-index.ts';
+import { CandidateGroups, type Drivers, INTERSECT_COST } from './candidate-groups.ts';
 import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matcher.ts';
-
-/**
- * A driver word (the query's rarest) whose terms' postings exceed HEAVY_COST groups is "heavy":
- * candidates come from the largest streets it names, at most HEAVY_CANDIDATES, so a query
- * costs a bounded amount at any data set size. At national scale "thomas" names thousands of
- * streets and a one-letter prefix hundreds of thousands; a query that names its suburb or
- * postcode is never heavy. A word whose postings cover more than DENSE_SHARE of all streets
- * scans the largest streets of all (at most HEAVY_SCAN) for those it matches instead.
- */
-const HEAVY_COST = 2048;
-const HEAVY_CANDIDATES = 512;
-const DENSE_SHARE = 0.1;
-const HEAVY_SCAN = 16_384;
-/** Two words both under this many postings are intersected in full rather than bounded. */
-const INTERSECT_COST = 65_536;
 
 export interface SearchHit {
   readonly row: number;
@@ -77,23 +63,19 @@ export class AddressSearch {
   readonly #table: AddressTable;
   readonly #index: TermIndex;
   readonly #matcher: WordMatcher;
-  readonly #groupStamp: Uint32Array;
-  /** Streets of a bounded query's second word, marked with the epoch (see #candidates). */
-  readonly #secondStamp: Uint32Array;
+  readonly #groups: CandidateGroups;
   readonly #slotOfGroup: Uint32Array;
   readonly #rowScore: RowScore = { bonus: 0, number: 'none' };
   readonly #nearby: NearbyNumbers;
   /** Whether the group being scanned had a row matching the query's numbers. */
   #found = false;
-  #epoch = 0;
 
   constructor(table: AddressTable, index: TermIndex) {
     this.#table = table;
     this.#index = index;
     this.#matcher = new WordMatcher(index);
     this.#nearby = new NearbyNumbers(table);
-    this.#groupStamp = new Uint32Array(table.groups.count);
-    this.#secondStamp = new Uint32Array(table.groups.count);
+    this.#groups = new CandidateGroups(index, table.groups.count);
     this.#slotOfGroup = new Uint32Array(table.groups.count);
     if (table.groups.count >= 2 ** 22) throw new RangeError('more than 4,194,304 street-localities');
   }
@@ -127,7 +109,8 @@ export class AddressSearch {
     const order = expanded.map((_, w) => w).sort((a, b) => cost(a) - cost(b) || a - b);
     const driver = expanded[order[0]!]!;
     const second = order.length > 1 && cost(order[1]!) <= INTERSECT_COST ? expanded[order[1]!]! : null;
-    const candidates = this.#candidates(query, this.#wants(query), words, driver, second, options.filters);
+    const drivers = { driver, second, cost: this.#matcher.cost(driver) };
+    const candidates = this.#candidates(query, this.#wants(query), words, drivers, options.filters);
     return this.#rows(candidates, options);
   }
 
@@ -135,8 +118,7 @@ export class AddressSearch {
     query: ParsedQuery,
     wants: Wants,
     words: QueryWord[],
-    driverTerms: readonly number[],
-    second: readonly number[] | null,
+    drivers: Drivers,
     filters: SearchFilters,
   ): Candidate[] {
     const { groups } = this.#table;
@@ -151,59 +133,8 @@ export class AddressSearch {
       const rowQuery = this.#rowQuery(query, wants, group, isBox, score);
       if (rowQuery && placed(score.fields)) out.push({ group, score: score.score, fields: score.fields, rowQuery });
     };
-    const { postStart, postGroups, groupsByRank } = this.#index;
-    const stamp = ++this.#epoch;
-    const once = (group: number): void => {
-      if (this.#groupStamp[group] === stamp) return;
-      this.#groupStamp[group] = stamp;
-      consider(group);
-    };
-    const cost = this.#matcher.cost(driverTerms);
-    const heavy = cost > HEAVY_COST;
-    if (heavy && second && cost <= INTERSECT_COST) {
-      // Two words that each name thousands of streets ("3 forest rd fair") name few together:
-      // mark the second's streets, then take the driver's that are marked, largest first.
-      const marked = ++this.#epoch;
-      const secondStamp = this.#secondStamp;
-      for (const term of second)
-        for (let p = postStart[term]!; p < postStart[term + 1]!; p++) secondStamp[postGroups[p]!] = marked;
-      for (const term of driverTerms) {
-        for (let p = postStart[term]!; p < postStart[term + 1]! && out.length < HEAVY_CANDIDATES; p++) {
-          if (secondStamp[postGroups[p]!] === marked) once(postGroups[p]!);
-        }
-      }
-    } else if (heavy && cost > groups.count * DENSE_SHARE) {
-      // A short prefix ("19 s") matches a large share of all streets: look at the largest.
-      const scan = Math.min(groupsByRank.length, HEAVY_SCAN);
-      for (let i = 0; i < scan && out.length < HEAVY_CANDIDATES; i++) once(groupsByRank[i]!);
-    } else {
-      // Postings list the largest streets first: a word found in thousands of streets ("282
-      // thomas") is looked for in its largest HEAVY_CANDIDATES only.
-      const take = heavy ? Math.max(2, Math.ceil(HEAVY_CANDIDATES / driverTerms.length)) : Number.MAX_SAFE_INTEGER;
-      for (const term of driverTerms) {
-        const end = Math.min(postStart[term + 1]!, postStart[term]! + take);
-        for (let p = postStart[term]!; p < end; p++) once(postGroups[p]!);
-      }
-    }
-    // A bounded query that names a postcode ("213 robert cl 4028") also looks in every street
-    // of that postcode, however small: the postcode is the place it names.
-    if (heavy)
-      for (const term of this.#postcodeTerms(query))
-        for (let p = postStart[term]!; p < postStart[term + 1]!; p++) once(postGroups[p]!);
+    this.#groups.forEach(query, drivers, consider, () => out.length);
     return byScore(out, this.#slotOfGroup);
-  }
-
-  /** Postcode terms a typed number may be: itself (three or four digits), or while typed, those it starts. */
-  #postcodeTerms(query: ParsedQuery): number[] {
-    const terms = this.#index.terms;
-    const out: number[] = [];
-    for (const flex of query.flex) {
-      if (!/^\d{3,4}$/.test(flex.text)) continue;
-      for (let t = lowerBound(terms, flex.text); t < terms.length && terms[t]!.startsWith(flex.text); t++) {
-        if (terms[t] === flex.text || (flex.prefix && /^\d{4}$/.test(terms[t]!))) out.push(t);
-      }
-    }
-    return out;
   }
 
   /** Resolves flexible numbers: a matching postcode scores; otherwise it is the street number. */
