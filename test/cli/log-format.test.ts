@@ -17,6 +17,19 @@ function inTerminal(env: Record<string, string>) {
   return { child, output: () => output };
 }
 
+/**
+ * Stops the gateway as a person at the terminal does, with Ctrl-C. Killing `script` alone
+ * leaves the gateway running: it keeps SIGHUP (a reload) when the terminal goes away.
+ */
+async function stopInTerminal(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.stdin?.write('\x03');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 async function until(check: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -92,7 +105,7 @@ describe('tokengate gateway log format', () => {
           expect(line).toMatch(/^\{"level":30,/);
         }
       } finally {
-        gateway.child.kill('SIGKILL');
+        await stopInTerminal(gateway.child);
       }
     }
   });
