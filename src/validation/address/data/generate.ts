@@ -102,7 +102,8 @@ function pickStreet(random: Random, used: Set<string>): Street {
   }
 }
 
-function weightedType(random: Random): string {
+/** A street type drawn with the shares of STREET_TYPE_MIX (the national generator draws the same way). */
+export function weightedType(random: Random): string {
   let roll = random.int(1, 100);
   for (const [type, share] of STREET_TYPE_MIX) {
     roll -= share;

@@ -1,8 +1,9 @@
 import { type AddressInput, emptyInput, titleCase } from '../dataset/address-input.ts';
 import { type NationalLocality, nationalLocalities } from './national-localities.ts';
+import { weightedType } from './generate.ts';
 import { createRandom, type Random } from './prng.ts';
 import { type StreetVocabulary, streetSize, streetVocabulary } from './national-streets.ts';
-import { LANDMARK_STREETS, SITE_NAMES, STREET_TYPE_MIX } from './street-names.ts';
+import { LANDMARK_STREETS, SITE_NAMES } from './street-names.ts';
 
 /**
  * A data set with the shape of the whole G-NAF (national-shape.ts): about 16,000 localities,
@@ -73,22 +74,13 @@ function landmarkStreet(street: string, used: Set<string>): Street {
 function pickStreet(c: Context, used: Set<string>): Street {
   for (let tries = 0; ; tries++) {
     const name = c.vocabulary.pick(c.random);
-    const type = streetType(c.random);
+    const type = weightedType(c.random);
     const suffix = c.random.chance(0.02) ? c.random.pick(['North', 'South', 'East', 'West']) : null;
     const key = `${name}|${type}|${suffix}`;
     if (used.has(key) && tries < 50) continue;
     used.add(key);
     return { name, type, suffix };
   }
-}
-
-function streetType(random: Random): string {
-  let roll = random.int(1, 100);
-  for (const [type, share] of STREET_TYPE_MIX) {
-    roll -= share;
-    if (roll <= 0) return titleCase(type);
-  }
-  return 'Street';
 }
 
 /** Numbers a street odd or even from one end, property by property, until `budget` addresses. */
