@@ -1,7 +1,7 @@
 import type { Plan } from '#common';
 import { newAccountId } from './ids.ts';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { Account } from './types.ts';
+import type { Account } from './repositories/accounts.ts';
 
 interface AccountRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { SqlRunner } from './sql-runner.ts';
 import { toNumber } from './sql-runner.ts';
-import type { ActivityEntry, NewActivity } from './types.ts';
+import type { ActivityEntry, NewActivity } from './repositories/activity.ts';
 
 interface ActivityRow {
   at: unknown;

@@ -1,7 +1,7 @@
 import { newApiKey } from './ids.ts';
 import { lockProject } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { ApiKey } from './types.ts';
+import type { ApiKey } from './repositories/api-keys.ts';
 
 interface ApiKeyRow {
   key: string;

@@ -3,7 +3,7 @@ import { isUniqueViolation, StoreError } from './errors.ts';
 import { newClientId } from './ids.ts';
 import { requireOAuthPlan } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { ClientKeySet, OAuthClient } from './types.ts';
+import type { ClientKeySet, NewClient, OAuthClient } from './repositories/clients.ts';
 
 interface ClientRow {
   client_id: string;
@@ -33,17 +33,6 @@ function toClient(row: ClientRow): OAuthClient {
     requireDpop: row.require_dpop,
     createdAt: toNumber(row.created_at),
   };
-}
-
-/** Exactly one of `secretHash` and `jwks` (the table's check refuses both and neither). */
-export interface NewClient {
-  projectId: string;
-  name: string;
-  scopes: Scope[];
-  secretHash?: string | undefined;
-  jwks?: ClientKeySet | undefined;
-  /** Refuse its token requests without a DPoP proof; default false. */
-  requireDpop?: boolean | undefined;
 }
 
 /** The unique index on a project's client names (migration 005): lower(btrim(name)). */

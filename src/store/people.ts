@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { StoreError } from './errors.ts';
 import { newUserId } from './ids.ts';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { AccountPerson, Invitation, InvitationState, Membership, Role, User } from './types.ts';
+import type { Invitation, InvitationState } from './repositories/invitations.ts';
+import type { AccountPerson, Membership, Role, User } from './repositories/people.ts';
 
 interface UserRow {
   id: string;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { PortalSession } from './types.ts';
+import type { PortalSession } from './repositories/portal-sessions.ts';
 
 /**
  * Bounds the table: only failed sign-ins are rate-limited, so a leaked admin token in a loop could

@@ -3,7 +3,7 @@ import { createAccount } from './accounts.ts';
 import { StoreError } from './errors.ts';
 import { newProjectId } from './ids.ts';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { NewProject, Project } from './types.ts';
+import type { NewProject, Project } from './repositories/projects.ts';
 
 interface ProjectRow {
   id: string;

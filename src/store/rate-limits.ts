@@ -1,6 +1,7 @@
 import type { LimitsOverride, Plan } from '#common';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { DailyUsage, ProjectPolicy, UsageReport } from './types.ts';
+import type { ProjectPolicy } from './repositories/rate-limits.ts';
+import type { DailyUsage, UsageReport } from './repositories/usage.ts';
 
 /** Sets (or with null, removes) a project's override; false when there is no such project. */
 export async function setProjectLimits(

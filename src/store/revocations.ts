@@ -1,6 +1,6 @@
 import { REVOCATION_CHANNEL } from './revocation-signal.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { NewRevocation, Revocation, RevocationKind } from './types.ts';
+import type { NewRevocation, Revocation, RevocationKind } from './repositories/revocations.ts';
 
 interface RevocationRow {
   seq: unknown;

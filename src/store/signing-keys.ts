@@ -1,6 +1,6 @@
 import { isUniqueViolation, StoreError } from './errors.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { SigningKey, SigningKeyChange, SigningKeyStatus } from './types.ts';
+import type { SigningKey, SigningKeyChange, SigningKeyStatus } from './repositories/signing-keys.ts';
 
 interface SigningKeyRow {
   kid: string;

@@ -1,0 +1,20 @@
+export interface ApiKey {
+  key: string;
+  projectId: string;
+  secretHash: string;
+  /** A disabled key's calls are refused until it is enabled again (migration 013). */
+  enabled: boolean;
+  createdAt: number;
+}
+
+/** The projects' API keys (key/secret calls). A change is announced to every replica (onChange, kind `api_key`). */
+export interface ApiKeyStore {
+  createApiKey(input: { projectId: string; secretHash: string }): Promise<ApiKey>;
+  getApiKey(key: string): Promise<ApiKey | null>;
+  /** Disables or enables the key; every replica sees it at once. Null for an unknown key. */
+  setApiKeyEnabled(key: string, enabled: boolean): Promise<ApiKey | null>;
+  /** Deletes the key; every replica stops accepting it at once. Null if there was none. */
+  deleteApiKey(key: string): Promise<ApiKey | null>;
+  /** A project's API keys, oldest first (the account portal lists them). */
+  listApiKeys(projectId: string): Promise<ApiKey[]>;
+}
