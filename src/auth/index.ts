@@ -32,9 +32,11 @@ export type {
   RevocationFeedClient,
 } from './types.ts';
 export { createVerifier } from './verifier.ts';
+export { VERIFIER_DEFAULTS } from './verifier-options.ts';
 export { authorizeAsync } from './authorize-async.ts';
 export { createRemoteKeySet } from './remote-key-set.ts';
-export { createRevocationSet } from './revocation-set.ts';
+export { KEY_SET_DEFAULTS } from './remote-key-set-options.ts';
+export { createRevocationSet, REVOCATION_SET_DEFAULTS } from './revocation-set.ts';
 export { createRevocationFeedClient } from './revocation-feed.ts';
 export { authFailureResponse } from './response.ts';
 export { extractBearer } from './extractor.ts';

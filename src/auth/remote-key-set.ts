@@ -6,7 +6,7 @@ import { fetchJson, reasonOf } from './bounded-fetch.ts';
 import type { ImportedKey } from './jwk-import.ts';
 import { parseKeySet } from './key-set-parse.ts';
 import { clampedMaxAge } from './max-age.ts';
-import { checkKeySetOptions } from './remote-key-set-options.ts';
+import { checkKeySetOptions, KEY_SET_DEFAULTS } from './remote-key-set-options.ts';
 import type { KeySetEvent, RemoteKeySet, RemoteKeySetOptions } from './types.ts';
 
 // Refresh when this share of max-age has passed, so a fresh set is in place before expiry.
@@ -30,7 +30,7 @@ const ANNOUNCED_RETRY_MS = 1000;
  */
 export function createRemoteKeySet(options: RemoteKeySetOptions): RemoteKeySet {
   const config = checkKeySetOptions(options);
-  const pinned = pinAlgorithms(options.algorithms ?? ['RS256']);
+  const pinned = pinAlgorithms(options.algorithms ?? KEY_SET_DEFAULTS.algorithms);
   const clock = options.clock ?? systemClock;
   const emit = (event: KeySetEvent): void => options.onEvent?.(event);
   const unknownKids = new LRUCache<string, true>({

@@ -3,16 +3,22 @@ import { type ClientCutOff, cutOffCovers, mergeClientEntry } from './client-cut-
 import type { RevocationEntry, RevocationSet, RevocationSetOptions, VerifiedToken } from './types.ts';
 
 /**
+ * The revocation set's defaults (README "Revocations"). Exported so that a host exposing these
+ * options (the gateway's `revocation` section) documents and applies the same values.
+ */
+export const REVOCATION_SET_DEFAULTS = { maxStalenessSec: 30, failOpen: false } as const;
+
+/**
  * Every live revocation, in memory (the set stays small: an entry is forgotten once no token it
  * covers can still be valid). By jti, and by client: tokens of an earlier generation (client-cut-off.ts). O(1) per
  * check. Staleness is measured from the last sync; past the bound, fail-closed stops answering.
  */
 export function createRevocationSet(options: RevocationSetOptions = {}): RevocationSet {
   const clock = options.clock ?? systemClock;
-  const maxStalenessMs = (options.maxStalenessSec ?? 60) * 1000;
+  const maxStalenessMs = (options.maxStalenessSec ?? REVOCATION_SET_DEFAULTS.maxStalenessSec) * 1000;
   if (!Number.isFinite(maxStalenessMs) || maxStalenessMs < 0)
     throw new TypeError('"maxStalenessSec" must be a non-negative number');
-  const failOpen = options.failOpen ?? false;
+  const failOpen = options.failOpen ?? REVOCATION_SET_DEFAULTS.failOpen;
   const jtis = new Map<string, number>();
   const clients = new Map<string, ClientCutOff>();
   let syncedAt: number | null = null;

@@ -111,7 +111,7 @@ export interface VerifierOptions {
   readonly maxTokenLifetimeSec?: number;
   /** Verified-token cache bounds; `maxEntries: 0` disables it. Defaults 100,000 entries, 64 MiB. */
   readonly tokenCache?: { readonly maxEntries?: number; readonly maxBytes?: number };
-  /** Cache of tokens that failed format/signature/claims; defaults 10,000 entries for 60 s. */
+  /** Cache of tokens that failed format/signature/claims; defaults 10,000 entries for 30 s. */
   readonly negativeCache?: { readonly maxEntries?: number; readonly ttlSec?: number };
   /** Longest accepted token (characters); default 8192. Longer values are refused unparsed. */
   readonly maxTokenLength?: number;
@@ -202,7 +202,7 @@ export interface RemoteKeySetOptions {
   readonly clock?: Clock;
   /** Default 5000. */
   readonly fetchTimeoutMs?: number;
-  /** Bounds applied to the response's `Cache-Control: max-age`; defaults 60 and 3600. */
+  /** Bounds applied to the response's `Cache-Control: max-age`; defaults 30 and 3600. */
   readonly minMaxAgeSec?: number;
   readonly maxMaxAgeSec?: number;
   /** Least seconds between two unknown-kid refetches; default 30. */
@@ -251,7 +251,7 @@ export interface RevocationEntry {
 
 export interface RevocationSetOptions {
   readonly clock?: Clock;
-  /** Seconds without a sync after which the set counts as stale; default 60. */
+  /** Seconds without a sync after which the set counts as stale; default 30. */
   readonly maxStalenessSec?: number;
   /** When stale: keep answering from the last set (true) or refuse with 503 (false, default). */
   readonly failOpen?: boolean;

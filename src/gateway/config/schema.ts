@@ -1,4 +1,4 @@
-import { DPOP_NONCE_MODES } from '#auth';
+import { DPOP_NONCE_MODES, KEY_SET_DEFAULTS, REVOCATION_SET_DEFAULTS, VERIFIER_DEFAULTS } from '#auth';
 import { type Env, SCOPES } from '#common';
 import { z } from 'zod';
 import { groupName, type RateLimitsConfig, rateLimitsSchema } from '../ratelimit/schema.ts';
@@ -273,34 +273,36 @@ export function gatewaySchema(env: Env) {
           algorithms: z
             .array(z.enum(['RS256', 'PS256', 'ES256', 'EdDSA']))
             .min(1)
-            .default(['RS256'])
+            .default([...KEY_SET_DEFAULTS.algorithms])
             .describe(
               'Signature algorithms accepted: pinned here, never taken from the token. While the issuer switches ' +
                 'algorithms, list both.',
             ),
           // At most the 60 s the issuer keeps a revocation past the token's exp (SKEW_SEC): a
           // longer leeway would accept a revoked token again once its entry is forgotten.
-          clockToleranceSec: duration('s', 0, 60, 5).describe(
+          clockToleranceSec: duration('s', 0, 60, VERIFIER_DEFAULTS.clockToleranceSec).describe(
             'Leeway, in seconds, on `exp`, `iat` and `nbf`. At most the 60 s the issuer keeps a revocation past ' +
               '`exp`, so a revoked token is never accepted again.',
           ),
           keySet: z
             .strictObject({
-              minRefreshSec: duration('s', 1, 86_400, 30).describe(
+              minRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.minMaxAgeSec).describe(
                 "Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`.",
               ),
-              maxRefreshSec: duration('s', 1, 86_400, 3_600).describe(
+              maxRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.maxMaxAgeSec).describe(
                 "Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`.",
               ),
-              maxStaleSec: duration('s', 0, 604_800, 3_600).describe(
+              maxStaleSec: duration('s', 0, 604_800, KEY_SET_DEFAULTS.maxStaleSec).describe(
                 'How long, in seconds, the last good keys are still used past their refresh time while the ' +
                   'issuer is unreachable. Past it bearer requests get 503 `1052` and `/readyz` fails.',
               ),
-              cooldownSec: duration('s', 0, 3_600, 30).describe(
+              cooldownSec: duration('s', 0, 3_600, KEY_SET_DEFAULTS.cooldownSec).describe(
                 'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
                   'kids are remembered meanwhile.',
               ),
-              fetchTimeoutMs: duration('ms', 100, 60_000, 5_000).describe('Timeout, in ms, of one key-set fetch.'),
+              fetchTimeoutMs: duration('ms', 100, 60_000, KEY_SET_DEFAULTS.fetchTimeoutMs).describe(
+                'Timeout, in ms, of one key-set fetch.',
+              ),
             })
             .prefault({})
             .describe("The cached key set: refresh, unknown key ids, and the issuer's outages."),
@@ -346,9 +348,11 @@ export function gatewaySchema(env: Env) {
         .strictObject({
           tokens: z
             .strictObject({
-              maxEntries: int(0, 10_000_000).default(100_000).describe('Most tokens cached; 0 disables the cache.'),
+              maxEntries: int(0, 10_000_000)
+                .default(VERIFIER_DEFAULTS.tokenCache.maxEntries)
+                .describe('Most tokens cached; 0 disables the cache.'),
               maxBytes: int(0, 2 ** 32)
-                .default(64 * 2 ** 20)
+                .default(VERIFIER_DEFAULTS.tokenCache.maxBytes)
                 .describe('Most bytes the cache holds (the default is 64 MiB).'),
             })
             .prefault({})
@@ -359,9 +363,11 @@ export function gatewaySchema(env: Env) {
           negative: z
             .strictObject({
               maxEntries: int(0, 10_000_000)
-                .default(10_000)
+                .default(VERIFIER_DEFAULTS.negativeCache.maxEntries)
                 .describe('Most refused tokens remembered; 0 disables the cache.'),
-              ttlSec: duration('s', 0, 3_600, 30).describe('How long, in seconds, a refused token is remembered.'),
+              ttlSec: duration('s', 0, 3_600, VERIFIER_DEFAULTS.negativeCache.ttlSec).describe(
+                'How long, in seconds, a refused token is remembered.',
+              ),
             })
             .prefault({})
             .describe(
@@ -375,13 +381,13 @@ export function gatewaySchema(env: Env) {
         // At least 5 s: the feed's long poll is held for half the bound (runtime.ts), so a quiet
         // but healthy feed answers well inside it.
         .strictObject({
-          maxStalenessSec: duration('s', 5, 86_400, 30).describe(
+          maxStalenessSec: duration('s', 5, 86_400, REVOCATION_SET_DEFAULTS.maxStalenessSec).describe(
             'How stale, in seconds, the revocation list may get before `failOpen` decides. The issuer is asked ' +
               'to hold a quiet long poll for half of it, at most 20 s.',
           ),
           failOpen: z
             .boolean()
-            .default(false)
+            .default(REVOCATION_SET_DEFAULTS.failOpen)
             .describe(
               'Past `maxStalenessSec`: `false` answers bearer requests 503 `1053`; `true` keeps accepting tokens ' +
                 'against the last list.',
