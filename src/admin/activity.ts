@@ -1,10 +1,6 @@
-import type { ActivityEntry, Store } from '#store';
+import type { Store } from '#store';
 import type { Actor } from './actor.ts';
-import { getAccount } from './accounts.ts';
 import type { AdminContext } from './context.ts';
-
-/** The longest log an export returns: the latest entries. */
-export const ACTIVITY_LIMIT = 500;
 
 /** What the log says of who did something: the person's email, or the operator (token or console). */
 function who(actor: Actor): string {
@@ -28,12 +24,6 @@ export async function recordActivity(
 /** remoteAddress() says 'unknown' when the socket has none (already closed): the log says null. */
 function known(address: string): string | null {
   return address === '' || address === 'unknown' ? null : address;
-}
-
-/** The account's latest entries, newest first: its owners and the operator only (404 for others). */
-export async function accountActivity(ctx: AdminContext, actor: Actor, accountId: string): Promise<ActivityEntry[]> {
-  const account = await getAccount(ctx, actor, accountId, 'owner');
-  return ctx.store.listActivity(account.id, ACTIVITY_LIMIT);
 }
 
 /**

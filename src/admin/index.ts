@@ -1,5 +1,6 @@
 export type { Actor, PersonActor } from './actor.ts';
-export { ACTIVITY_LIMIT, recordInvitationAccepted, recordSignIn } from './activity.ts';
+export { ACTIVITY_LIMIT } from './account-activity.ts';
+export { recordInvitationAccepted, recordSignIn } from './activity.ts';
 export { isOperator, roleIn } from './access.ts';
 export { type InviteInput, inviteInput, ROLES, type RoleInput, roleInput } from './input/people.ts';
 export { isEmail, normalEmail } from './people/email.ts';

@@ -6,7 +6,7 @@ import {
   setAccountEnabled,
   setAccountPlan,
 } from './accounts.ts';
-import { accountActivity } from './activity.ts';
+import { accountActivity } from './account-activity.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, deleteApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
