@@ -26,7 +26,8 @@ export {
   type StoreQueryContext,
   storeQueryChannel,
 } from './diagnostics.ts';
-export { loadTracing, type TracingSdk, type TracingSettings, tracingSettings } from './tracing-settings.ts';
+export type { TracingSettings } from './tracing-options.ts';
+export { loadTracing, type TracingSdk, tracingSettings } from './tracing-settings.ts';
 export { type LimitsOverride, limitsOverrideSchema } from './limits-override.ts';
 export { type Failure, failure, type Result, type Success, success } from './result.ts';
 export { ConfigError } from './config/config-error.ts';

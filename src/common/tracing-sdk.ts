@@ -12,7 +12,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import type { TracingSettings } from './tracing-settings.ts';
+import type { TracingSettings } from './tracing-options.ts';
 
 /** A started OpenTelemetry SDK: a tracer exporting over OTLP/HTTP, and the W3C propagator. */
 export interface TracingSdk {

@@ -1,31 +1,11 @@
+import { SAMPLERS, type Sampler, type TracingSettings } from './tracing-options.ts';
+
 /**
  * Whether and how to export traces, read from the OpenTelemetry environment variables. Nothing
  * here loads the OpenTelemetry SDK: with no endpoint set, tracing is off and the SDK is never
  * imported (tracing-sdk.ts is loaded only by `loadTracing`).
  */
 type Env = Readonly<Record<string, string | undefined>>;
-
-export interface TracingSettings {
-  /** Where spans are POSTed (OTLP/HTTP, JSON): the traces endpoint, or the base endpoint + `/v1/traces`. */
-  readonly url: string;
-  /** OTEL_SERVICE_NAME, else the process's own name (`tokengate-gateway`, `tokengate-upstream`). */
-  readonly serviceName: string;
-  /** OTEL_TRACES_SAMPLER (default parentbased_always_on) and its OTEL_TRACES_SAMPLER_ARG ratio. */
-  readonly sampler: Sampler;
-  readonly ratio: number;
-  /** OTEL_BSP_SCHEDULE_DELAY: ms between two exports (default 5000). */
-  readonly scheduleDelayMs: number;
-}
-
-export const SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
-export type Sampler = (typeof SAMPLERS)[number];
 
 function value(env: Env, name: string): string | undefined {
   return env[name]?.trim() || undefined;
