@@ -2,14 +2,8 @@ import { createHash } from 'node:crypto';
 import { SUPPORTED_ALGORITHMS } from '#auth';
 import { SCOPES } from '#common';
 import { ASSERTION_ALGORITHMS } from '../oauth/client-assertion.ts';
+import { PATHS } from './paths.ts';
 import type { PublicDocument } from './public-document.ts';
-
-export const PATHS = {
-  token: '/oauth/token',
-  revoke: '/oauth/revoke',
-  jwks: '/.well-known/jwks.json',
-  metadata: '/.well-known/oauth-authorization-server',
-} as const;
 
 /**
  * Where the metadata is served: the well-known path, and for an issuer with a path component

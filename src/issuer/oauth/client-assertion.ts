@@ -1,7 +1,7 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify } from 'jose';
 import { type Clock, epochSeconds } from '#common';
 import type { ClientKeySet, Store } from '#store';
-import { PATHS } from '../endpoints/metadata.ts';
+import { PATHS } from '../endpoints/paths.ts';
 import { ASSERTION_SKEW_SEC, MAX_ASSERTION_LIFETIME_SEC } from '../limits.ts';
 
 /** Pinned: asymmetric only (no `none`, no HMAC keyed with something public), as the metadata says. */

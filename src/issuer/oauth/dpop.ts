@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type DpopNonces, type ProofResult, verifyDpopProof } from '#auth';
 import type { Clock, Logger } from '#common';
 import type { OAuthClient, Store } from '#store';
-import { PATHS } from '../endpoints/metadata.ts';
+import { PATHS } from '../endpoints/paths.ts';
 import { DPOP_IAT_WINDOW_SEC } from '../limits.ts';
 import { OAuthError } from './oauth-error.ts';
 
