@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { Logger } from '#common';
 import { ListenerSet } from './listeners.ts';
-import { REVOCATION_CHANNEL, type RevocationSignal } from './revocation-signal.ts';
+import { REVOCATION_CHANNEL } from './notify-channel.ts';
+import type { RevocationSignal } from './revocation-signal.ts';
 import { parseChange, type StoreChange } from './store-change.ts';
 
 const RETRY_MIN_MS = 500;

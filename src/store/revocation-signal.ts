@@ -1,9 +1,6 @@
 import { ListenerSet } from './listeners.ts';
 import type { StoreChange } from './store-change.ts';
 
-/** NOTIFY is database-wide; the payload names the schema so stores in other schemas ignore it. */
-export const REVOCATION_CHANNEL = 'tokengate_revocation';
-
 /**
  * Wakes revocation-feed long-polls when a revocation is added, and tells caches what changed
  * (store-change.ts). Embedded: in-process only. PostgreSQL (postgres-signal.ts): LISTEN/NOTIFY,

@@ -1,4 +1,4 @@
-import { REVOCATION_CHANNEL } from './revocation-signal.ts';
+import { REVOCATION_CHANNEL } from './notify-channel.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
 import type { NewRevocation, Revocation, RevocationKind } from './repositories/revocations.ts';
 

@@ -1,4 +1,4 @@
-import { REVOCATION_CHANNEL } from './revocation-signal.ts';
+import { REVOCATION_CHANNEL } from './notify-channel.ts';
 import type { Queryable } from './sql-runner.ts';
 
 /**
