@@ -4,7 +4,7 @@ import { ProxyServer } from 'http-proxy-3';
 import type { GatewayConfig } from '../config/schema.ts';
 import { createUpstreamAgent, queuedRequest } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
-import type { Forwarder, ForwarderHooks } from './forward.ts';
+import type { Forwarder, ForwarderHooks } from './forwarder.ts';
 import { relayBody, relayedTo, relayInformational } from './relay.ts';
 import { responseHeaders } from './response-passes.ts';
 import { type ForwardState, forwardState, setForwardState } from './state.ts';

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { type Dispatcher, Pool } from 'undici';
 import type { GatewayConfig } from '../config/schema.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
-import type { Forwarder, ForwarderHooks } from './forward.ts';
+import type { Forwarder, ForwarderHooks } from './forwarder.ts';
 import { sendInformational } from './relay.ts';
 import { responseHeaders } from './response-passes.ts';
 import { type ForwardState, setForwardState, type UpstreamRequest } from './state.ts';

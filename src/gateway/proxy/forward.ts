@@ -1,26 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayConfig } from '../config/schema.ts';
 import { createHttpProxyForwarder } from './engine-http-proxy.ts';
 import { createUndiciForwarder } from './engine-undici.ts';
-import type { UpstreamFailure } from './failure.ts';
-import type { ForwardState } from './state.ts';
+import type { Forwarder, ForwarderHooks } from './forwarder.ts';
 
-/**
- * How a verified request reaches the upstream. Two engines keep the same contract (the
- * parametrised suites in test/gateway run against each): `http-proxy-3` on Node's HTTP client,
- * `undici` on undici's connection pool (docs/performance.md says what each costs).
- */
-export interface Forwarder {
-  /** Streams the request to the upstream (headers already passed) and the reply back. */
-  forward(req: IncomingMessage, res: ServerResponse, state: ForwardState, body?: NodeJS.ReadableStream): void;
-  /** Closes the upstream connections; called once the generation that owns it is idle. */
-  close(): void;
-}
+/** The contract lives in forwarder.ts (the engines implement it); callers keep importing it from here. */
+export type { Forwarder, ForwarderHooks };
 
-export interface ForwarderHooks {
-  onUpstreamFailure?(req: IncomingMessage, failure: UpstreamFailure, error: Error): void;
-}
-
+/** The engine the configuration names (`upstream.engine`), http-proxy-3 unless it says undici. */
 export function createForwarder(upstream: GatewayConfig['upstream'], hooks: ForwarderHooks = {}): Forwarder {
   return upstream.engine === 'undici'
     ? createUndiciForwarder(upstream, hooks)
