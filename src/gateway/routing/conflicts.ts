@@ -1,5 +1,5 @@
 import type Router from 'find-my-way';
-import { createTree } from './router.ts';
+import { createTree } from './tree.ts';
 
 export interface RouteConflict {
   /** Index of the route find-my-way would refuse, in the route map. */

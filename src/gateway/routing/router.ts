@@ -1,7 +1,8 @@
-import Router from 'find-my-way';
+import type Router from 'find-my-way';
 import type { RouteConfig } from '../config/schema.ts';
 import { type CompiledRoute, compileRoute } from './compile.ts';
 import { isSafePath, pathOf } from './path-guard.ts';
+import { createTree } from './tree.ts';
 
 export type RouteMatch =
   | { readonly kind: 'route'; readonly route: CompiledRoute }
@@ -18,11 +19,6 @@ export type RouteMatch =
 
 export interface GatewayRouter {
   match(method: string, url: string): RouteMatch;
-}
-
-/** The one tree setup: validation (conflicts.ts) must refuse exactly what this tree would. */
-export function createTree(): Router.Instance<Router.HTTPVersion.V1> {
-  return Router({ caseSensitive: true, ignoreTrailingSlash: false, maxParamLength: 200 });
 }
 
 const NOT_FOUND: RouteMatch = { kind: 'not_found' };
