@@ -6,7 +6,7 @@ import { addressObject } from '../format/address-object.ts';
 import { MATCHED } from '../search/group-scorer.ts';
 import type { ParsedQuery } from '../search/query.ts';
 import { parseQuery } from '../search/query.ts';
-import type { SearchHit } from '../search/search.ts';
+import type { SearchHit } from '../search/search-hit.ts';
 import { censusYear, flag, format, ParamError, postBox, requiredText, stateCodes } from './params.ts';
 import { addressRoute } from './route.ts';
 

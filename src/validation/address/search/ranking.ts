@@ -1,4 +1,4 @@
-import type { SearchHit } from './search.ts';
+import type { SearchHit } from './search-hit.ts';
 
 /** What ranking needs of a candidate street-locality group. */
 export interface Ranked {

@@ -2,31 +2,14 @@ import type { AddressTable } from '../dataset/table.ts';
 import { type SearchFilters, stateMask } from './filters.ts';
 import { type GroupScore, MATCHED, postcodeMatches, scoreGroup } from './group-scorer.ts';
 import type { ParsedQuery, QueryWord } from './query.ts';
-import {
-  maxRowBonus,
-  type NumberMatch,
-  type NumberWant,
-  resolveNumber,
-  type RowQuery,
-  type RowScore,
-  scoreRow,
-} from './row-scorer.ts';
+import { maxRowBonus, type NumberWant, resolveNumber, type RowQuery, type RowScore, scoreRow } from './row-scorer.ts';
 import { NearbyNumbers } from './nearby-numbers.ts';
 import { leadingValue, numberWindow } from './number-window.ts';
 import { byScore, insert } from './ranking.ts';
+import type { SearchHit } from './search-hit.ts';
 import type { TermIndex } from './term-index.ts';
 import { CandidateGroups, type Drivers, INTERSECT_COST } from './candidate-groups.ts';
 import { MAX_WORDS, PASS, type Pass, typoable, WordMatcher } from './word-matcher.ts';
-
-export interface SearchHit {
-  readonly row: number;
-  readonly group: number;
-  readonly score: number;
-  /** MATCHED bits of the group fields the words hit. */
-  readonly fields: number;
-  /** `nearby`: the street lacks the typed number; this row is listed instead (autocomplete). */
-  readonly number: NumberMatch | 'nearby';
-}
 
 export interface SearchOptions {
   readonly max: number;
