@@ -17,15 +17,10 @@ import { AddressTable } from './table.ts';
 import { TableBuilder } from './table-builder.ts';
 import type { GroupColumns, TableRows } from './columns.ts';
 import { checkStructure } from './index-structure.ts';
+import type { OpenedIndex } from './opened-index.ts';
 
 /** Reads happen in slices of this size, so a reload never blocks the event loop for long. */
 const READ_SLICE = 32 << 20;
-
-export interface OpenedIndex {
-  readonly identity: IndexIdentity;
-  readonly table: AddressTable;
-  readonly index: TermIndex;
-}
 
 /**
  * Opens a persisted index: reads the file into one buffer outside the JavaScript heap, checks

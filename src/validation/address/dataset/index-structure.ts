@@ -1,5 +1,5 @@
 import type { NumberArray } from './index-layout.ts';
-import type { OpenedIndex } from './index-reader.ts';
+import type { OpenedIndex } from './opened-index.ts';
 
 /**
  * The structural checks an opened index must pass before it serves: lengths agree, offset
