@@ -11,6 +11,7 @@ export {
 export { createLogger, destinationOf, LOG_LEVELS, REDACT_PATHS, type Logger, type LoggerOptions } from './logger.ts';
 export { LOG_FORMATS, type LogFormat, logFormat, logFormatProblem, prettyOutput } from './log-format.ts';
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
+export { escapeHtml } from './escape-html.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
 export { ADMIN_TOKEN_RULE, ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html } from '#portal';
+import { escapeHtml } from '#common';
+import { html } from '#portal';
 
 describe('html tagged template', () => {
   it('escapes every interpolated string, including quotes that would end an attribute', () => {

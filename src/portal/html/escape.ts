@@ -1,3 +1,5 @@
+import { escapeHtml } from '#common';
+
 /**
  * A tiny `html` tagged template: every interpolated value is escaped unless it is already
  * `Html` (made by this template), so markup only ever comes from our own literals.
@@ -10,18 +12,6 @@ export class Html {
   toString(): string {
     return this.value;
   }
-}
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 /** Null, undefined and false render nothing (for `${cond && html`...`}`); arrays are joined. */

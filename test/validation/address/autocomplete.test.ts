@@ -85,7 +85,7 @@ describe('GET /api/au/address/autocomplete', () => {
   it('highlights every typed letter of a word with an apostrophe', async () => {
     const melton = addressApi(datasetOf([address("O'Connell Road", 'MELTON', 'VIC', '3337', { numberFirst: '2' })]));
     const lit = completionsOf(await melton.autocomplete({ q: 'oconn', highlight: '1' }))[0]!;
-    expect(lit.highlighted_full_address).toBe("2 <span class='af_hl'>O'Conn</span>ell Road, MELTON VIC 3337");
+    expect(lit.highlighted_full_address).toBe("2 <span class='af_hl'>O&#39;Conn</span>ell Road, MELTON VIC 3337");
   });
 
   it('leaves out aliases with canonical=1', async () => {

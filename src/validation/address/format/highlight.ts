@@ -1,3 +1,4 @@
+import { escapeHtml } from '#common';
 import type { ParsedQuery, QueryWord } from '../search/query.ts';
 import { withinOneEdit } from '../search/edit-distance.ts';
 import { normalizeText } from '../search/normalize.ts';
@@ -8,8 +9,8 @@ const CLOSE = '</span>';
 /**
  * `highlighted_full_address`: words of the address that a query word matched are wrapped in
  * `<span class='af_hl'>…</span>` (only the typed part of a word still being typed); numbers
- * the query named are wrapped too. Address text is ours (no markup), so no escaping is needed
- * beyond what the data holds; `<` and `&` are escaped anyway.
+ * the query named are wrapped too. Address text is ours (no markup), but an imported G-NAF
+ * release is data from outside: the text between the spans goes through the one HTML escaper.
  */
 export function highlight(fullAddress: string, query: ParsedQuery): string {
   const numbers = [query.number, query.unit, query.level, query.lot, ...query.flex].filter((n) => n !== null);
@@ -51,8 +52,4 @@ function originalEnd(part: string, length: number): number {
   let end = 0;
   while (end < part.length && kept < length) kept += normalizeText(part[end++]!).length;
   return end;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
