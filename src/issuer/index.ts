@@ -1,4 +1,4 @@
-export type { Issuer, IssuerConfig, IssuerDeps, SigningKeyInfo, CreatedClient } from './types.ts';
+export type { Issuer, IssuerConfig, IssuerDeps, IssuerStore, SigningKeyInfo, CreatedClient } from './types.ts';
 export { createIssuer } from './create-issuer.ts';
 export { ClientRevocationError, IssuerInputError, RotationTooEarlyError } from './issuer-errors.ts';
 export { KeyEncryptionError } from './keys/key-errors.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from '#common';
-import type { Store, StoreChange } from '#store';
+import type { ChangeFeed, StoreChange } from '#store';
 import type { ClientDirectory } from './clients/client-directory.ts';
 import type { Keyring } from './keys/keyring.ts';
 import type { RevocationSync } from './revocation/revocation-sync.ts';
@@ -11,7 +11,7 @@ import type { RevocationSync } from './revocation/revocation-sync.ts';
  * included. Returns unsubscribe.
  */
 export function followStoreChanges(opts: {
-  store: Store;
+  store: ChangeFeed;
   clients: ClientDirectory;
   keyring: Keyring;
   sync: RevocationSync;

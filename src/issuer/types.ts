@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DpopNonceMode, KeyResolver, RevocationChecker } from '#auth';
 import type { Clock, Logger, Scope } from '#common';
-import type { ClientKeySet, OAuthClient, Store } from '#store';
+import type {
+  ChangeFeed,
+  ClientKeySet,
+  ClientStore,
+  OAuthClient,
+  ProjectStore,
+  RevocationStore,
+  SigningKeyStore,
+  UsedJtiStore,
+} from '#store';
 
 /**
  * Contract between the issuer and its hosts (the upstream server, the admin API, the CLI).
@@ -103,8 +112,11 @@ export interface Issuer {
   close(): Promise<void>;
 }
 
+/** The repositories the issuer reads and writes (never the accounts, people or API keys). */
+export type IssuerStore = SigningKeyStore & ClientStore & ProjectStore & RevocationStore & UsedJtiStore & ChangeFeed;
+
 export interface IssuerDeps {
-  store: Store;
+  store: IssuerStore;
   config: IssuerConfig;
   log: Logger;
   clock?: Clock;

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '#common';
-import type { OAuthClient, Project, Store } from '#store';
+import type { ClientStore, OAuthClient, Project, ProjectStore } from '#store';
 import { CLIENT_CACHE_TTL_MS } from '../limits.ts';
 
 export interface ClientRecord {
@@ -29,12 +29,12 @@ const MAX_CLIENT_ID_LENGTH = 128;
  * before a disable: it is still returned but never cached, and `isCurrent` says so.
  */
 export class ClientDirectory {
-  readonly #store: Store;
+  readonly #store: ClientStore & ProjectStore;
   readonly #cache: LRUCache<string, ClientRecord>;
   readonly #lookups = new Set<Lookup>();
   readonly #stale = new WeakSet<ClientRecord>();
 
-  constructor(store: Store, clock: Clock) {
+  constructor(store: ClientStore & ProjectStore, clock: Clock) {
     this.#store = store;
     this.#cache = new LRUCache({ max: 10_000, ttl: CLIENT_CACHE_TTL_MS, ttlResolution: 0, perf: clock });
   }

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { Clock, Logger } from '#common';
-import { type SigningKey, type Store, StoreError } from '#store';
+import { type SigningKey, type SigningKeyStore, StoreError } from '#store';
 import { createJwtSigner, type JwtSigner } from '../tokens/jwt-signer.ts';
 import type { SigningAlg } from './algorithms.ts';
 import { type KeyWrapper, parseEnvelope } from './envelope.ts';
@@ -40,7 +40,7 @@ interface KeyringState {
  * set changes it tells its listeners (the revocation feed, which announces it to gateways).
  */
 export class Keyring implements KeyAnnouncer {
-  readonly #store: Store;
+  readonly #store: SigningKeyStore;
   readonly #alg: SigningAlg;
   readonly #wrapper: KeyWrapper | null;
   readonly #clock: Clock;
@@ -51,7 +51,13 @@ export class Keyring implements KeyAnnouncer {
   #loading: Promise<void> | null = null;
   #reloadQueued: Promise<void> | null = null;
 
-  constructor(opts: { store: Store; alg: SigningAlg; wrapper: KeyWrapper | null; clock: Clock; log: Logger }) {
+  constructor(opts: {
+    store: SigningKeyStore;
+    alg: SigningAlg;
+    wrapper: KeyWrapper | null;
+    clock: Clock;
+    log: Logger;
+  }) {
     this.#store = opts.store;
     this.#alg = opts.alg;
     this.#wrapper = opts.wrapper;

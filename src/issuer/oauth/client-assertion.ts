@@ -1,6 +1,6 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify } from 'jose';
 import { type Clock, epochSeconds } from '#common';
-import type { ClientKeySet, Store } from '#store';
+import type { ClientKeySet, UsedJtiStore } from '#store';
 import { PATHS } from '../endpoints/paths.ts';
 import { ASSERTION_SKEW_SEC, MAX_ASSERTION_LIFETIME_SEC } from '../limits.ts';
 
@@ -12,7 +12,7 @@ const MAX_JTI_LENGTH = 256;
 
 export interface ClientAssertionDeps {
   /** Where a used jti is recorded, so a replay is refused on every replica. */
-  readonly store: Pick<Store, 'claimJti'>;
+  readonly store: UsedJtiStore;
   readonly issuer: string;
   readonly clock: Clock;
 }

@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { type DpopNonces, type ProofResult, verifyDpopProof } from '#auth';
 import type { Clock, Logger } from '#common';
-import type { OAuthClient, Store } from '#store';
+import type { OAuthClient, UsedJtiStore } from '#store';
 import { PATHS } from '../endpoints/paths.ts';
 import { DPOP_IAT_WINDOW_SEC } from '../limits.ts';
 import { OAuthError } from './oauth-error.ts';
 
 export interface TokenDpopDeps {
-  readonly store: Pick<Store, 'claimJti'>;
+  readonly store: UsedJtiStore;
   readonly issuer: string;
   readonly clock: Clock;
   readonly log: Logger;

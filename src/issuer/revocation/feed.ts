@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, epochSeconds, type Logger, sendJson } from '#common';
-import type { Revocation, Store } from '#store';
+import type { Revocation, RevocationStore } from '#store';
 import type { KeyAnnouncer } from '../keys/announcement.ts';
 import { FEED_MAX_ENTRIES, FEED_MAX_WAIT_SEC, FEED_MAX_WAITERS } from '../limits.ts';
 import { feedAuthorized } from './feed-auth.ts';
@@ -20,7 +20,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * for it nothing changes.
  */
 export class RevocationFeed {
-  readonly #store: Store;
+  readonly #store: RevocationStore;
   readonly #feedToken: string;
   readonly #clock: Clock;
   readonly #log: Logger;
@@ -32,7 +32,7 @@ export class RevocationFeed {
   #keyChanges = 0;
   #closed = false;
 
-  constructor(opts: { store: Store; feedToken: string; clock: Clock; log: Logger; keys?: KeyAnnouncer }) {
+  constructor(opts: { store: RevocationStore; feedToken: string; clock: Clock; log: Logger; keys?: KeyAnnouncer }) {
     this.#store = opts.store;
     this.#feedToken = opts.feedToken;
     this.#clock = opts.clock;

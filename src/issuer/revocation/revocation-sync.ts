@@ -1,5 +1,5 @@
 import { type Clock, epochSeconds, type Logger } from '#common';
-import type { Store } from '#store';
+import type { RevocationStore } from '#store';
 import type { LiveRevocations } from './live-revocations.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { LiveRevocations } from './live-revocations.ts';
  * during a pull schedules exactly one more. `onClientRevoked` lets the client cache evict.
  */
 export class RevocationSync {
-  readonly #store: Store;
+  readonly #store: RevocationStore;
   readonly #live: LiveRevocations;
   readonly #clock: Clock;
   readonly #log: Logger;
@@ -18,7 +18,7 @@ export class RevocationSync {
   #unsubscribe: (() => void) | null = null;
 
   constructor(opts: {
-    store: Store;
+    store: RevocationStore;
     live: LiveRevocations;
     clock: Clock;
     log: Logger;

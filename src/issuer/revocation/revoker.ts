@@ -1,5 +1,5 @@
 import { type Clock, epochSeconds, type Logger, revocationChannel } from '#common';
-import type { Store } from '#store';
+import type { RevocationStore } from '#store';
 import { MAX_LIFETIME_SEC, SKEW_SEC } from '../limits.ts';
 import type { RevocationSync } from './revocation-sync.ts';
 
@@ -9,12 +9,12 @@ import type { RevocationSync } from './revocation-sync.ts';
  * An entry lives until no token it covers can still be valid (exp, or issue time + 3600 s, + skew).
  */
 export class Revoker {
-  readonly #store: Store;
+  readonly #store: RevocationStore;
   readonly #sync: RevocationSync;
   readonly #clock: Clock;
   readonly #log: Logger;
 
-  constructor(opts: { store: Store; sync: RevocationSync; clock: Clock; log: Logger }) {
+  constructor(opts: { store: RevocationStore; sync: RevocationSync; clock: Clock; log: Logger }) {
     this.#store = opts.store;
     this.#sync = opts.sync;
     this.#clock = opts.clock;
