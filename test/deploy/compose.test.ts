@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -256,5 +256,21 @@ describe('Dockerfile', () => {
     expect(users.at(-1)).toBe('USER node');
     expect(dockerfile).toContain('ENTRYPOINT ["node", "src/cli/main.ts"]');
     expect(readFileSync(join(root, 'src', 'cli', 'main.ts'), 'utf8').length).toBeGreaterThan(0);
+  });
+
+  it('ships the data files the code reads beside its modules (migrations, assets, word lists): all of src, none ignored', () => {
+    expect(dockerfile).toMatch(/^COPY src \.\/src$/m);
+    const data = readdirSync(join(root, 'src'), { recursive: true })
+      .map((name) => `src/${String(name)}`)
+      .filter((path) => /\.(?:sql|txt|csv|css|js|svg)$/.test(path));
+    expect(data).toContain('src/admin/people/common-passwords.txt');
+    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim().replace(/^\/|\/$/g, ''))
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const shadowed = ignored.filter(
+      (pattern) => pattern.includes('*') || data.some((path) => path === pattern || path.startsWith(`${pattern}/`)),
+    );
+    expect(shadowed).toEqual([]);
   });
 });

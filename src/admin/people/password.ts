@@ -20,8 +20,6 @@ export const PASSWORD_MIN_LENGTH = 10;
 /** Bounds the work one sign-in costs (scrypt reads the whole password). */
 export const PASSWORD_MAX_LENGTH = 200;
 
-const COMMON = new Set(COMMON_PASSWORDS.split('\n').filter((line) => line !== ''));
-
 function derive(password: string, salt: Buffer, cost: Cost): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY }, (error, key) =>
@@ -64,7 +62,7 @@ export function passwordProblem(password: string, email: string): string | undef
   if (password.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
   const folded = password.trim().toLowerCase();
-  if (COMMON.has(folded)) return 'That password is on a list of common passwords. Choose another.';
+  if (COMMON_PASSWORDS.has(folded)) return 'That password is on a list of common passwords. Choose another.';
   const local = email.split('@', 1)[0] ?? '';
   if (folded === email || (local.length >= 4 && folded.includes(local)))
     return 'Do not use your email address in your password.';
