@@ -11,7 +11,7 @@ import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.
 import type { UpstreamTracing } from './tracing/types.ts';
 import { handleValidation } from './validation-handler.ts';
 import { POLICY_PATH, receiveUsage, servePolicies, USAGE_PATH } from './internal/rate-limits.ts';
-import type { Store } from '#store';
+import type { RateLimitStore, UsageStore } from '#store';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
 export const ISSUER_PATHS = [
@@ -29,7 +29,7 @@ export interface PublicServerDeps {
   readonly readiness: ReadinessChecks;
   readonly log: Logger;
   /** The rate-limit policy feed and usage reports of the gateways (internal/rate-limits.ts). */
-  readonly store: Store;
+  readonly store: RateLimitStore & UsageStore;
   readonly feedToken: string;
   /** Called once per request before it is routed (the upstream's metrics). */
   readonly observe?: (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Verifier } from '#auth';
 import type { ApiErrorBody, Clock, Logger, Scope } from '#common';
-import type { Store } from '#store';
+import type { ApiKeyStore, ChangeFeed, ProjectStore } from '#store';
 import type { ValidationRoute } from '#validation';
 
 /** How a validation request proved who it is. */
@@ -34,7 +34,7 @@ export interface ApiAuthenticator {
 export interface ApiAuthOptions {
   /** Built by the host with `createVerifier` over the issuer's local keys and revocations. */
   readonly verifier: Verifier;
-  readonly store: Pick<Store, 'getProject' | 'getApiKey'> & Partial<Pick<Store, 'onChange'>>;
+  readonly store: ProjectStore & ApiKeyStore & Partial<ChangeFeed>;
   readonly log: Logger;
   readonly clock?: Clock;
   /**

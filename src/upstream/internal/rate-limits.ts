@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, BodyTooLargeError, readBody, sendJson } from '#common';
 import { feedAuthorized } from '#issuer';
-import type { Store, UsageReport } from '#store';
+import type { RateLimitStore, UsageReport, UsageStore } from '#store';
 import { z } from 'zod';
 
 export const POLICY_PATH = '/internal/rate-limits';
@@ -13,7 +13,12 @@ export const USAGE_PATH = '/internal/usage';
  * credential): every project's plan and override, and every enabled API key's project. An ETag
  * of the body answers an unchanged poll 304 with no body.
  */
-export async function servePolicies(store: Store, feedToken: string, req: IncomingMessage, res: ServerResponse) {
+export async function servePolicies(
+  store: RateLimitStore,
+  feedToken: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   if (!feedAuthorized(req.headers.authorization, feedToken)) return refuse(res);
   const [projects, keys] = await Promise.all([store.projectPolicies(), store.apiKeyProjects()]);
   const body = JSON.stringify({
@@ -44,7 +49,7 @@ const usageBody = z.strictObject({
 const MAX_USAGE_BYTES = 2 * 1024 * 1024;
 
 /** `POST /internal/usage`: the calls a gateway counted per project and day, added to the store. */
-export async function receiveUsage(store: Store, feedToken: string, req: IncomingMessage, res: ServerResponse) {
+export async function receiveUsage(store: UsageStore, feedToken: string, req: IncomingMessage, res: ServerResponse) {
   if (!feedAuthorized(req.headers.authorization, feedToken)) {
     req.resume();
     return refuse(res);
