@@ -5,7 +5,7 @@ import { requireRole } from './access.ts';
 import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
-import type { ClientAuthMethod } from './input/jwks.ts';
+import { clientAuthMethod } from './input/jwks.ts';
 import { AdminError, conflict, notFound } from './errors.ts';
 import type { CreateClientInput, SetClientDpopInput, SetClientKeysInput } from './input/operations.ts';
 import { findProject, getProject } from './projects.ts';
@@ -105,10 +105,6 @@ async function requireWritableClient(ctx: AdminContext, actor: Actor, clientId: 
 }
 
 /** How the client proves itself at the token endpoint. */
-export function clientAuthMethod(client: OAuthClient): ClientAuthMethod {
-  return client.jwks ? 'private_key_jwt' : 'client_secret';
-}
-
 export async function listClients(ctx: AdminContext, actor: Actor, projectId: string): Promise<OAuthClient[]> {
   const project = await getProject(ctx, actor, projectId);
   return ctx.store.listClients(project.id);

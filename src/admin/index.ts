@@ -12,9 +12,18 @@ export {
   passwordProblem,
   verifyPassword,
 } from './people/password.ts';
+export {
+  ADMIN_OPERATIONS,
+  type AdminClient,
+  type AdminTransport,
+  createAdminClient,
+  type Operation,
+  type OperationName,
+  type View,
+} from './contract/index.ts';
 export { type AddressImport, type ImportProgress, type ImportSummary, importAddressData } from './addresses.ts';
 export type { CreatedApiKey } from './api-keys.ts';
-export { clientAuthMethod, type NewClient } from './clients.ts';
+export type { NewClient } from './clients.ts';
 export type { AdminContext } from './context.ts';
 export { ADMIN_ERRORS, AdminError, type AdminErrorKind } from './errors.ts';
 export {
@@ -39,7 +48,7 @@ export {
   type CreateAccountInput,
   createAccountInput,
 } from './input/account.ts';
-export { type ClientAuthMethod, MAX_CLIENT_KEYS } from './input/jwks.ts';
+export { type ClientAuthMethod, clientAuthMethod, MAX_CLIENT_KEYS } from './input/jwks.ts';
 export { parseInput } from './input/parse.ts';
 export { type Month, monthSchema, type SetLimitsInput, setLimitsInput } from './input/limits.ts';
 export type { ProjectLimits, ProjectUsage } from './rate-limits.ts';

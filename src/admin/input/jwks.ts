@@ -69,6 +69,11 @@ export const jwksSchema = z
 export const CLIENT_AUTH_METHODS = ['client_secret', 'private_key_jwt'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
+/** A client with a key set signs assertions (private_key_jwt); one without has a secret. */
+export function clientAuthMethod(client: { readonly jwks: unknown }): ClientAuthMethod {
+  return client.jwks ? 'private_key_jwt' : 'client_secret';
+}
+
 export const authSchema = z.enum(CLIENT_AUTH_METHODS, {
   error: `auth: one of ${CLIENT_AUTH_METHODS.join(', ')}`,
 });

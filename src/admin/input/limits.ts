@@ -16,3 +16,6 @@ export const monthSchema = z
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month: a UTC calendar month such as 2026-11')
   .brand<'Month'>();
 export type Month = z.output<typeof monthSchema>;
+
+/** The query of a project's usage: `?month=2026-11` (default: this month). */
+export const usageQuery = z.object({ month: monthSchema.optional() });

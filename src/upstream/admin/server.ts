@@ -1,31 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
-import { AdminError, type AdminService } from '#admin';
+import { ADMIN_OPERATIONS, AdminError, type AdminService, type Operation } from '#admin';
 import { apiError, type Logger, sendJson } from '#common';
 import { closeServer, createBoundedServer, listen } from '../http-server.ts';
 import { logAccess, requestId } from '../request-context.ts';
-import { accountRoutes } from './accounts.ts';
-import { addressRoutes } from './addresses.ts';
-import { apiKeyRoutes } from './apikeys.ts';
 import { createAdminAuth } from './auth.ts';
-import { clientRoutes } from './clients.ts';
-import { keyRoutes } from './keys.ts';
-import { projectRoutes } from './projects.ts';
-import { rateLimitRoutes } from './rate-limits.ts';
+import { answer, type Params } from './operation-route.ts';
 import { refusalResponse } from './respond.ts';
-import { type AdminRoute, operatorActor } from './route.ts';
-import { tokenRoutes } from './tokens.ts';
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [
-  ...accountRoutes,
-  ...projectRoutes,
-  ...rateLimitRoutes,
-  ...clientRoutes,
-  ...tokenRoutes,
-  ...keyRoutes,
-  ...apiKeyRoutes,
-  ...addressRoutes,
-];
+/** The admin API's routes: one per admin operation. */
+export const ADMIN_ROUTES: readonly Operation[] = Object.values(ADMIN_OPERATIONS);
 
 export interface AdminServerOptions {
   readonly service: AdminService;
@@ -84,15 +68,15 @@ function buildRouter(service: AdminService, log: Logger) {
 }
 
 async function run(
-  route: AdminRoute,
+  route: Operation,
   service: AdminService,
   log: Logger,
   req: IncomingMessage,
   res: ServerResponse,
-  params: Record<string, string | undefined>,
+  params: Params,
 ) {
   try {
-    const result = await route.handle(service, operatorActor(req), req, params);
+    const result = await answer(route, service, req, params);
     sendJson(res, result.status, result.body, { 'cache-control': 'no-store' });
   } catch (error) {
     const refused = refusalResponse(error);
