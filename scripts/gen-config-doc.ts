@@ -1,6 +1,6 @@
 /**
  * Writes the two references of docs/configuration.md from the configuration schemas: every key
- * of `gateway.yaml` (src/gateway/config/schema.ts) with its type, constraints, default and
+ * of `gateway.yaml` (the static file schema, src/gateway/config/schema.ts) with its type, constraints, default and
  * description, read through zod's JSON Schema export (input side, so defaults show); and every
  * environment variable of the upstream (src/upstream/env-schema.ts) with its default, its readers
  * and its meaning. Only the parts between the markers are generated; the rest is written by hand.
@@ -13,7 +13,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { gatewaySchema } from '#gateway';
+import { gatewayFileSchema } from '#gateway';
 import { upstreamEnvironment } from '#upstream';
 
 export const CONFIG_DOC = new URL('../docs/configuration.md', import.meta.url);
@@ -55,9 +55,9 @@ export interface KeyReference {
   readonly undocumented: readonly string[];
 }
 
-/** The key reference as the schema describes it, with the defaults of an empty environment. */
+/** The key reference as the file schema describes it (a key the environment can set says so in its `defaultText`). */
 export function renderKeyReference(): KeyReference {
-  const root = z.toJSONSchema(gatewaySchema({}), { io: 'input' }) as JsonNode;
+  const root = z.toJSONSchema(gatewayFileSchema, { io: 'input' }) as JsonNode;
   const out: string[] = [];
   const undocumented: string[] = [];
   for (const [key, node] of Object.entries(root.properties ?? {})) {

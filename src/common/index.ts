@@ -41,7 +41,9 @@ export {
   portNumber,
   readEnvironment,
   secret,
+  setting,
+  unsetIfBlank,
   type VariableDoc,
   variable,
 } from './config/environment.ts';
-export { readYamlConfig } from './config/yaml-config.ts';
+export { type ConfigProblem, readYamlConfig, schemaProblems } from './config/yaml-config.ts';

@@ -4,6 +4,7 @@
  */
 export { loadGatewayConfig, DEFAULT_CONFIG_FILE } from './config/load.ts';
 export { checkConfig, type CheckResult } from './config/check.ts';
-export { gatewaySchema, type GatewayConfig, type RouteConfig } from './config/schema.ts';
+export type { GatewayConfig, RouteConfig } from './config/gateway-config.ts';
+export { type GatewayFile, gatewayFileSchema } from './config/schema.ts';
 export { startGateway, type RunningGateway, type StartOptions } from './start.ts';
 export { runGatewayProcess } from './process/run.ts';

@@ -2,7 +2,7 @@ import { createMemoryReplayCache, type DpopReplayCache } from '#auth';
 import { type Clock, type Logger, systemClock } from '#common';
 import { loadGatewayConfig } from './config/load.ts';
 import type { Env } from '#common';
-import type { GatewayConfig } from './config/schema.ts';
+import type { GatewayConfig } from './config/gateway-config.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { startMetrics } from './ops/metrics-server.ts';
 import type { MetricSnapshot } from './ops/metrics-snapshot.ts';

@@ -15,13 +15,21 @@ export interface VariableDoc {
 }
 
 /**
- * An environment variable as every tokengate process reads it: trimmed, and empty means unset
- * (so `UPSTREAM_PORT=` takes the default). `schema` sees the trimmed text, or undefined.
+ * A variable's text as every tokengate process reads it: trimmed, and empty means unset (so
+ * `UPSTREAM_PORT=` takes the default, and a stray space never becomes part of a URL).
  */
+export function unsetIfBlank(text: string | undefined): string | undefined {
+  return text?.trim() || undefined;
+}
+
+/** The variable `name` of `env`, read as every tokengate process reads it (`unsetIfBlank`). */
+export function setting(env: Env, name: string): string | undefined {
+  return unsetIfBlank(env[name]);
+}
+
+/** An environment variable of a schema of variables; `schema` sees the trimmed text, or undefined. */
 export function variable<T extends z.ZodType>(schema: T, doc: VariableDoc) {
-  return z
-    .preprocess((value) => (typeof value === 'string' ? value.trim() || undefined : value), schema)
-    .meta({ ...doc });
+  return z.preprocess((value) => (typeof value === 'string' ? unsetIfBlank(value) : value), schema).meta({ ...doc });
 }
 
 const got = (input: unknown): string => `(got "${String(input)}")`;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '#common';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { listen, listenerUrl } from '../server/url.ts';
 import type { MetricsExposition } from './metrics-snapshot.ts';
 

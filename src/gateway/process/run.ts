@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, ignoreHangUps, type Logger, logFormat, stopSignal } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig } from '../config/load.ts';
 import type { Env } from '#common';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createClusterMetrics } from '../ops/cluster-metrics.ts';
 import { startMetrics } from '../ops/metrics-server.ts';
 import { answerMetricsRequests } from '../ops/worker-metrics.ts';

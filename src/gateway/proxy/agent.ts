@@ -3,7 +3,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 
 /**
  * Keep-alive agent to the upstream. LIFO scheduling reuses the most recently used (warmest)

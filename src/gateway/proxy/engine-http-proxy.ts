@@ -1,7 +1,7 @@
 import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProxyServer } from 'http-proxy-3';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createUpstreamAgent, queuedRequest } from './agent.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
 import type { Forwarder, ForwarderHooks } from './forwarder.ts';

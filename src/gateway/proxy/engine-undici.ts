@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { type UpstreamFailure, sendUpstreamFailure } from './failure.ts';
 import type { Forwarder, ForwarderHooks } from './forwarder.ts';
 import { sendInformational } from './relay.ts';

@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { createHttpProxyForwarder } from './engine-http-proxy.ts';
 import { createUndiciForwarder } from './engine-undici.ts';
 import type { Forwarder, ForwarderHooks } from './forwarder.ts';

@@ -7,7 +7,7 @@ import { createMemoryBuckets } from './memory-buckets.ts';
 import { createRateLimitMetrics } from './metrics.ts';
 import { createPolicyBook, type PolicyBook } from './policy-book.ts';
 import { connectRedis } from './redis-connection.ts';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { startPolicyFeed } from './policy-feed.ts';
 import { createUpstreamChannel } from './upstream-channel.ts';
 import { createUsageCounter } from './usage.ts';

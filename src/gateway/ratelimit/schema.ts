@@ -48,75 +48,62 @@ export const planLimitsSchema = z.strictObject({
 export type PlanLimits = z.infer<typeof planLimitsSchema>;
 export type Rate = z.infer<typeof rateSchema>;
 
-const REDIS_URL = /^rediss?:\/\/\S*$/;
-const redisUrl = z.string().regex(REDIS_URL, 'must be a redis:// or rediss:// URL');
+/** A Redis server's URL, in the file or in REDIS_URL (config/environment.ts checks the variable with it). */
+export const redisUrl = z.string().regex(/^rediss?:\/\/\S*$/, 'must be a redis:// or rediss:// URL');
 
-export function rateLimitsSchema(env: Readonly<Record<string, string | undefined>>) {
-  const envRedis = env.REDIS_URL?.trim() || undefined;
-  const plans = Object.fromEntries(
-    PLANS.map((p) => [p, planLimitsSchema.prefault({}).describe(`Limits of the ${p} plan.`)]),
-  ) as Record<(typeof PLANS)[number], z.ZodPrefault<typeof planLimitsSchema>>;
-  return z
+const plans = Object.fromEntries(
+  PLANS.map((p) => [p, planLimitsSchema.prefault({}).describe(`Limits of the ${p} plan.`)]),
+) as Record<(typeof PLANS)[number], z.ZodPrefault<typeof planLimitsSchema>>;
+
+/** The section itself; REDIS_URL stands in for an unset `redis.url` (config/resolve.ts). */
+export const rateLimitsSchema = z.strictObject({
+  plans: z.strictObject(plans).prefault({}).describe('Limits per plan.'),
+  defaultPlan: z
+    .enum(PLANS)
+    .default('free')
+    .describe(
+      "The plan of a project the upstream's policy feed has not named (yet): a new one, or any before the feed first answers.",
+    ),
+  redis: z
     .strictObject({
-      plans: z.strictObject(plans).prefault({}).describe('Limits per plan.'),
-      defaultPlan: z
-        .enum(PLANS)
-        .default('free')
+      url: redisUrl.optional().meta({
+        description:
+          'The Redis server the gateways share their counters through (`redis://[:password@]host:port[/db]`). ' +
+          'Unset: each gateway counts in its own memory. Changing it takes a restart.',
+        defaultText: '`REDIS_URL`, else none',
+      }),
+      failOpen: z
+        .boolean()
+        .default(true)
         .describe(
-          "The plan of a project the upstream's policy feed has not named (yet): a new one, or any before the feed first answers.",
+          "Redis unreachable: `true` decides by this gateway's own in-process counts (a limit then holds per " +
+            'gateway, not for all of them); `false` answers calls on limited routes 503 `1056`.',
         ),
-      redis: z
-        .strictObject({
-          url: redisUrl.optional().meta({
-            description:
-              'The Redis server the gateways share their counters through (`redis://[:password@]host:port[/db]`). ' +
-              'Unset: each gateway counts in its own memory. Changing it takes a restart.',
-            defaultText: '`REDIS_URL`, else none',
-          }),
-          failOpen: z
-            .boolean()
-            .default(true)
-            .describe(
-              "Redis unreachable: `true` decides by this gateway's own in-process counts (a limit then holds per " +
-                'gateway, not for all of them); `false` answers calls on limited routes 503 `1056`.',
-            ),
-          leaseSize: int(1, 100_000)
-            .default(20)
-            .describe(
-              'Most tokens a gateway draws from Redis at once for one counter; the chunk is a tenth of the limit ' +
-                'when that is less (at least 1). A counter admits at most its limit + refill + one chunk per gateway.',
-            ),
-          timeoutMs: duration('ms', 10, 10_000, 250).describe(
-            'Longest wait, in ms, for one Redis command; past it Redis counts as unreachable for a second.',
-          ),
-          keyPrefix: z
-            .string()
-            .default('tokengate:')
-            .describe('Prefix of every Redis key, to share one Redis with other programs.'),
-        })
-        .prefault({})
-        .describe('Counters shared by several gateways through Redis.'),
-      policyRefreshMs: duration('ms', 100, 60_000, 500).describe(
-        "How often, in ms, the gateway asks the upstream for every project's plan and override, and every enabled " +
-          "API key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
-          'override set through the admin API takes effect within this time.',
+      leaseSize: int(1, 100_000)
+        .default(20)
+        .describe(
+          'Most tokens a gateway draws from Redis at once for one counter; the chunk is a tenth of the limit ' +
+            'when that is less (at least 1). A counter admits at most its limit + refill + one chunk per gateway.',
+        ),
+      timeoutMs: duration('ms', 10, 10_000, 250).describe(
+        'Longest wait, in ms, for one Redis command; past it Redis counts as unreachable for a second.',
       ),
-      usageFlushMs: duration('ms', 100, 600_000, 1_000).describe(
-        'How often, in ms, the gateway reports the calls it admitted per project and UTC day to the upstream ' +
-          '(`<upstream.url>/internal/usage`), for the portal and the admin API.',
-      ),
+      keyPrefix: z
+        .string()
+        .default('tokengate:')
+        .describe('Prefix of every Redis key, to share one Redis with other programs.'),
     })
-    .transform((c, ctx) => {
-      if (c.redis.url === undefined && envRedis !== undefined && !REDIS_URL.test(envRedis)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['redis', 'url'],
-          message: 'REDIS_URL must be a redis:// or rediss:// URL',
-        });
-        return z.NEVER;
-      }
-      return { ...c, redis: { ...c.redis, url: c.redis.url ?? envRedis } };
-    });
-}
+    .prefault({})
+    .describe('Counters shared by several gateways through Redis.'),
+  policyRefreshMs: duration('ms', 100, 60_000, 500).describe(
+    "How often, in ms, the gateway asks the upstream for every project's plan and override, and every enabled " +
+      "API key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
+      'override set through the admin API takes effect within this time.',
+  ),
+  usageFlushMs: duration('ms', 100, 600_000, 1_000).describe(
+    'How often, in ms, the gateway reports the calls it admitted per project and UTC day to the upstream ' +
+      '(`<upstream.url>/internal/usage`), for the portal and the admin API.',
+  ),
+});
 
-export type RateLimitsConfig = z.infer<ReturnType<typeof rateLimitsSchema>>;
+export type RateLimitsConfig = z.output<typeof rateLimitsSchema>;

@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { resolveFeedToken } from '../verification/feed-token.ts';
 
 /**

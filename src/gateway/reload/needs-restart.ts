@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 
 /**
  * Sections a reload cannot change in place (sockets already bound, workers forked). A new

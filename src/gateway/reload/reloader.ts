@@ -1,6 +1,6 @@
 import type { Logger } from '#common';
 import { ConfigError } from '#common';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { Generation } from '../server/generation.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';
 import { authChanged, sectionsNeedingRestart } from './needs-restart.ts';

@@ -1,5 +1,5 @@
 import type { RouteRequirement } from '#auth';
-import type { RouteConfig } from '../config/schema.ts';
+import type { RouteConfig } from '../config/file/routes.ts';
 import type { ErrorShape } from './error-shape.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type Router from 'find-my-way';
-import type { RouteConfig } from '../config/schema.ts';
+import type { RouteConfig } from '../config/file/routes.ts';
 import { type CompiledRoute, compileRoute } from './compile.ts';
 import { isSafePath, pathOf } from './path-guard.ts';
 import { createTree } from './tree.ts';

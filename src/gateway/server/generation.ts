@@ -1,4 +1,4 @@
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { BucketsStatus } from '../ratelimit/buckets.ts';
 import { type CompiledPlans, compilePlans } from '../ratelimit/plans.ts';
 import { createForwarder, type Forwarder, type ForwarderHooks } from '../proxy/forward.ts';

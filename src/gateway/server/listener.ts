@@ -8,7 +8,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { apiError } from '#common';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import { trackConnections } from './drain.ts';
 import { afterReplies, inOrder } from './in-order.ts';
 import { readTlsFiles } from './tls-files.ts';

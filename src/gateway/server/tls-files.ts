@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Server as HttpsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 
 export interface TlsFiles {
   readonly cert: Buffer;

@@ -10,7 +10,7 @@ import {
   type Verifier,
 } from '#auth';
 import { type Clock, type Logger, systemClock } from '#common';
-import type { GatewayConfig } from '../config/schema.ts';
+import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
 import { createRedisReplayCache } from './dpop-replay.ts';
 import { resolveFeedToken } from './feed-token.ts';
