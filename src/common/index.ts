@@ -33,16 +33,14 @@ export { type LimitsOverride, limitsOverrideSchema } from './limits-override.ts'
 export { type Failure, failure, type Result, type Success, success } from './result.ts';
 export { ConfigError } from './config/config-error.ts';
 export { deepFreeze } from './config/deep-freeze.ts';
+export { type Env, setting, unsetIfBlank } from './config/setting.ts';
 export {
-  type Env,
   httpUrl,
   milliseconds,
   oneOf,
   portNumber,
   readEnvironment,
   secret,
-  setting,
-  unsetIfBlank,
   type VariableDoc,
   variable,
 } from './config/environment.ts';

@@ -1,16 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { type Env, setting } from './config/setting.ts';
 
 /** How log lines are written: `json` lines (for collectors) or `pretty` coloured text (for people). */
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** A LOG_FORMAT that names neither format: the message to stop on (exit 2), else undefined. */
 export function logFormatProblem(env: Env = process.env): string | undefined {
-  const set = env['LOG_FORMAT']?.trim();
-  if (!set || (LOG_FORMATS as readonly string[]).includes(set)) return undefined;
+  const set = setting(env, 'LOG_FORMAT');
+  if (set === undefined || (LOG_FORMATS as readonly string[]).includes(set)) return undefined;
   return `LOG_FORMAT: must be one of ${LOG_FORMATS.join(', ')} (got "${set}")`;
 }
 
@@ -20,7 +19,7 @@ export function logFormatProblem(env: Env = process.env): string | undefined {
  * collector reads it). A mistyped value falls back the same way: the commands refuse it at start.
  */
 export function logFormat(env: Env = process.env, stdout: { isTTY?: boolean } = process.stdout): LogFormat {
-  const set = env['LOG_FORMAT']?.trim();
+  const set = setting(env, 'LOG_FORMAT');
   if (set === 'json' || set === 'pretty') return set;
   return stdout.isTTY === true ? 'pretty' : 'json';
 }

@@ -1,3 +1,4 @@
+import { type Env, setting } from './config/setting.ts';
 import { SAMPLERS, type Sampler, type TracingSettings } from './tracing-options.ts';
 
 /**
@@ -5,27 +6,22 @@ import { SAMPLERS, type Sampler, type TracingSettings } from './tracing-options.
  * here loads the OpenTelemetry SDK: with no endpoint set, tracing is off and the SDK is never
  * imported (tracing-sdk.ts is loaded only by `loadTracing`).
  */
-type Env = Readonly<Record<string, string | undefined>>;
-
-function value(env: Env, name: string): string | undefined {
-  return env[name]?.trim() || undefined;
-}
 
 /** The settings, or undefined when tracing is off (no endpoint, OTEL_SDK_DISABLED, or OTEL_TRACES_EXPORTER=none). */
 export function tracingSettings(env: Env, defaultServiceName: string): TracingSettings | undefined {
-  if (value(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
-  if (value(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase() === 'none') return undefined;
-  const tracesUrl = value(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
-  const base = value(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (setting(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
+  if (setting(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase() === 'none') return undefined;
+  const tracesUrl = setting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = setting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const url = tracesUrl ?? (base === undefined ? undefined : `${base.replace(/\/+$/, '')}/v1/traces`);
   if (url === undefined) return undefined;
-  const named = value(env, 'OTEL_TRACES_SAMPLER')?.toLowerCase();
+  const named = setting(env, 'OTEL_TRACES_SAMPLER')?.toLowerCase();
   const sampler = (SAMPLERS as readonly string[]).includes(named ?? '') ? (named as Sampler) : 'parentbased_always_on';
-  const ratio = Number(value(env, 'OTEL_TRACES_SAMPLER_ARG') ?? 1);
-  const delay = Number(value(env, 'OTEL_BSP_SCHEDULE_DELAY') ?? 5000);
+  const ratio = Number(setting(env, 'OTEL_TRACES_SAMPLER_ARG') ?? 1);
+  const delay = Number(setting(env, 'OTEL_BSP_SCHEDULE_DELAY') ?? 5000);
   return {
     url,
-    serviceName: value(env, 'OTEL_SERVICE_NAME') ?? defaultServiceName,
+    serviceName: setting(env, 'OTEL_SERVICE_NAME') ?? defaultServiceName,
     sampler,
     ratio: Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1,
     scheduleDelayMs: Number.isFinite(delay) && delay >= 0 ? delay : 5000,

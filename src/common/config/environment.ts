@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { failure, type Result, success } from '../result.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { type Env, unsetIfBlank } from './setting.ts';
 
-/** A process's environment, as `process.env` holds it. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from './setting.ts';
 
 /** What the reference page says of a variable (docs/configuration.md is generated from it). */
 export interface VariableDoc {
@@ -12,19 +12,6 @@ export interface VariableDoc {
   /** The default as the page shows it (`8080`, `` `PUBLIC_URL` ``, `unset: embedded store`). */
   readonly defaultText: string;
   readonly description: string;
-}
-
-/**
- * A variable's text as every tokengate process reads it: trimmed, and empty means unset (so
- * `UPSTREAM_PORT=` takes the default, and a stray space never becomes part of a URL).
- */
-export function unsetIfBlank(text: string | undefined): string | undefined {
-  return text?.trim() || undefined;
-}
-
-/** The variable `name` of `env`, read as every tokengate process reads it (`unsetIfBlank`). */
-export function setting(env: Env, name: string): string | undefined {
-  return unsetIfBlank(env[name]);
 }
 
 /** An environment variable of a schema of variables; `schema` sees the trimmed text, or undefined. */
