@@ -1,4 +1,4 @@
-import type { Store } from '#store';
+import type { ActivityStore } from '#store';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
 
@@ -31,7 +31,7 @@ function known(address: string): string | null {
  * `sign_in.failure`; never the password). An unknown email has no account to log in.
  */
 export async function recordSignIn(
-  store: Store,
+  store: ActivityStore,
   person: { id: string; email: string },
   accountIds: readonly string[],
   succeeded: boolean,
@@ -45,7 +45,7 @@ export async function recordSignIn(
 
 /** A person joining an account through its invitation link (`invitation.accept`), in that account's log. */
 export async function recordInvitationAccepted(
-  store: Store,
+  store: ActivityStore,
   person: { id: string; email: string },
   accountId: string,
   address: string,

@@ -1,10 +1,34 @@
 import type { Clock, Logger } from '#common';
 import type { Issuer } from '#issuer';
-import type { Store } from '#store';
+import type {
+  AccountStore,
+  ActivityStore,
+  ApiKeyStore,
+  ClientStore,
+  InvitationStore,
+  PeopleStore,
+  ProjectStore,
+  RateLimitStore,
+  UsageStore,
+} from '#store';
+
+/**
+ * The repositories the admin operations read and write. Signing keys, revocations, and creating
+ * or changing a client go through the issuer (it hashes secrets and revokes); sessions are the portal's.
+ */
+export type AdminStore = AccountStore &
+  ProjectStore &
+  ClientStore &
+  ApiKeyStore &
+  PeopleStore &
+  InvitationStore &
+  RateLimitStore &
+  UsageStore &
+  ActivityStore;
 
 /** What the admin operations work on. */
 export interface AdminContext {
-  readonly store: Store;
+  readonly store: AdminStore;
   readonly issuer: Issuer;
   readonly log: Logger;
   /** Re-reads the address data set from DATA_DIR (absent when the host serves no address routes). */

@@ -24,7 +24,7 @@ export {
 export { type AddressImport, type ImportProgress, type ImportSummary, importAddressData } from './addresses.ts';
 export type { CreatedApiKey } from './api-keys.ts';
 export type { NewClient } from './clients.ts';
-export type { AdminContext } from './context.ts';
+export type { AdminContext, AdminStore } from './context.ts';
 export { ADMIN_ERRORS, AdminError, type AdminErrorKind } from './errors.ts';
 export {
   type CreateClientInput,
