@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
-import type { Role, Store } from '#store';
+import type { ActivityStore, InvitationStore, PeopleStore, Role } from '#store';
 import type { LoginLimiter } from './auth/login-limiter.ts';
 import type { Session, Sessions } from './auth/sessions.ts';
 import type { SignInLimits } from './auth/sign-in-limits.ts';
@@ -17,8 +17,8 @@ export interface PortalApp extends Mount {
   /** The account portal's: failed sign-ins per address, per email and per account. */
   readonly signInLimits: SignInLimits;
   readonly adminToken: string;
-  /** People, invitations and passwords (the account portal's sign-in). */
-  readonly store: Store;
+  /** People, invitations and passwords (the account portal's sign-in), and the sign-ins' activity log. */
+  readonly store: PeopleStore & InvitationStore & ActivityStore;
   readonly log: Logger;
   readonly clock: Clock;
 }

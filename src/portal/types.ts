@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
-import type { Store } from '#store';
+import type { ActivityStore, InvitationStore, PeopleStore, PortalSessionStore } from '#store';
 
 export interface PortalOptions {
   /**
@@ -9,8 +9,8 @@ export interface PortalOptions {
    * so the rules (name bounds, known scopes, plan check, secrets hashed) live in one place.
    */
   readonly service: AdminService;
-  /** Where the sessions are kept (any replica on the database serves them). */
-  readonly store: Store;
+  /** Where the sessions are kept (any replica on the database serves them), and the people who sign in. */
+  readonly store: PortalSessionStore & PeopleStore & InvitationStore & ActivityStore;
   readonly log: Logger;
   /** The admin token a person exchanges for a session cookie. */
   readonly adminToken: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PortalSession, Store } from '#store';
+import type { PortalSession, PortalSessionStore } from '#store';
 
 export const SESSION_COOKIE = 'tokengate_portal';
 export const DEFAULT_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ export interface Sessions {
   takeNotice(session: Session): Promise<string | undefined>;
 }
 
-export function storeSessions(store: Store, ttlMs: number): Sessions {
+export function storeSessions(store: PortalSessionStore, ttlMs: number): Sessions {
   return {
     ttlMs,
     async find(id) {
