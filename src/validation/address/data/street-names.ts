@@ -50,7 +50,10 @@ export const LANDMARK_STREETS: Readonly<Record<string, readonly string[]>> = lan
 
 function landmarkStreets(): Record<string, string[]> {
   const byLocality: Record<string, string[]> = {};
-  for (const [locality, street] of dataRows('landmark-streets.csv', ['locality', 'street']))
-    (byLocality[locality!] ??= []).push(street!);
+  for (const [locality, street] of dataRows('landmark-streets.csv', ['locality', 'street'])) {
+    const streets = byLocality[locality!] ?? [];
+    streets.push(street!);
+    byLocality[locality!] = streets;
+  }
   return byLocality;
 }
