@@ -1,7 +1,8 @@
 import type { Plan } from '#common';
 import { newAccountId } from './ids.ts';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { Account } from './repositories/accounts.ts';
+import type { Account, AccountStore } from './repositories/accounts.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface AccountRow {
   id: string;
@@ -50,4 +51,13 @@ export async function updateAccount(
     [id, change.plan ?? null, change.enabled ?? null],
   );
   return rows[0] ? toAccount(rows[0]) : null;
+}
+
+export function accountStore({ db, clock, changing }: RepositoryContext): AccountStore {
+  return {
+    createAccount: (input) => createAccount(db, input, clock.now()),
+    getAccount: (id) => getAccount(db, id),
+    listAccounts: () => listAccounts(db),
+    updateAccount: (id, change) => changing(updateAccount(db, id, change), 'account', (a) => a?.id ?? null),
+  };
 }

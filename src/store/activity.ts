@@ -1,6 +1,7 @@
 import type { SqlRunner } from './sql-runner.ts';
 import { toNumber } from './sql-runner.ts';
-import type { ActivityEntry, NewActivity } from './repositories/activity.ts';
+import type { ActivityEntry, ActivityStore, NewActivity } from './repositories/activity.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface ActivityRow {
   at: unknown;
@@ -24,4 +25,11 @@ export async function listActivity(db: SqlRunner, accountId: string, limit: numb
     [accountId, limit],
   );
   return rows.map((row) => ({ ...row, at: toNumber(row.at) }));
+}
+
+export function activityStore({ db, clock }: RepositoryContext): ActivityStore {
+  return {
+    addActivity: (entry) => addActivity(db, entry, clock.now()),
+    listActivity: (accountId, limit) => listActivity(db, accountId, limit),
+  };
 }

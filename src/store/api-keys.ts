@@ -1,7 +1,8 @@
 import { newApiKey } from './ids.ts';
 import { lockProject } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { ApiKey } from './repositories/api-keys.ts';
+import type { ApiKey, ApiKeyStore } from './repositories/api-keys.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface ApiKeyRow {
   key: string;
@@ -66,4 +67,14 @@ export async function listApiKeys(db: SqlRunner, projectId: string): Promise<Api
     [projectId],
   );
   return rows.map(toApiKey);
+}
+
+export function apiKeyStore({ db, clock, changing }: RepositoryContext): ApiKeyStore {
+  return {
+    createApiKey: (input) => changing(createApiKey(db, input, clock.now()), 'api_key', (k) => k.key),
+    getApiKey: (key) => getApiKey(db, key),
+    setApiKeyEnabled: (key, enabled) => changing(setApiKeyEnabled(db, key, enabled), 'api_key', (k) => k?.key ?? null),
+    deleteApiKey: (key) => changing(deleteApiKey(db, key), 'api_key', (k) => k?.key ?? null),
+    listApiKeys: (projectId) => listApiKeys(db, projectId),
+  };
 }

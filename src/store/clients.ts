@@ -3,7 +3,8 @@ import { isUniqueViolation, StoreError } from './errors.ts';
 import { newClientId } from './ids.ts';
 import { requireOAuthPlan } from './project-guard.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
-import type { ClientKeySet, NewClient, OAuthClient } from './repositories/clients.ts';
+import type { ClientKeySet, ClientStore, NewClient, OAuthClient } from './repositories/clients.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface ClientRow {
   client_id: string;
@@ -127,4 +128,21 @@ export async function setClientRequireDpop(
     [clientId, required],
   );
   return rows[0] ? toClient(rows[0]) : null;
+}
+
+export function clientStore({ db, clock, changing }: RepositoryContext): ClientStore {
+  return {
+    createClient: (input) => changing(createClient(db, input, clock.now()), 'client', (c) => c.clientId),
+    getClient: (clientId) => getClient(db, clientId),
+    listClients: (projectId) => listClients(db, projectId),
+    setClientEnabled: (clientId, enabled) =>
+      changing(setClientEnabled(db, clientId, enabled), 'client', (c) => c?.clientId ?? null),
+    deleteClient: (clientId) => changing(deleteClient(db, clientId), 'client', (c) => c?.clientId ?? null),
+    raiseClientGeneration: (clientId) =>
+      changing(raiseClientGeneration(db, clientId), 'client', (g) => (g === null ? null : clientId)),
+    setClientJwks: (clientId, jwks) =>
+      changing(setClientJwks(db, clientId, jwks), 'client', (c) => c?.clientId ?? null),
+    setClientRequireDpop: (clientId, required) =>
+      changing(setClientRequireDpop(db, clientId, required), 'client', (c) => c?.clientId ?? null),
+  };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { PortalSession } from './repositories/portal-sessions.ts';
+import type { PortalSession, PortalSessionStore } from './repositories/portal-sessions.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 /**
  * Bounds the table: only failed sign-ins are rate-limited, so a leaked admin token in a loop could
@@ -147,4 +148,16 @@ async function pruneExpired(db: Queryable, nowMs: number, limit: number): Promis
     [nowMs, limit],
   );
   return rows.length;
+}
+
+export function portalSessionStore({ db, clock }: RepositoryContext): PortalSessionStore {
+  return {
+    createPortalSession: (ttlMs, userId) => createPortalSession(db, ttlMs, clock.now(), userId ?? null),
+    deleteUserSessions: (userId, exceptId) => deleteUserSessions(db, userId, exceptId),
+    getPortalSession: (id) => getPortalSession(db, id, clock.now()),
+    setPortalSessionFlash: (id, flash) => setPortalSessionFlash(db, id, flash, clock.now()),
+    takePortalSessionFlash: (id) => takePortalSessionFlash(db, id),
+    deletePortalSession: (id) => deletePortalSession(db, id),
+    prunePortalSessions: (limit) => prunePortalSessions(db, clock.now(), limit),
+  };
 }

@@ -3,7 +3,8 @@ import { createAccount } from './accounts.ts';
 import { StoreError } from './errors.ts';
 import { newProjectId } from './ids.ts';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { NewProject, Project } from './repositories/projects.ts';
+import type { NewProject, Project, ProjectStore } from './repositories/projects.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface ProjectRow {
   id: string;
@@ -73,4 +74,13 @@ export async function listProjects(db: SqlRunner, accountId?: string): Promise<P
 export async function deleteProject(db: SqlRunner, id: string): Promise<boolean> {
   const rows = await db.query<{ id: string }>('DELETE FROM projects WHERE id = $1 RETURNING id', [id]);
   return rows.length > 0;
+}
+
+export function projectStore({ db, clock, changing }: RepositoryContext): ProjectStore {
+  return {
+    createProject: (input) => changing(createProject(db, input, clock.now()), 'project', (p) => p.id),
+    getProject: (id) => getProject(db, id),
+    listProjects: (accountId) => listProjects(db, accountId),
+    deleteProject: (id) => changing(deleteProject(db, id), 'project', (deleted) => (deleted ? id : null)),
+  };
 }

@@ -1,7 +1,8 @@
 import type { LimitsOverride, Plan } from '#common';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { ProjectPolicy } from './repositories/rate-limits.ts';
-import type { DailyUsage, UsageReport } from './repositories/usage.ts';
+import type { ProjectPolicy, RateLimitStore } from './repositories/rate-limits.ts';
+import type { DailyUsage, UsageReport, UsageStore } from './repositories/usage.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 /** Sets (or with null, removes) a project's override; false when there is no such project. */
 export async function setProjectLimits(
@@ -79,4 +80,19 @@ export async function apiKeyProjects(db: SqlRunner): Promise<Array<{ key: string
       WHERE k.enabled AND a.enabled ORDER BY k.key`,
   );
   return rows.map((r) => ({ key: r.key, projectId: r.project_id }));
+}
+
+export function rateLimitStore({ db, clock }: RepositoryContext): RateLimitStore {
+  return {
+    setProjectLimits: (projectId, override) => setProjectLimits(db, projectId, override, clock.now()),
+    projectPolicies: () => projectPolicies(db),
+    apiKeyProjects: () => apiKeyProjects(db),
+  };
+}
+
+export function usageStore({ db }: RepositoryContext): UsageStore {
+  return {
+    addUsage: (reports) => addUsage(db, reports),
+    usageBetween: (projectId, fromDay, toDay) => usageBetween(db, projectId, fromDay, toDay),
+  };
 }

@@ -1,6 +1,7 @@
 import { REVOCATION_CHANNEL } from './notify-channel.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { NewRevocation, Revocation, RevocationKind } from './repositories/revocations.ts';
+import type { NewRevocation, Revocation, RevocationKind, RevocationStore } from './repositories/revocations.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface RevocationRow {
   seq: unknown;
@@ -75,4 +76,18 @@ export async function pruneRevocations(db: SqlRunner, nowSeconds: number): Promi
   requireInteger('nowSeconds', nowSeconds, 0);
   const rows = await db.query('DELETE FROM revocations WHERE expires_at <= $1 RETURNING seq', [nowSeconds]);
   return rows.length;
+}
+
+/** An added revocation wakes the feed's long-polls here at once (and on other replicas by NOTIFY). */
+export function revocationStore({ db, clock, signal }: RepositoryContext): RevocationStore {
+  return {
+    async addRevocation(entry) {
+      const added = await addRevocation(db, entry, clock.now());
+      signal.committed();
+      return added;
+    },
+    revocationsSince: (cursor, nowSeconds, limit) => revocationsSince(db, cursor, nowSeconds, limit),
+    pruneRevocations: (nowSeconds) => pruneRevocations(db, nowSeconds),
+    onRevocation: (listener) => signal.subscribe(listener),
+  };
 }

@@ -1,6 +1,7 @@
 import { isUniqueViolation, StoreError } from './errors.ts';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { SigningKey, SigningKeyChange, SigningKeyStatus } from './repositories/signing-keys.ts';
+import type { SigningKey, SigningKeyChange, SigningKeyStatus, SigningKeyStore } from './repositories/signing-keys.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 interface SigningKeyRow {
   kid: string;
@@ -96,4 +97,14 @@ function keysChanged(): StoreError {
 
 export async function deleteSigningKey(db: SqlRunner, kid: string): Promise<void> {
   await db.query('DELETE FROM signing_keys WHERE kid = $1', [kid]);
+}
+
+/** Every change announces `signing_keys` (no id: the replicas read all the keys again). */
+export function signingKeyStore({ db, changing }: RepositoryContext): SigningKeyStore {
+  return {
+    listSigningKeys: () => listSigningKeys(db),
+    insertSigningKey: (key) => changing(insertSigningKey(db, key), 'signing_keys', () => null),
+    updateSigningKeys: (changes) => changing(updateSigningKeys(db, changes), 'signing_keys', () => null),
+    deleteSigningKey: (kid) => changing(deleteSigningKey(db, kid), 'signing_keys', () => null),
+  };
 }

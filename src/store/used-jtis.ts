@@ -1,4 +1,6 @@
+import type { UsedJtiStore } from './repositories/used-jtis.ts';
 import type { SqlRunner } from './sql-runner.ts';
+import type { RepositoryContext } from './repository-context.ts';
 
 /**
  * Records a JWT id as used within `scope` until `expiresAtSec`. True the first time; false when
@@ -17,4 +19,11 @@ export async function claimJti(db: SqlRunner, scope: string, jti: string, expire
 export async function pruneJtis(db: SqlRunner, nowSeconds: number): Promise<number> {
   const rows = await db.query('DELETE FROM used_jtis WHERE expires_at <= $1 RETURNING jti', [nowSeconds]);
   return rows.length;
+}
+
+export function usedJtiStore({ db }: RepositoryContext): UsedJtiStore {
+  return {
+    claimJti: (scope, jti, expiresAtSec) => claimJti(db, scope, jti, expiresAtSec),
+    pruneJtis: (nowSeconds) => pruneJtis(db, nowSeconds),
+  };
 }
