@@ -7,6 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: forks keep servers and processes of one file apart without oversubscribing.
     pool: 'forks',
+    // One directory per run for what the test processes share: a migrated store, test keys.
+    globalSetup: ['./test/support/run-dir-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Actor,
@@ -11,6 +9,7 @@ import {
   parseInput,
 } from '#admin';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import { type Harness, logSink, startHarness } from '../issuer/harness.ts';
 
 const operator: Actor = { kind: 'operator', address: '127.0.0.1' };
@@ -24,7 +23,7 @@ describe('admin service over a real store and issuer', () => {
   let beforeInsert: (() => Promise<void>) | undefined;
   let failListing: Error | undefined;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-admin-'));
+    dataDir = await migratedDataDir('tokengate-admin-');
     const real = await openStore({ dataDir });
     store = {
       ...real,

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { type Harness, postForm, startHarness, verdictOf } from './harness.ts';
 
@@ -55,7 +54,7 @@ let a: Harness;
 let b: Harness;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'tokengate-disable-race-'));
+  dataDir = await migratedDataDir('tokengate-disable-race-');
   real = await openStore({ dataDir, clock });
   slow = storeWithHeldLookup(real);
   a = await startHarness({ clock, store: slow.store });

@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVerifier } from '#auth';
 import { type Clock, createLogger, type Logger, type Plan, type Scope, systemClock } from '#common';
 import { createIssuer, type Issuer, type IssuerConfig } from '#issuer';
 import { openStore, type OAuthClient, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 
 /**
  * One issuer over real HTTP on loopback (port 0) with the real embedded store, as the upstream
@@ -48,7 +47,7 @@ export function logSink(): { log: Logger; lines: () => string } {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-issuer-')));
+  const dataDir = options.dataDir ?? (await migratedDataDir('tokengate-issuer-'));
   const clock = options.clock ?? systemClock;
   const store = options.store ?? (await openStore({ dataDir, clock }));
   const { log, lines } = logSink();

@@ -1,9 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIssuer, type IssuerConfig, KeyEncryptionError } from '#issuer';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import { logSink } from './harness.ts';
 
 const KEK = 'a-key-encryption-key-of-32-chars!';
@@ -17,7 +16,7 @@ let dataDir: string;
 let store: Store;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'tokengate-kek-'));
+  dataDir = await migratedDataDir('tokengate-kek-');
   store = await openStore({ dataDir });
 });
 afterAll(async () => {

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Actor, type AdminError, createAdminService } from '#admin';
 import { ClientRevocationError } from '#issuer';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { adminErrorResponse } from '../../src/upstream/admin/respond.ts';
 import { type Harness, logSink, postForm, startHarness, verdictOf } from '../issuer/harness.ts';
@@ -21,7 +20,7 @@ describe('client disable when the store fails between the disable and the revoca
   let h: Harness;
   let failNextRevocation = false;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-disable-'));
+    dataDir = await migratedDataDir('tokengate-disable-');
     const real = await openStore({ dataDir, clock });
     store = {
       ...real,

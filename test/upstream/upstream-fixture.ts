@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '#common';
 import { loadUpstreamConfig, startUpstream, type Upstream, type UpstreamOptions } from '#upstream';
+import { migratedDataDir } from '#test/store-template.ts';
 
 /**
  * A real upstream (embedded store, issuer, public and admin servers) on loopback port 0 with a
@@ -28,7 +29,12 @@ export interface TestUpstream {
 export async function startTestUpstream(
   options: { dataDir?: string; env?: Record<string, string> } & UpstreamOptions = {},
 ): Promise<TestUpstream> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-upstream-')));
+  // A DATA_DIR of the test's own is started as it is (first starts, restarts); a temporary one
+  // holds a migrated store already, unless the store is PostgreSQL.
+  const prefix = 'tokengate-upstream-';
+  const dataDir =
+    options.dataDir ??
+    (options.env?.['DATABASE_URL'] ? await mkdtemp(join(tmpdir(), prefix)) : await migratedDataDir(prefix));
   const config = loadUpstreamConfig({
     UPSTREAM_PORT: '0',
     ADMIN_PORT: '0',

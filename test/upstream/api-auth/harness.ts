@@ -1,12 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVerifier } from '#auth';
 import { createLogger, generateSecret, hashSecret, type Scope, sendJson } from '#common';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import type { ValidationRoute } from '#validation';
 import { createApiAuthenticator } from '../../../src/upstream/api-auth/index.ts';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
@@ -74,7 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   });
   const log = createLogger({ level: 'debug', destination: sink });
-  const dataDir = options.sharedStore ? undefined : await mkdtemp(join(tmpdir(), 'tg-apiauth-'));
+  const dataDir = options.sharedStore ? undefined : await migratedDataDir('tg-apiauth-');
   const store = options.sharedStore ?? (await openStore({ dataDir: dataDir ?? '' }));
   const kit = await createTokenKit(clock);
   const revocations = simpleRevocations();

@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '#auth';
 import { createLogger, sendJson } from '#common';
 import { createIssuer, type Issuer } from '#issuer';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { createTokenClient, TokenEndpointError } from '../../../src/client/index.ts';
 import { createApiAuthenticator } from '../../../src/upstream/api-auth/index.ts';
@@ -29,7 +28,7 @@ let projectId: string;
 let credentials: { clientId: string; clientSecret: string };
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'tg-apiauth-issuer-'));
+  dataDir = await migratedDataDir('tg-apiauth-issuer-');
   const log = createLogger({ level: 'silent' });
   store = await openStore({ dataDir });
   let handler: Parameters<typeof createServer>[1] = (_req, res) => res.end();
