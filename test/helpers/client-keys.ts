@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { type CryptoKey, exportJWK, type JWTPayload, SignJWT } from 'jose';
+import { pooledKeyPair } from './key-pool.ts';
 
 /** A client's key pair as private_key_jwt uses it: the public JWK (with kid) is registered, the private key signs. */
 export interface ClientKey {
@@ -10,7 +11,7 @@ export interface ClientKey {
 }
 
 export async function clientKey(alg: ClientKey['alg'] = 'ES256', kid = `k-${alg}-${randomBytes(4).toString('hex')}`) {
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const { publicKey, privateKey } = await pooledKeyPair(alg);
   const publicJwk = { ...(await exportJWK(publicKey)), kid };
   return { kid, alg, publicJwk, privateKey } satisfies ClientKey;
 }

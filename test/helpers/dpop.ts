@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { calculateJwkThumbprint, type CryptoKey, exportJWK, SignJWT } from 'jose';
+import { pooledKeyPair } from './key-pool.ts';
 
 /** A DPoP key pair as a client holds it: the public JWK goes in every proof's header. */
 export interface DpopKey {
@@ -11,7 +12,7 @@ export interface DpopKey {
 }
 
 export async function dpopKey(alg: DpopKey['alg'] = 'ES256'): Promise<DpopKey> {
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
+  const { publicKey, privateKey } = await pooledKeyPair(alg);
   const publicJwk = (await exportJWK(publicKey)) as Record<string, unknown>;
   return { alg, publicJwk, privateKey, jkt: await calculateJwkThumbprint(publicJwk) };
 }

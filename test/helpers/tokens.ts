@@ -1,7 +1,8 @@
 import { constants, createHmac, KeyObject, randomUUID, sign as cryptoSign } from 'node:crypto';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { exportJWK, type JWK, SignJWT } from 'jose';
 import type { Clock, Scope } from '#common';
 import type { KeyResolver, RevocationChecker } from '#auth';
+import { pooledKeyPair } from './key-pool.ts';
 
 /**
  * Named token builders minted at test time with jose (Envoy's test_common.h, STYLE.md): never a
@@ -23,11 +24,12 @@ export interface TestKey {
 
 let counter = 0;
 
+/** A key pair this test process has not used before (from the run's pool: key-pool.ts), under `kid`. */
 export async function createTestKey(
   alg: TestAlg = 'RS256',
   kid = `k${++counter}-${alg.toLowerCase()}`,
 ): Promise<TestKey> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  const { privateKey, publicKey } = await pooledKeyPair(alg);
   const jwk = await exportJWK(publicKey);
   return {
     kid,
