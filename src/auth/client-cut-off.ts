@@ -1,4 +1,5 @@
-import type { RevocationEntry, VerifiedToken } from './types.ts';
+import type { VerifiedToken } from './types.ts';
+import type { RevocationEntry } from './revocation-types.ts';
 
 /**
  * What a client's revocation entries cut off, merged. A disable bumps the client's generation in

@@ -18,10 +18,9 @@ export type {
   DpopRequest,
   VerifierStats,
   AuthHttpResponse,
-  KeySetEvent,
-  KeySetStatus,
-  RemoteKeySetOptions,
-  RemoteKeySet,
+} from './types.ts';
+export type { KeySetEvent, KeySetStatus, RemoteKeySetOptions, RemoteKeySet } from './key-set-types.ts';
+export type {
   RevocationEntry,
   RevocationSetOptions,
   RevocationSetStatus,
@@ -30,7 +29,7 @@ export type {
   RevocationFeedClientOptions,
   KeySetAnnouncement,
   RevocationFeedClient,
-} from './types.ts';
+} from './revocation-types.ts';
 export { createVerifier } from './verifier.ts';
 export { VERIFIER_DEFAULTS } from './verifier-options.ts';
 export { authorizeAsync } from './authorize-async.ts';

@@ -1,4 +1,4 @@
-import type { RemoteKeySetOptions } from './types.ts';
+import type { RemoteKeySetOptions } from './key-set-types.ts';
 
 export interface KeySetConfig {
   readonly url: string;

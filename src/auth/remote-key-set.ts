@@ -7,7 +7,7 @@ import type { ImportedKey } from './jwk-import.ts';
 import { parseKeySet } from './key-set-parse.ts';
 import { clampedMaxAge } from './max-age.ts';
 import { checkKeySetOptions, KEY_SET_DEFAULTS } from './remote-key-set-options.ts';
-import type { KeySetEvent, RemoteKeySet, RemoteKeySetOptions } from './types.ts';
+import type { KeySetEvent, RemoteKeySet, RemoteKeySetOptions } from './key-set-types.ts';
 
 // Refresh when this share of max-age has passed, so a fresh set is in place before expiry.
 const REFRESH_AHEAD = 0.8;

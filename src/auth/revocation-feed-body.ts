@@ -1,4 +1,4 @@
-import type { KeySetAnnouncement, RevocationEntry } from './types.ts';
+import type { KeySetAnnouncement, RevocationEntry } from './revocation-types.ts';
 
 const MAX_VALUE_LENGTH = 1024;
 const MAX_ANNOUNCED_KIDS = 100;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchJson, reasonOf } from './bounded-fetch.ts';
 import { parseFeedBody } from './revocation-feed-body.ts';
-import type { RevocationFeedClient, RevocationFeedClientOptions, RevocationFeedEvent } from './types.ts';
+import type { RevocationFeedClient, RevocationFeedClientOptions, RevocationFeedEvent } from './revocation-types.ts';
 
 // The issuer holds a long poll up to `wait` seconds; allow it that long plus this margin.
 const TIMEOUT_MARGIN_MS = 10_000;

@@ -1,6 +1,7 @@
 import { systemClock } from '#common';
 import { type ClientCutOff, cutOffCovers, mergeClientEntry } from './client-cut-off.ts';
-import type { RevocationEntry, RevocationSet, RevocationSetOptions, VerifiedToken } from './types.ts';
+import type { VerifiedToken } from './types.ts';
+import type { RevocationEntry, RevocationSet, RevocationSetOptions } from './revocation-types.ts';
 
 /**
  * The revocation set's defaults (README "Revocations"). Exported so that a host exposing these
