@@ -1,5 +1,8 @@
+import type { Env } from '#common';
 import type { HelpText } from './help.ts';
+import type { CliIo } from './io.ts';
 import { HELP_OPTION, type OptionSpecs } from './options.ts';
+import type { CommandOutput } from './print-output.ts';
 
 /** A `tokengate` command: its help, and what runs it once its options are parsed. */
 export interface CommandSpec extends HelpText {
@@ -7,7 +10,8 @@ export interface CommandSpec extends HelpText {
   /** true: its arguments go to it unparsed (`admin` parses its own nouns, verbs and options). */
   readonly ownParser?: boolean;
   readonly allowPositionals?: boolean;
-  run(input: CommandInput): Promise<void>;
+  /** Resolves with the exit status. */
+  run(input: CommandInput): Promise<number>;
 }
 
 export interface CommandInput {
@@ -15,6 +19,9 @@ export interface CommandInput {
   readonly positionals: string[];
   /** The arguments as given (for a command with its own parser). */
   readonly args: readonly string[];
+  readonly io: CliIo;
+  /** The command's output on stdout (a server's start-up lines go to `io.stdout` directly). */
+  readonly output: CommandOutput;
 }
 
 const CONFIG_OPTION: OptionSpecs = {
@@ -73,10 +80,10 @@ const UPSTREAM_ENV = [
 
 /**
  * The file `--config` names is handed on as GATEWAY_CONFIG: the gateway reads it from there, and
- * so do the cluster workers it forks (they inherit the environment) and its reloads.
+ * so do its reloads. Its cluster workers run the same command line, so they read `--config` too.
  */
-function useConfigFile(values: Readonly<Record<string, string | boolean | undefined>>): void {
-  if (typeof values['config'] === 'string') process.env['GATEWAY_CONFIG'] = values['config'];
+function withConfigFile({ values, io }: CommandInput): Env {
+  return typeof values['config'] === 'string' ? { ...io.env, GATEWAY_CONFIG: values['config'] } : io.env;
 }
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -89,9 +96,9 @@ export const COMMANDS: readonly CommandSpec[] = [
       'feed token under DATA_DIR. SIGINT or SIGTERM stops the gateway, then the upstream.',
     options: { ...CONFIG_OPTION, ...HELP_OPTION },
     environment: [...new Set([...UPSTREAM_ENV, ...GATEWAY_ENV]), ...LOGS],
-    async run({ values }) {
-      useConfigFile(values);
-      await (await import('./start.ts')).runStart([]);
+    async run(input) {
+      await (await import('./start.ts')).runStart([], { ...input.io, env: withConfigFile(input) });
+      return 0;
     },
   },
   {
@@ -100,8 +107,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'Run the upstream alone: token issuer, validation API, admin API and account portal.',
     options: HELP_OPTION,
     environment: [...UPSTREAM_ENV, ...LOGS],
-    async run() {
-      await (await import('./upstream.ts')).runUpstream([]);
+    async run({ io }) {
+      await (await import('./upstream.ts')).runUpstream([], io);
+      return 0;
     },
   },
   {
@@ -111,9 +119,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'SIGHUP or an edit of the file reloads it; SIGTERM or SIGINT drains requests in flight and exits 0.',
     options: { ...CONFIG_OPTION, ...HELP_OPTION },
     environment: [...GATEWAY_ENV, ...LOGS],
-    async run({ values }) {
-      useConfigFile(values);
-      await (await import('./gateway.ts')).runGateway([]);
+    async run(input) {
+      await (await import('./gateway.ts')).runGateway([], withConfigFile(input));
+      return 0;
     },
   },
   {
@@ -127,8 +135,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     allowPositionals: true,
     options: HELP_OPTION,
     environment: [...new Set([...GATEWAY_ENV.filter((name) => name !== 'GATEWAY_CONFIG'), ...UPSTREAM_ENV]), ...LOGS],
-    async run({ positionals }) {
-      await (await import('./check-config.ts')).runCheckConfig(positionals);
+    async run({ positionals, io, output }) {
+      return (await import('./check-config.ts')).runCheckConfig(positionals, io, output);
     },
   },
   {
@@ -138,12 +146,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     ownParser: true,
     options: HELP_OPTION,
     environment: ['ADMIN_URL', 'ADMIN_PORT', 'ADMIN_TOKEN', 'DATA_DIR', 'ADDRESS_DATA_DIR'],
-    async run({ args }) {
-      const [{ runAdmin }, { printOutput }] = await Promise.all([
-        import('./admin/index.ts'),
-        import('./print-output.ts'),
-      ]);
-      await runAdmin(args, process.env, printOutput);
+    async run({ args, io, output }) {
+      const { runAdmin } = await import('./admin/index.ts');
+      await runAdmin(args, { ...io.env }, (text) => output.print(text), io);
+      return 0;
     },
   },
 ];

@@ -1,16 +1,16 @@
-import { LOG_LEVELS, logFormatProblem } from '#common';
+import { type Env, LOG_LEVELS, logFormatProblem } from '#common';
 import { runGatewayProcess } from '#gateway';
 import { CliError, INVALID_CONFIGURATION, usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 
 /** `tokengate gateway`: the edge gateway alone (GATEWAY_CONFIG, UPSTREAM_URL; cluster-aware). */
-export async function runGateway(args: readonly string[]): Promise<void> {
+export async function runGateway(args: readonly string[], env: Env): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate gateway');
-  checkLogLevel(process.env['LOG_LEVEL']);
-  const formatProblem = logFormatProblem(process.env);
+  checkLogLevel(env['LOG_LEVEL']);
+  const formatProblem = logFormatProblem(env);
   if (formatProblem) throw new CliError(`invalid configuration:\n  ${formatProblem}`, INVALID_CONFIGURATION);
   // An invalid GATEWAY_CONFIG exits 2, as an invalid environment of the upstream does.
-  await withConfigErrors(() => runGatewayProcess());
+  await withConfigErrors(() => runGatewayProcess(env));
 }
 
 /** LOG_LEVEL as the upstream checks it: a mistake is named, with exit 2, before anything starts. */

@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
+import type { CliIo } from './io.ts';
 import { printBanner } from './print-output.ts';
 import { waitUntilReady } from './ready.ts';
 import { unlessStopped } from './signals.ts';
@@ -17,35 +18,35 @@ const GATEWAY_READY_NOTICE_MS = 30_000;
  * store, then the gateway once the upstream answers /readyz. SIGINT/SIGTERM stop the gateway
  * first (no request reaches a closed upstream), then the upstream; exit code 0.
  */
-export async function runStart(args: readonly string[]): Promise<void> {
+export async function runStart(args: readonly string[], io: CliIo): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate start');
   const stopping = stopSignal();
   // Its gateway reloads on SIGHUP once it is up; a SIGHUP while the stack starts must not end it.
   ignoreHangUps();
-  const config = await withConfigErrors(async () => loadUpstreamConfig());
+  const config = await withConfigErrors(async () => loadUpstreamConfig(io.env, io.cwd));
   const upstream = await withConfigErrors(() => startUpstream(config));
   try {
     if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
-    await runGatewayUntilStopped(upstream, config.dataDir, config.logLevel, stopping);
+    await runGatewayUntilStopped(io, upstream, config, stopping);
   } finally {
     await upstream.close();
   }
 }
 
 async function runGatewayUntilStopped(
+  io: CliIo,
   upstream: Upstream,
-  dataDir: string,
-  logLevel: string,
+  { dataDir, logLevel }: { dataDir: string; logLevel: string },
   stopping: Promise<NodeJS.Signals>,
 ) {
   // The gateway of the local stack talks to this upstream and reads its feed token.
   const env = {
-    ...process.env,
+    ...io.env,
     DATA_DIR: dataDir,
     UPSTREAM_URL: upstream.url,
     REVOCATION_FEED_TOKEN: upstream.feedToken.value,
   };
-  const configFile = process.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+  const configFile = io.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
   const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(configFile, env));
   // configFile + env: SIGHUP and edits of the file reload the route map, as with `tokengate gateway`.
   const gateway = await startGateway(gatewayConfig, {
@@ -58,7 +59,7 @@ async function runGatewayUntilStopped(
     const ready = await unlessStopped(Promise.race([gateway.ready().then(() => 'ready' as const), notice]), stopping);
     if (ready.stopped) return;
     const note = ready.value === 'slow' ? ' (not ready yet: see /readyz)' : '';
-    printBanner(`gateway:     ${gateway.url}${note}\n${describeUpstream(upstream)}`);
+    printBanner(io.stdout, `gateway:     ${gateway.url}${note}\n${describeUpstream(upstream)}`);
     await stopping;
   } finally {
     await gateway.close();

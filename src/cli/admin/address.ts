@@ -12,11 +12,14 @@ const importCommand: AdminCommand = {
     'address import --gnaf GNAF_DIR [--json]   (runs on the upstream machine: writes under ADDRESS_DATA_DIR or DATA_DIR)',
   async run(input) {
     noPositionals(input, importCommand);
-    const dir = resolve(required(input, importCommand, 'gnaf'));
-    const dataDir = resolve(input.env['ADDRESS_DATA_DIR']?.trim() || input.env['DATA_DIR']?.trim() || './data');
+    const dir = resolve(input.cwd, required(input, importCommand, 'gnaf'));
+    const dataDir = resolve(
+      input.cwd,
+      input.env['ADDRESS_DATA_DIR']?.trim() || input.env['DATA_DIR']?.trim() || './data',
+    );
     // Loaded only for this command: the other admin commands stay light.
     const { importAddressData } = await import('#admin');
-    const progress = importProgress(process.stderr);
+    const progress = importProgress(input.stderr);
     let summary: Awaited<ReturnType<typeof importAddressData>>;
     try {
       summary = await importAddressData({ gnafDir: dir, dataDir }, { onProgress: progress.onProgress });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { SCOPES } from '#common';
 import { usageError } from '../cli-error.ts';
 import { noPositionals, required, segment, singleId } from './args.ts';
@@ -87,7 +88,7 @@ async function readKeySet(input: CommandInput, command: AdminCommand): Promise<u
   const file = required(input, command, 'jwks');
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(resolve(input.cwd, file), 'utf8');
   } catch (error) {
     throw usageError(`--jwks: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, command.usage);
   }

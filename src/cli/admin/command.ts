@@ -1,3 +1,4 @@
+import type { CliStream } from '../io.ts';
 import type { AdminApi } from './api-client.ts';
 
 /** Options every admin command may receive (parsed once by `node:util` parseArgs). */
@@ -35,6 +36,10 @@ export interface CommandInput {
   /** Positionals after `<noun> <verb>`. */
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths (`--gnaf`, `--jwks`, DATA_DIR) start. */
+  readonly cwd: string;
+  /** Progress that is not the command's output (`address import`'s bar). */
+  readonly stderr: CliStream;
 }
 
 /** `json` is printed with --json (exactly one value); `text` otherwise. */

@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import type { ImportProgress, ImportSummary } from '#admin';
 
 const BAR_WIDTH = 30;
@@ -8,7 +7,7 @@ const BAR_WIDTH = 30;
  * times a second, and, once the import is done, a full bar and a one-line summary. Drawing is the
  * command's business; the import itself (`importAddressData`) only reports progress.
  */
-export function importProgress(stderr: Writable): {
+export function importProgress(stderr: Pick<NodeJS.WritableStream, 'write'>): {
   onProgress: (progress: ImportProgress) => void;
   done: (summary: ImportSummary) => void;
 } {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError, usageError } from '../cli-error.ts';
 import { closest } from '../closest.ts';
+import type { CliStream } from '../io.ts';
 import { optionMistake } from '../options.ts';
 import { type AdminApi, createAdminApi } from './api-client.ts';
 import { accountCommands } from './account.ts';
@@ -51,6 +52,12 @@ function unknownCommand(noun: string | undefined, verb: string | undefined): Cli
   return new CliError(`${what}\n\n${adminUsage()}`, 2);
 }
 
+/** Where an admin command runs; the process's own unless the caller (the CLI's `main`) says. */
+export interface AdminPlace {
+  readonly cwd: string;
+  readonly stderr: CliStream;
+}
+
 /**
  * `tokengate admin …`: with --json, exactly one JSON value on stdout and nothing else;
  * otherwise readable lines. Failures throw CliError (the caller prints it on stderr).
@@ -59,14 +66,15 @@ export async function runAdmin(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   out: (text: string) => void,
+  place: AdminPlace = { cwd: process.cwd(), stderr: process.stderr },
 ): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv);
   const [noun, verb, ...args] = positionals;
   if (values.help) return out(adminHelp(noun, verb));
   const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
   if (!command) throw unknownCommand(noun, verb);
-  const api = lazyApi(() => adminSettings(env, process.cwd()));
-  const output = await command.run({ api, values, args, env });
+  const api = lazyApi(() => adminSettings(env, place.cwd));
+  const output = await command.run({ api, values, args, env, cwd: place.cwd, stderr: place.stderr });
   out(values.json ? JSON.stringify(output.json) : output.text);
 }
 
