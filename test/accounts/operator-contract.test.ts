@@ -4,7 +4,7 @@ import { clientCredentialsToken, startTestUpstream, type TestUpstream } from '..
 
 type Json = Record<string, unknown>;
 
-/** The account commands of ARCHITECTURE.md's operator contract, driven as child processes. */
+/** The account commands of ARCHITECTURE.md's operator contract, driven through the CLI (in-process). */
 describe('tokengate admin account … (operator contract)', () => {
   let t: TestUpstream;
   let env: Record<string, string>;

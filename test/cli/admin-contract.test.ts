@@ -8,8 +8,9 @@ import { adminCommands, type CliResult, runCli } from './cli-runner.ts';
 type Json = Record<string, unknown>;
 
 /**
- * The operator contract of ARCHITECTURE.md, driven as outside tests drive it: the CLI as a child
- * process against a real upstream, the admin token read from $DATA_DIR/admin-token.
+ * The operator contract of ARCHITECTURE.md, driven as outside tests drive it: the CLI (its main,
+ * in-process) against a real upstream, the admin token read from $DATA_DIR/admin-token; the
+ * last test runs it as a process through npm.
  */
 describe('tokengate admin (operator contract)', () => {
   let t: TestUpstream;

@@ -15,7 +15,7 @@ const BOUND_MS = 500;
 
 /**
  * Disabling and enabling an API key on one of two upstream replicas on one PostgreSQL database,
- * through the admin API and `tokengate admin apikey disable|enable` as a child process: the
+ * through the admin API and `tokengate admin apikey disable|enable` (in-process): the
  * other replica, which has just accepted the key (and so holds it in its cache), must refuse it,
  * and accept it again, within the bound.
  */

@@ -2,23 +2,41 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { expect } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { type CliResult, runCliInProcess, startsServer } from '#test/cli-in-process.ts';
 import { startFeedServer } from '#test/feed-server.ts';
 import { startJwksServer } from '#test/jwks-server.ts';
 import { freePort } from '#test/stack.ts';
 import { createTestKey } from '#test/tokens.ts';
 
-/** Runs `src/cli/main.ts` as a real child process on the Node 24 that runs vitest. */
+/** `src/cli/main.ts`, the `tokengate` process, run as a child on the Node 24 that runs vitest. */
 export const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
 
-export interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
+export type { CliResult };
+
+/**
+ * `tokengate ARGS` with `env` (and PATH) as its environment: in-process through the CLI's
+ * `main`, except a command that starts a server or one run from another directory, which
+ * `spawnCli` runs as a child (the gateway's file is read from the process's directory).
+ */
+export function runCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  cwd?: string,
+  timeoutMs?: number,
+): Promise<CliResult> {
+  if (startsServer(args) || (cwd !== undefined && resolve(cwd) !== process.cwd())) {
+    return spawnCli(args, env, cwd, timeoutMs);
+  }
+  return runCliInProcess(args, { PATH: process.env['PATH'] ?? '', ...env });
 }
 
-/** `timeoutMs`: SIGTERM after this long, for a command that should fail at once but might start a server instead. */
-export function runCli(
+/**
+ * `tokengate ARGS` as a real child process, for the tests about the process itself (its exit
+ * status, what reaches its stdout and stderr). `timeoutMs`: SIGTERM after this long, for a
+ * command that should fail at once but might start a server instead.
+ */
+export function spawnCli(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   cwd?: string,

@@ -8,7 +8,7 @@ type Json = Record<string, unknown>;
 const base = process.env.TEST_DATABASE_URL;
 
 /**
- * `tokengate admin client dpop` as a child process against one of two upstream replicas on one
+ * `tokengate admin client dpop` (in-process) against one of two upstream replicas on one
  * PostgreSQL database: the other replica, which has the client cached, must apply the switch
  * to its next token request.
  */

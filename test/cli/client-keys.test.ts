@@ -7,7 +7,7 @@ import { adminCommands, runCli } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
 
-/** private_key_jwt clients through the CLI as a child process, against a real upstream. */
+/** private_key_jwt clients through the CLI (in-process), against a real upstream. */
 describe('tokengate admin client create --auth private_key_jwt, client keys', () => {
   let t: TestUpstream;
   let env: Record<string, string>;

@@ -7,7 +7,7 @@ import { ADMIN_HELP } from '../../src/cli/admin/help.ts';
 import { closest } from '../../src/cli/closest.ts';
 import { COMMANDS } from '../../src/cli/commands.ts';
 import { ENVIRONMENT } from '../../src/cli/environment.ts';
-import { CLI, runCli, startGatewayFixture } from './cli-runner.ts';
+import { CLI, runCli, spawnCli, startGatewayFixture } from './cli-runner.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
@@ -30,7 +30,8 @@ describe('tokengate --help and --version', () => {
 
   it('prints the version of the package and of Node', async () => {
     for (const flag of ['--version', '-V']) {
-      const result = await runCli([flag], {});
+      // `--version` from a real process: the Node that runs it, and exactly one line on stdout.
+      const result = flag === '--version' ? await spawnCli([flag], {}) : await runCli([flag], {});
       expect(result).toEqual({ code: 0, stdout: `tokengate ${version} (Node.js ${process.version})\n`, stderr: '' });
     }
   });

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, runCli } from './cli-runner.ts';
+import { CLI, runCli, spawnCli } from './cli-runner.ts';
 
 /** A port that was free a moment ago: nothing listens there. */
 async function closedPort(): Promise<number> {
@@ -40,7 +40,8 @@ describe('tokengate CLI without a server', () => {
 
   it('explains an unreachable admin API on stderr and exits non-zero without a stack trace', async () => {
     const port = await closedPort();
-    const result = await runCli(['admin', 'keys', 'list', '--json'], {
+    // Spawned: the exit status and the stderr of the process itself, for a failure inside a command.
+    const result = await spawnCli(['admin', 'keys', 'list', '--json'], {
       ADMIN_URL: `http://127.0.0.1:${port}`,
       ADMIN_TOKEN: 't',
     });

@@ -3,11 +3,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CliResult, runCliInProcess } from './cli-in-process.ts';
 
 /**
  * Starts the real processes of the local stack (upstream, then gateway) on free loopback
  * ports with a temporary DATA_DIR, as an operator would with `npm run upstream` and
- * `npm run gateway`, and drives the admin CLI as a child process.
+ * `npm run gateway`, and drives the admin CLI in-process (the CLI's `main`).
  */
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'src', 'cli', 'main.ts');
@@ -54,22 +55,11 @@ export interface Stack {
   logs(): string;
 }
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
-/** Runs `tokengate <args>` as a child process with the given environment. */
+/** Runs `tokengate <args>` (an admin command, not a server) with this process's environment and `env`. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCliInProcess(args, { ...process.env, ...env });
 }
 
 export async function waitForReady(url: string, timeoutMs = 30_000): Promise<void> {
