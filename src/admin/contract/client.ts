@@ -20,6 +20,9 @@ type InputArg<I> = I extends z.ZodType
 export type CallArgs<Op> = Op extends Operation<infer P, infer I, z.ZodType> ? IdArg<P> & InputArg<I> : never;
 export type Answer<Op> = Op extends Operation<string, infer _I, infer O> ? z.output<O> : never;
 
+/** What the client's call for operation N resolves with: its output view. */
+export type AnswerOf<N extends OperationName> = Answer<AdminOperations[N]>;
+
 type Call<Op> =
   object extends CallArgs<Op>
     ? (args?: CallArgs<Op>) => Promise<Answer<Op>>

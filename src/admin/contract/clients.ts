@@ -29,6 +29,8 @@ export const clientOperations = {
     method: 'POST',
     path: '/projects/:id/clients',
     access: 'write',
+    summary:
+      'Create an OAuth client (business and enterprise plans only). A secret client’s secret is shown once; a private_key_jwt client has none and signs its assertions with the private keys of its key set.',
     parent: 'project',
     input: createClientInput,
     output: createdClientView,
@@ -42,6 +44,7 @@ export const clientOperations = {
     method: 'GET',
     path: '/projects/:id/clients',
     access: 'read',
+    summary: 'List the OAuth clients of a project (never a secret).',
     output: z.array(clientView),
     run: async (service, actor, { id }) => (await service.listClients(actor, id)).map(toClientView),
   }),
@@ -50,6 +53,7 @@ export const clientOperations = {
     method: 'POST',
     path: '/clients/:id/keys',
     access: 'write',
+    summary: 'Replace a private_key_jwt client’s public keys; assertions signed by a removed key are refused at once.',
     input: setClientKeysInput,
     output: clientView,
     run: async (service, actor, { id, input }) => toClientView(await service.setClientKeys(actor, id, input)),
@@ -58,6 +62,8 @@ export const clientOperations = {
     method: 'POST',
     path: '/clients/:id/dpop',
     access: 'write',
+    summary:
+      'Make a client’s token requests need a DPoP proof (every token it gets is then key-bound), or no longer; every replica applies it to the next token request.',
     input: setClientDpopInput,
     output: clientDpopView,
     run: async (service, actor, { id, input }) => toClientDpopView(await service.setClientDpop(actor, id, input)),
@@ -66,6 +72,7 @@ export const clientOperations = {
     method: 'POST',
     path: '/clients/:id/disable',
     access: 'write',
+    summary: 'Disable an OAuth client and revoke its outstanding tokens.',
     output: clientStateView,
     run: async (service, actor, { id }) => toClientStateView(await service.setClientEnabled(actor, id, false)),
   }),
@@ -73,6 +80,7 @@ export const clientOperations = {
     method: 'POST',
     path: '/clients/:id/enable',
     access: 'write',
+    summary: 'Enable an OAuth client again.',
     output: clientStateView,
     run: async (service, actor, { id }) => toClientStateView(await service.setClientEnabled(actor, id, true)),
   }),
@@ -80,6 +88,7 @@ export const clientOperations = {
     method: 'POST',
     path: '/tokens/revoke',
     access: 'write',
+    summary: 'Revoke one token; every gateway refuses it within a second.',
     input: revokeTokenInput,
     output: revokedView,
     run: async (service, actor, { input }) => {
@@ -91,6 +100,7 @@ export const clientOperations = {
     method: 'GET',
     path: '/keys',
     access: 'operator',
+    summary: 'List the signing keys: kid, status, algorithm, when each is removed, and when the next one may sign.',
     output: z.array(keyView),
     run: async (service, actor) => (await service.listKeys(actor)).map(toKeyView),
   }),
@@ -103,6 +113,8 @@ export const clientOperations = {
     method: 'POST',
     path: '/keys/rotate',
     access: 'operator',
+    summary:
+      'Promote the next signing key to active; the previous one stays published. Refused (409) until the next key has been published for the key set’s max-age.',
     input: rotateKeysInput,
     output: rotatedView,
     run: async (service, actor, { input }) => ({ kid: (await service.rotateKeys(actor, input)).kid }),
@@ -112,6 +124,7 @@ export const clientOperations = {
     method: 'POST',
     path: '/address/reload',
     access: 'operator',
+    summary: 'Serve the address data set last installed under DATA_DIR (after `address import`).',
     output: reloadedView,
     run: async (service, actor) => {
       await service.reloadAddresses(actor);

@@ -33,6 +33,8 @@ export interface Operation<
   /** find-my-way syntax; at most one parameter, `:id`. */
   readonly path: P;
   readonly access: Access;
+  /** What it does, in a sentence or two: the admin API's reference and `tokengate admin --help` say it. */
+  readonly summary: string;
   readonly input: I;
   /** The view the answer holds (see views.ts). */
   readonly output: O;
@@ -43,7 +45,7 @@ export interface Operation<
 
 type Spec<P extends string, I extends InputSchema, O extends z.ZodType> = Pick<
   Operation<P, I, O>,
-  'method' | 'path' | 'access' | 'output' | 'run'
+  'method' | 'path' | 'access' | 'summary' | 'output' | 'run'
 > &
   Partial<Pick<Operation<P, I, O>, 'input' | 'status' | 'parent'>>;
 

@@ -127,7 +127,9 @@ export const toClientView = (c: OAuthClient): View<typeof clientView> => ({
 });
 
 /** A new client: its secret is shown here once (only its hash is stored); a private_key_jwt client has none. */
-export const createdClientView = clientView.extend({ client_secret: z.string().optional() });
+export const createdClientView = z
+  .object({ client_id: z.string(), client_secret: z.string().optional() })
+  .extend(clientView.omit({ client_id: true }).shape);
 
 export const toCreatedClientView = (c: OAuthClient, secret: string | null): View<typeof createdClientView> => {
   const { client_id, ...rest } = toClientView(c);

@@ -1,15 +1,20 @@
 import { resolve } from 'node:path';
 import { CliError } from '../cli-error.ts';
 import { noPositionals, required } from './args.ts';
-import type { AdminCommand } from './command.ts';
+import type { AdminCommand, CommandInput } from './command.ts';
 import { importProgress } from './import-progress.ts';
-import { asRow } from './shape.ts';
 
+/** Runs here, beside the files (`importAddressData`), then asks a running upstream to serve the result (`reloadAddresses`). */
 const importCommand: AdminCommand = {
   noun: 'address',
   verb: 'import',
   usage:
     'address import --gnaf GNAF_DIR [--json]   (runs on the upstream machine: writes under ADDRESS_DATA_DIR or DATA_DIR)',
+  help: {
+    summary:
+      'Import a G-NAF release as the address data set (runs where the upstream runs: writes under ADDRESS_DATA_DIR or DATA_DIR).',
+    options: { '--gnaf GNAF_DIR': 'the unpacked G-NAF release' },
+  },
   async run(input) {
     noPositionals(input, importCommand);
     const dir = resolve(input.cwd, required(input, importCommand, 'gnaf'));
@@ -37,9 +42,9 @@ const importCommand: AdminCommand = {
 };
 
 /** The running upstream swaps the new data set in; an upstream that is down reads it at start. */
-async function askUpstreamToReload(input: Parameters<AdminCommand['run']>[0]): Promise<boolean> {
+async function askUpstreamToReload(input: CommandInput): Promise<boolean> {
   try {
-    return asRow(await input.api.request('POST', '/address/reload'))['reloaded'] === true;
+    return (await input.api.reloadAddresses()).reloaded;
   } catch (error) {
     if (error instanceof CliError && /cannot reach|no admin token/.test(error.message)) return false;
     throw error;

@@ -1,40 +1,35 @@
+import type { AdminTransport } from '#admin/contract';
 import { fetchFailureCause } from '#common';
 import { CliError } from '../cli-error.ts';
 import type { AdminSettings } from './settings.ts';
 
-export interface AdminApi {
-  request(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown>;
-}
-
 const TIMEOUT_MS = 15_000;
 
 /** Talks JSON to the admin API; every failure becomes a CliError with an operator-readable line. */
-export function createAdminApi(settings: AdminSettings, fetchImpl: typeof fetch = fetch): AdminApi {
-  return {
-    async request(method, path, body) {
-      const url = `${settings.baseUrl}${path}`;
-      let res: Response;
-      try {
-        res = await fetchImpl(url, {
-          method,
-          headers: {
-            authorization: `Bearer ${settings.token}`,
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-      } catch (error) {
-        if (fetchFailureCause(error) === 'bad port') throw badPort(settings.baseUrl);
-        throw new CliError(
-          `cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`,
-        );
-      }
-      const payload = await readPayload(res);
-      if (res.ok) return payload;
-      throw new CliError(failureMessage(res.status, payload));
-    },
+export function createAdminTransport(settings: AdminSettings, fetchImpl: typeof fetch = fetch): AdminTransport {
+  return async (method, path, body) => {
+    const url = `${settings.baseUrl}${path}`;
+    let res: Response;
+    try {
+      res = await fetchImpl(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${settings.token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      if (fetchFailureCause(error) === 'bad port') throw badPort(settings.baseUrl);
+      throw new CliError(
+        `cannot reach the admin API at ${settings.baseUrl} (${reason(error)}); is the upstream running? (set ADMIN_URL or ADMIN_PORT)`,
+      );
+    }
+    const payload = await readPayload(res);
+    if (res.ok) return payload;
+    throw new CliError(failureMessage(res.status, payload));
   };
 }
 

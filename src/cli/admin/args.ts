@@ -15,11 +15,26 @@ export function singleId(input: CommandInput, command: AdminCommand, what: strin
   return id;
 }
 
-export function noPositionals(input: CommandInput, command: AdminCommand): void {
+/** Refuses any positional; undefined otherwise (a call without arguments). */
+export function noPositionals(input: CommandInput, command: AdminCommand): undefined {
   if (input.args.length > 0) throw usageError(`unexpected argument "${input.args[0]}"`, command.usage);
+  return undefined;
 }
 
 /** Path segments are ids the API issued; encode anyway so an odd argument cannot change the path. */
 export function segment(id: string): string {
   return encodeURIComponent(id);
+}
+
+/** A request whose id is the value of `--flag` (`client list --project ID`), with no positional. */
+export function idFromOption(flag: keyof AdminValues) {
+  return (input: CommandInput, command: AdminCommand): { id: string } => {
+    noPositionals(input, command);
+    return { id: required(input, command, flag) };
+  };
+}
+
+/** A request whose id is the one positional (`project delete ID`); `what` names it in a usage error. */
+export function idFromArgument(what: string) {
+  return (input: CommandInput, command: AdminCommand): { id: string } => ({ id: singleId(input, command, what) });
 }

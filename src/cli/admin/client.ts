@@ -1,153 +1,139 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import type { AnswerOf } from '#admin/contract';
 import { SCOPES } from '#common';
 import { usageError } from '../cli-error.ts';
-import { noPositionals, required, segment, singleId } from './args.ts';
+import { noPositionals, required, singleId, idFromOption } from './args.ts';
 import type { AdminCommand, CommandInput } from './command.ts';
-import { asRow, asRows, pick, text } from './shape.ts';
+import { only, operationCommand, toggleCommands } from './operation-command.ts';
+import { readKeySet } from './key-set-file.ts';
 import { fields, table } from './table.ts';
 
-/** `scopes` is always printed as an array of strings, e.g. ["address","phone"]. */
-const CLIENT = ['client_id', 'name', 'scopes', 'enabled'] as const;
+const CLIENT_ID = { CLIENT_ID: 'the client' };
 
-const create: AdminCommand = {
-  noun: 'client',
-  verb: 'create',
+const create = operationCommand({
   usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--require-dpop] [--json]`,
-  async run(input) {
-    noPositionals(input, create);
-    const project = required(input, create, 'project');
-    const name = required(input, create, 'name');
-    const scopes = parseScopes(required(input, create, 'scopes'));
-    const auth = input.values.auth ?? 'client_secret';
-    if (auth !== 'client_secret' && auth !== 'private_key_jwt')
-      throw usageError(
-        `--auth: unknown method ${JSON.stringify(auth)}; choose client_secret or private_key_jwt`,
-        create.usage,
-      );
-    if ((auth === 'private_key_jwt') !== (input.values.jwks !== undefined))
-      throw usageError('--jwks FILE goes with --auth private_key_jwt, and only with it', create.usage);
+  operation: 'createClient',
+  options: {
+    '--project PROJECT_ID': 'the project it belongs to',
+    '--name NAME': 'its name (1-100 characters)',
+    '--scopes LIST': `comma-separated, from ${SCOPES.join(', ')}`,
+    '--auth METHOD': 'client_secret (default) or private_key_jwt',
+    '--jwks FILE': 'with private_key_jwt: a JSON file holding the public JWK set {"keys": [...]}',
+    '--require-dpop': 'refuse its token requests without a DPoP proof (every token it gets is key-bound)',
+  },
+  async request(input, command) {
+    noPositionals(input, command);
+    const id = required(input, command, 'project');
+    const name = required(input, command, 'name');
+    const scopes = parseScopes(required(input, command, 'scopes'), command);
+    const auth = authOption(input, command);
     const dpop = input.values['require-dpop'] ? { require_dpop: true } : {};
-    const body =
-      auth === 'private_key_jwt'
-        ? { name, scopes, auth, jwks: await readKeySet(input, create), ...dpop }
-        : { name, scopes, ...dpop };
-    const answer = asRow(await input.api.request('POST', `/projects/${segment(project)}/clients`, body));
-    if (auth === 'private_key_jwt') {
-      const client = pick(answer, [...CLIENT, 'auth']);
-      return {
-        json: client,
-        text: `${fields(client)}\n\nThe client signs its assertions with its private keys: it has no secret.`,
-      };
-    }
-    const client = pick(answer, ['client_id', 'client_secret', ...CLIENT.slice(1)]);
-    return {
-      json: client,
-      text: `${fields(client)}\n\nThe client secret is shown only now: store it in a secrets store.`,
-    };
+    if (auth === 'client_secret') return { id, input: { name, scopes, ...dpop } };
+    return { id, input: { name, scopes, auth, jwks: await readKeySet(input, command), ...dpop } };
   },
-};
+  json: shownClient,
+  text: (client) =>
+    `${fields(shownClient(client))}\n\n${
+      client.auth === 'private_key_jwt'
+        ? 'The client signs its assertions with its private keys: it has no secret.'
+        : 'The client secret is shown only now: store it in a secrets store.'
+    }`,
+});
 
-const keys: AdminCommand = {
-  noun: 'client',
-  verb: 'keys',
+/** A new client as the operator contract prints it: a private_key_jwt client has no secret, so it says how it signs. */
+function shownClient(client: AnswerOf<'createClient'>) {
+  return client.auth === 'private_key_jwt'
+    ? only(client, ['client_id', 'name', 'scopes', 'enabled', 'auth'])
+    : only(client, ['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
+}
+
+/** `--auth`: client_secret (the default) or private_key_jwt, which alone takes `--jwks FILE`. */
+function authOption(input: CommandInput, command: AdminCommand): 'client_secret' | 'private_key_jwt' {
+  const auth = input.values.auth ?? 'client_secret';
+  if (auth !== 'client_secret' && auth !== 'private_key_jwt')
+    throw usageError(
+      `--auth: unknown method ${JSON.stringify(auth)}; choose client_secret or private_key_jwt`,
+      command.usage,
+    );
+  if ((auth === 'private_key_jwt') !== (input.values.jwks !== undefined))
+    throw usageError('--jwks FILE goes with --auth private_key_jwt, and only with it', command.usage);
+  return auth;
+}
+
+const keys = operationCommand({
   usage: 'client keys CLIENT_ID --jwks FILE [--json]',
-  async run(input) {
-    const id = singleId(input, keys, 'client id');
-    const jwks = await readKeySet(input, keys);
-    const answer = asRow(await input.api.request('POST', `/clients/${segment(id)}/keys`, { jwks }));
-    const client = pick(answer, ['client_id', 'auth', 'jwks']);
-    const count = Array.isArray((client['jwks'] as { keys?: unknown } | undefined)?.keys)
-      ? (client['jwks'] as { keys: unknown[] }).keys.length
-      : 0;
-    return { json: client, text: `client ${id}: key set replaced (${count} key${count === 1 ? '' : 's'})` };
+  operation: 'setClientKeys',
+  arguments: CLIENT_ID,
+  options: { '--jwks FILE': 'a JSON file holding the new public JWK set {"keys": [...]}' },
+  request: async (input, command) => ({
+    id: singleId(input, command, 'client id'),
+    input: { jwks: await readKeySet(input, command) },
+  }),
+  json: (client) => only(client, ['client_id', 'auth', 'jwks']),
+  text: (client) => {
+    const count = client.jwks?.keys.length ?? 0;
+    return `client ${client.client_id}: key set replaced (${count} key${count === 1 ? '' : 's'})`;
   },
-};
+});
 
-const dpop: AdminCommand = {
-  noun: 'client',
-  verb: 'dpop',
+const dpop = operationCommand({
   usage: 'client dpop CLIENT_ID --require|--allow [--json]',
-  async run(input) {
-    const id = singleId(input, dpop, 'client id');
+  operation: 'setClientDpop',
+  arguments: CLIENT_ID,
+  options: {
+    '--require': 'refuse its token requests without a DPoP proof',
+    '--allow': 'accept them again (Bearer tokens); a request with a proof still gets a bound token',
+  },
+  request(input, command) {
+    const id = singleId(input, command, 'client id');
     const { require, allow } = input.values;
-    if (Boolean(require) === Boolean(allow)) throw usageError('give one of --require or --allow', dpop.usage);
-    const answer = pick(
-      asRow(await input.api.request('POST', `/clients/${segment(id)}/dpop`, { required: Boolean(require) })),
-      ['client_id', 'require_dpop'],
-    );
-    const note = answer['require_dpop']
-      ? 'DPoP required: its token requests without a proof are refused'
-      : 'DPoP allowed, not required: it may get Bearer tokens again';
-    return { json: answer, text: `client ${id}: ${note}` };
+    if (Boolean(require) === Boolean(allow)) throw usageError('give one of --require or --allow', command.usage);
+    return { id, input: { required: Boolean(require) } };
   },
-};
+  text: (client) =>
+    `client ${client.client_id}: ${
+      client.require_dpop
+        ? 'DPoP required: its token requests without a proof are refused'
+        : 'DPoP allowed, not required: it may get Bearer tokens again'
+    }`,
+});
 
-/** The JSON of `--jwks FILE`; the admin API checks that it is a public key set. */
-async function readKeySet(input: CommandInput, command: AdminCommand): Promise<unknown> {
-  const file = required(input, command, 'jwks');
-  let text: string;
-  try {
-    text = await readFile(resolve(input.cwd, file), 'utf8');
-  } catch (error) {
-    throw usageError(`--jwks: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, command.usage);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw usageError(`--jwks: ${file} is not JSON`, command.usage);
-  }
-}
-
-const list: AdminCommand = {
-  noun: 'client',
-  verb: 'list',
+const list = operationCommand({
   usage: 'client list --project PROJECT_ID [--json]',
-  async run(input) {
-    noPositionals(input, list);
-    const project = required(input, list, 'project');
-    const clients = asRows(await input.api.request('GET', `/projects/${segment(project)}/clients`)).map((row) =>
-      pick(row, CLIENT),
-    );
-    const rows = clients.map((c) => [
-      text(c['client_id']),
-      text(c['name']),
-      text(c['scopes']),
-      c['enabled'] ? 'enabled' : 'disabled',
-    ]);
-    return { json: clients, text: table(['CLIENT_ID', 'NAME', 'SCOPES', 'STATUS'], rows) };
-  },
-};
-
-function toggle(verb: 'enable' | 'disable'): AdminCommand {
-  const command: AdminCommand = {
-    noun: 'client',
-    verb,
-    usage: `client ${verb} CLIENT_ID [--json]`,
-    async run(input: CommandInput) {
-      const id = singleId(input, command, 'client id');
-      const answer = pick(asRow(await input.api.request('POST', `/clients/${segment(id)}/${verb}`)), [
-        'client_id',
-        'enabled',
-      ]);
-      const note = verb === 'disable' ? ' (its outstanding tokens are revoked)' : '';
-      return { json: answer, text: `client ${id} ${verb}d${note}` };
-    },
-  };
-  return command;
-}
+  operation: 'listClients',
+  options: { '--project PROJECT_ID': 'the project' },
+  request: idFromOption('project'),
+  /** `scopes` is always printed as an array of strings, e.g. ["address","phone"]. */
+  json: (clients) => clients.map((c) => only(c, ['client_id', 'name', 'scopes', 'enabled'])),
+  text: (clients) =>
+    table(
+      ['CLIENT_ID', 'NAME', 'SCOPES', 'STATUS'],
+      clients.map((c) => [c.client_id, c.name, c.scopes.join(','), c.enabled ? 'enabled' : 'disabled']),
+    ),
+});
 
 /** `address,phone` (spaces tolerated); unknown names are refused before any request. */
-function parseScopes(raw: string): string[] {
+function parseScopes(raw: string, command: AdminCommand): string[] {
   const scopes = raw.split(/[\s,]+/).filter(Boolean);
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (scopes.length === 0 || unknown.length > 0) {
     throw usageError(
       `--scopes: unknown scope ${JSON.stringify(unknown[0] ?? '')}; choose from ${SCOPES.join(', ')}`,
-      create.usage,
+      command.usage,
     );
   }
   return [...new Set(scopes)];
 }
 
-export const clientCommands: readonly AdminCommand[] = [create, list, keys, dpop, toggle('disable'), toggle('enable')];
+export const clientCommands: readonly AdminCommand[] = [
+  create,
+  list,
+  keys,
+  dpop,
+  ...toggleCommands({
+    noun: 'client',
+    id: ['CLIENT_ID', 'the client', 'client id', 'client'],
+    disable: 'disableClient',
+    enable: 'enableClient',
+    disabledNote: ' (its outstanding tokens are revoked)',
+  }),
+];

@@ -1,5 +1,5 @@
+import type { AdminClient } from '#admin/contract';
 import type { CliStream } from '../io.ts';
-import type { AdminApi } from './api-client.ts';
 
 /** Options every admin command may receive (parsed once by `node:util` parseArgs). */
 export interface AdminValues {
@@ -31,7 +31,8 @@ export interface AdminValues {
 }
 
 export interface CommandInput {
-  readonly api: AdminApi;
+  /** The admin API, one typed call per operation of the contract. */
+  readonly api: AdminClient;
   readonly values: AdminValues;
   /** Positionals after `<noun> <verb>`. */
   readonly args: readonly string[];
@@ -48,10 +49,19 @@ export interface CommandOutput {
   readonly text: string;
 }
 
+/** What `tokengate admin <noun> <verb> --help` says beyond the command's usage line. */
+export interface AdminHelp {
+  readonly summary: string;
+  readonly arguments?: Readonly<Record<string, string>>;
+  /** Its options (without `--json` and `--help`, which every command takes). */
+  readonly options?: Readonly<Record<string, string>>;
+}
+
 export interface AdminCommand {
   readonly noun: string;
   readonly verb: string;
   readonly usage: string;
+  readonly help: AdminHelp;
   /** Its positional may start with '-' (a jti is random base64url): not refused as an unknown option. */
   readonly dashedValues?: boolean;
   run(input: CommandInput): Promise<CommandOutput>;

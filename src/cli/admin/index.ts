@@ -3,31 +3,13 @@ import { CliError, usageError } from '../cli-error.ts';
 import { closest } from '../closest.ts';
 import type { CliStream } from '../io.ts';
 import { optionMistake } from '../options.ts';
-import { type AdminApi, createAdminApi } from './api-client.ts';
-import { accountCommands } from './account.ts';
-import { addressCommands } from './address.ts';
-import { apiKeyCommands } from './apikey.ts';
-import { clientCommands } from './client.ts';
-import type { AdminCommand } from './command.ts';
+import { type AdminClient, type AdminTransport, createAdminClient } from '#admin/contract';
+import { createAdminTransport } from './api-client.ts';
+import { ADMIN_COMMANDS } from './commands.ts';
 import { adminCommandHelp, adminNounHelp, adminOverview } from './help.ts';
-import { keyCommands } from './keys.ts';
-import { projectCommands } from './project.ts';
-import { projectLimitCommands } from './project-limits.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
-import { tokenCommands } from './token.ts';
-import { userCommands } from './user.ts';
 
-export const ADMIN_COMMANDS: readonly AdminCommand[] = [
-  ...accountCommands,
-  ...userCommands,
-  ...projectCommands,
-  ...projectLimitCommands,
-  ...clientCommands,
-  ...tokenCommands,
-  ...keyCommands,
-  ...apiKeyCommands,
-  ...addressCommands,
-];
+export { ADMIN_COMMANDS } from './commands.ts';
 
 export function adminUsage(): string {
   return adminOverview(ADMIN_COMMANDS);
@@ -73,7 +55,7 @@ export async function runAdmin(
   if (values.help) return out(adminHelp(noun, verb));
   const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
   if (!command) throw unknownCommand(noun, verb);
-  const api = lazyApi(() => adminSettings(env, place.cwd));
+  const api = lazyClient(() => adminSettings(env, place.cwd));
   const output = await command.run({ api, values, args, env, cwd: place.cwd, stderr: place.stderr });
   out(values.json ? JSON.stringify(output.json) : output.text);
 }
@@ -153,12 +135,13 @@ function knownOption(arg: string): (typeof OPTIONS)[keyof typeof OPTIONS] | unde
 }
 
 /** Settings (URL, token) are resolved on the first request: `address import` may need none. */
-function lazyApi(settings: () => Promise<AdminSettings>): AdminApi {
-  let api: Promise<AdminApi> | undefined;
-  return {
-    async request(method, path, body) {
-      api ??= settings().then((resolved) => createAdminApi(resolved));
-      return (await api).request(method, path, body);
+function lazyClient(settings: () => Promise<AdminSettings>): AdminClient {
+  let send: Promise<AdminTransport> | undefined;
+  return createAdminClient(
+    async (method, path, body) => {
+      send ??= settings().then((resolved) => createAdminTransport(resolved));
+      return (await send)(method, path, body);
     },
-  };
+    (message) => new CliError(message),
+  );
 }

@@ -1,26 +1,32 @@
 import { PLANS } from '#common';
 import { usageError } from '../cli-error.ts';
-import { noPositionals, required, segment, singleId } from './args.ts';
 import { planOption } from './account.ts';
+import { noPositionals, required, idFromArgument } from './args.ts';
 import type { AdminCommand, CommandInput, CommandOutput } from './command.ts';
-import { asRow, asRows, pick, text } from './shape.ts';
+import { only, operationCommand } from './operation-command.ts';
 import { table } from './table.ts';
 
-const PROJECT = ['id', 'name', 'plan'] as const;
-
+/** Two operations: in an account given (`createAccountProject`), or in a new account of a plan (`createProject`). */
 const create: AdminCommand = {
   noun: 'project',
   verb: 'create',
   usage: `project create --name NAME --plan ${PLANS.join('|')} | --account ACCOUNT_ID [--json]`,
+  help: {
+    summary: 'Create a project: in the account given, or in a new account of the plan given.',
+    options: {
+      '--name NAME': 'its name (1-100 characters)',
+      '--plan PLAN': `one of ${PLANS.join(', ')}: the project gets a new account of that plan`,
+      '--account ACCOUNT_ID': 'the account it belongs to (it takes the account’s plan)',
+    },
+  },
   async run(input) {
     noPositionals(input, create);
     const name = required(input, create, 'name');
     if (input.values.account !== undefined) return createInAccount(input, name);
-    const plan = planOption(input, create);
-    const project = pick(asRow(await input.api.request('POST', '/projects', { name, plan })), PROJECT);
+    const project = await input.api.createProject({ input: { name, plan: planOption(input, create) } });
     return {
-      json: project,
-      text: `created project ${text(project['id'])} (name: ${text(project['name'])}, plan: ${text(project['plan'])})`,
+      json: only(project, ['id', 'name', 'plan']),
+      text: `created project ${project.id} (name: ${project.name}, plan: ${project.plan})`,
     };
   },
 };
@@ -30,37 +36,30 @@ async function createInAccount(input: CommandInput, name: string): Promise<Comma
   const account = required(input, create, 'account');
   if (input.values.plan !== undefined)
     throw usageError('--plan and --account exclude each other: the project takes its account’s plan', create.usage);
-  const answer = await input.api.request('POST', `/accounts/${segment(account)}/projects`, { name });
-  const project = pick(asRow(answer), [...PROJECT, 'account_id']);
+  const project = await input.api.createAccountProject({ id: account, input: { name } });
   return {
     json: project,
-    text: `created project ${text(project['id'])} (name: ${text(project['name'])}, plan: ${text(project['plan'])}) in account ${text(project['account_id'])}`,
+    text: `created project ${project.id} (name: ${project.name}, plan: ${project.plan}) in account ${project.account_id}`,
   };
 }
 
-const remove: AdminCommand = {
-  noun: 'project',
-  verb: 'delete',
+const remove = operationCommand({
   usage: 'project delete PROJECT_ID [--json]',
-  async run(input) {
-    const id = singleId(input, remove, 'project id');
-    const answer = pick(asRow(await input.api.request('DELETE', `/projects/${segment(id)}`)), ['id', 'deleted']);
-    return { json: answer, text: `deleted project ${id} (its tokens are now answered with 1025)` };
-  },
-};
+  operation: 'deleteProject',
+  arguments: { PROJECT_ID: 'the project' },
+  request: idFromArgument('project id'),
+  text: (deleted) => `deleted project ${deleted.id} (its tokens are now answered with 1025)`,
+});
 
-const list: AdminCommand = {
-  noun: 'project',
-  verb: 'list',
+const list = operationCommand({
   usage: 'project list [--json]',
-  async run(input) {
-    noPositionals(input, list);
-    const projects = asRows(await input.api.request('GET', '/projects')).map((row) =>
-      pick(row, [...PROJECT, 'created_at']),
-    );
-    const rows = projects.map((p) => [text(p['id']), text(p['name']), text(p['plan']), text(p['created_at'])]);
-    return { json: projects, text: table(['ID', 'NAME', 'PLAN', 'CREATED'], rows) };
-  },
-};
+  operation: 'listProjects',
+  json: (projects) => projects.map((p) => only(p, ['id', 'name', 'plan', 'created_at'])),
+  text: (projects) =>
+    table(
+      ['ID', 'NAME', 'PLAN', 'CREATED'],
+      projects.map((p) => [p.id, p.name, p.plan, p.created_at]),
+    ),
+});
 
 export const projectCommands: readonly AdminCommand[] = [create, remove, list];

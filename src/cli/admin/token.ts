@@ -1,18 +1,18 @@
 import { usageError } from '../cli-error.ts';
 import type { AdminCommand } from './command.ts';
-import { asRow, pick } from './shape.ts';
+import { operationCommand } from './operation-command.ts';
 
-const revoke: AdminCommand = {
-  noun: 'token',
-  verb: 'revoke',
+const revoke = operationCommand({
   usage: 'token revoke JWT_OR_JTI [--json]',
+  operation: 'revokeToken',
+  arguments: { JWT_OR_JTI: 'the token itself, or its jti (may start with "-")' },
   dashedValues: true,
-  async run(input) {
+  request(input, command) {
     const [token, ...extra] = input.args;
-    if (!token || extra.length > 0) throw usageError('expected exactly one token (a JWT or its jti)', revoke.usage);
-    const answer = pick(asRow(await input.api.request('POST', '/tokens/revoke', { token })), ['revoked']);
-    return { json: answer, text: 'token revoked' };
+    if (!token || extra.length > 0) throw usageError('expected exactly one token (a JWT or its jti)', command.usage);
+    return { input: { token } };
   },
-};
+  text: () => 'token revoked',
+});
 
 export const tokenCommands: readonly AdminCommand[] = [revoke];

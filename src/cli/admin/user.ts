@@ -1,28 +1,31 @@
 import { usageError } from '../cli-error.ts';
-import { noPositionals, required, segment } from './args.ts';
+import { noPositionals, required } from './args.ts';
 import type { AdminCommand } from './command.ts';
-import { asRow, pick, text } from './shape.ts';
+import { only, operationCommand } from './operation-command.ts';
 
 const ROLES = ['owner', 'developer', 'viewer'] as const;
 
-const invite: AdminCommand = {
-  noun: 'user',
-  verb: 'invite',
+const invite = operationCommand({
   usage: `user invite --account ACCOUNT_ID --email EMAIL --role ${ROLES.join('|')} [--json]`,
-  async run(input) {
-    noPositionals(input, invite);
-    const account = required(input, invite, 'account');
-    const email = required(input, invite, 'email');
-    const role = required(input, invite, 'role');
-    if (!(ROLES as readonly string[]).includes(role))
-      throw usageError(`--role must be one of ${ROLES.join(', ')}`, invite.usage);
-    const answer = await input.api.request('POST', `/accounts/${segment(account)}/invitations`, { email, role });
-    const created = pick(asRow(answer), ['email', 'role', 'account_id', 'invite_url']);
-    return {
-      json: created,
-      text: `invited ${text(created['email'])} as ${text(created['role'])} to account ${text(created['account_id'])}\n\n${text(created['invite_url'])}\n\nThe link is shown only now, works once and expires in 72 hours: pass it on to the person.`,
-    };
+  operation: 'invitePerson',
+  options: {
+    '--account ACCOUNT_ID': 'the account',
+    '--email EMAIL': 'the person’s email (their sign-in)',
+    '--role ROLE':
+      'owner (everything, people too), developer (projects, clients, API keys, tokens) or viewer (read only)',
   },
-};
+  request(input, command) {
+    noPositionals(input, command);
+    const id = required(input, command, 'account');
+    const email = required(input, command, 'email');
+    const role = required(input, command, 'role');
+    if (!(ROLES as readonly string[]).includes(role))
+      throw usageError(`--role must be one of ${ROLES.join(', ')}`, command.usage);
+    return { id, input: { email, role } };
+  },
+  json: (invited) => only(invited, ['email', 'role', 'account_id', 'invite_url']),
+  text: (invited) =>
+    `invited ${invited.email} as ${invited.role} to account ${invited.account_id}\n\n${invited.invite_url}\n\nThe link is shown only now, works once and expires in 72 hours: pass it on to the person.`,
+});
 
 export const userCommands: readonly AdminCommand[] = [invite];
