@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCliInProcess } from './cli-in-process.ts';
+import { migratedDataDir } from './store-template.ts';
 
 /**
  * Starts the real processes of the local stack (upstream, then gateway) on free loopback
@@ -91,7 +92,11 @@ function stopProcess(child: ChildProcess | undefined): Promise<void> {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'tokengate-e2e-')));
+  // A temporary DATA_DIR starts with a migrated embedded store (store-template.ts): tests about a
+  // first start pass a DATA_DIR of their own.
+  const embedded = !options.databaseUrl && !options.env?.['DATABASE_URL'];
+  const prefix = 'tokengate-e2e-';
+  const dataDir = options.dataDir ?? (embedded ? await migratedDataDir(prefix) : await mkdtemp(join(tmpdir(), prefix)));
   const [gatewayPort, upstreamPort, adminPort, metricsPort] = await Promise.all([
     freePort(),
     freePort(),
