@@ -4,6 +4,7 @@ import { createLogger } from '#common';
 import { createRevocationFeedClient, createRevocationSet, type RevocationFeedEvent, type VerifiedToken } from '#auth';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { startFeedServer } from '#test/feed-server.ts';
+import { until } from '#test/until.ts';
 
 const FEED_TOKEN = 'feed-secret-token';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -68,7 +69,7 @@ describe('revocation feed client', () => {
   it('enforces a revocation recorded during a held long poll in under a second', async () => {
     const f = await fixture(20);
     await f.client.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => f.server.requests.length >= 2, 'the feed holds the long poll');
     const started = performance.now();
     f.server.revoke({ kind: 'jti', value: 'late', issuedBefore: null, expiresAt: f.expiresAt });
     while (!f.set.isRevoked(token('late'))) {

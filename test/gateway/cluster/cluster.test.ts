@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dpopKey, dpopProof } from '#test/dpop.ts';
 import { createTokenKit, TEST_ISSUER } from '#test/tokens.ts';
 import { type ClusterFixture, startClusterFixture } from './fixture.ts';
+import { until } from '#test/until.ts';
 
 let fx: ClusterFixture;
 let child: ChildProcess | undefined;
@@ -114,8 +115,9 @@ describe('cluster mode', () => {
     const run = startProcess('2');
     const [first] = await run.waitFor(listening, 2);
     fx.upstream.setDelay(500);
+    const seen = fx.upstream.seen.length;
     const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => fx.upstream.seen.length > seen, 'the upstream holds the in-flight request');
     run.child.kill('SIGTERM');
     const res = await inflight;
     expect(res.status).toBe(200);
@@ -127,8 +129,9 @@ describe('cluster mode', () => {
     const run = startProcess('1');
     const [first] = await run.waitFor(listening, 1);
     fx.upstream.setDelay(300);
+    const seen = fx.upstream.seen.length;
     const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => fx.upstream.seen.length > seen, 'the upstream holds the in-flight request');
     run.child.kill('SIGTERM');
     expect((await inflight).status).toBe(200);
     fx.upstream.setDelay(0);

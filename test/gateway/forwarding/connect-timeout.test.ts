@@ -1,7 +1,7 @@
 import type { ClientRequest } from 'node:http';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { armConnectTimeout } from '../../../src/gateway/proxy/engine-http-proxy.ts';
 import type { ForwardState } from '../../../src/gateway/proxy/state.ts';
 import { compileRoute } from '../../../src/gateway/routing/compile.ts';
@@ -36,10 +36,20 @@ function fakes() {
 }
 
 describe('the upstream connect timeout', () => {
+  // The timer is node's own: vitest's fake timers move it, so no test waits for it in real time.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('destroys the upstream request and marks it a connect timeout when the socket never connects', async () => {
     const { socket, proxyReq, state } = fakes();
     armConnectTimeout(proxyReq as unknown as ClientRequest, socket, state, 5);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    vi.advanceTimersByTime(4);
+    expect(state.timedOut).toBeUndefined();
+    vi.advanceTimersByTime(1);
     expect(state.timedOut).toBe('connect');
     expect(proxyReq.destroyed).toBe(true);
   });
@@ -48,7 +58,7 @@ describe('the upstream connect timeout', () => {
     const { socket, proxyReq, state } = fakes();
     armConnectTimeout(proxyReq as unknown as ClientRequest, socket, state, 5);
     socket.emit('connect');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    vi.advanceTimersByTime(30);
     expect(state.timedOut).toBeUndefined();
     expect(proxyReq.destroyed).toBe(false);
   });

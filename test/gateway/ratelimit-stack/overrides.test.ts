@@ -107,15 +107,18 @@ describe('per-project overrides and usage, end to end', () => {
 
   it('reports usage per day to the admin API, with the quota in force', async () => {
     await upstream.admin('POST', `/projects/${projectId}/limits`, { override: { monthlyQuota: 1_000 } });
-    await new Promise((r) => setTimeout(r, 500));
+    // A gateway reports the quota it enforces with its counts: once it names the quota in its answers.
+    await until(async () => (await policyAt(gateways[0] as RunningGateway))?.includes('"quota";q=1000') === true);
     await (await bearerCall(gateways[0] as RunningGateway)).arrayBuffer();
     const today = new Date().toISOString().slice(0, 10);
     let usage: { month: string; calls: number; quota: number | null; days: Array<{ day: string; calls: number }> };
+    // The gateways report their counts in the background: wait for the reports of every call so far.
     const deadline = Date.now() + 5_000;
     do {
-      await new Promise((r) => setTimeout(r, 100));
       usage = (await upstream.admin('GET', `/projects/${projectId}/usage`)).body as typeof usage;
-    } while (usage.quota !== 1_000 && Date.now() < deadline);
+      if (usage.quota === 1_000 && usage.calls >= 7) break;
+      await new Promise((r) => setTimeout(r, 20));
+    } while (Date.now() < deadline);
     expect(usage.month).toBe(today.slice(0, 7));
     expect(usage.quota).toBe(1_000);
     expect(usage.calls).toBeGreaterThanOrEqual(7);
