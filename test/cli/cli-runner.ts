@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,12 +58,17 @@ export function spawnCli(
   });
 }
 
-/** A long-running `tokengate <command>` child (a server) with its output collected. */
+/**
+ * A long-running `tokengate <command>` child (a server) with its output collected. Launched in a
+ * test, it is stopped when the test ends, passed or failed (SIGTERM, then SIGKILL); launched in
+ * a hook, the file's `afterAll` stops it.
+ */
 export function launch(command: string, env: Readonly<Record<string, string>>) {
   const child: ChildProcess = spawn(process.execPath, [CLI, command], {
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: 'pipe',
   });
+  stopAfterTest(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -86,6 +91,27 @@ export function launch(command: string, env: Readonly<Record<string, string>>) {
       }
     },
   };
+}
+
+/** Outside a test (in a hook) there is no test to end: onTestFinished throws, and the hooks stop it. */
+function stopAfterTest(child: ChildProcess): void {
+  try {
+    onTestFinished(() => stopChild(child));
+  } catch {
+    // Launched by a beforeAll: its afterAll stops it (and test/support/child-processes.ts checks).
+  }
+}
+
+const STOP_MS = 10_000;
+
+/** SIGTERM, and SIGKILL if it is still running STOP_MS later; resolves once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** The environment of a whole local stack: the contract's ports, each free on loopback, and `dataDir`. */

@@ -124,10 +124,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
     return child;
   };
-  let upstream: ChildProcess | undefined = launch('upstream');
-  await waitForReady(upstreamUrl, 60_000);
-  let gateway: ChildProcess | undefined = launch('gateway');
-  await waitForReady(gatewayUrl, 30_000);
+  let upstream: ChildProcess | undefined;
+  let gateway: ChildProcess | undefined;
+  try {
+    upstream = launch('upstream');
+    await waitForReady(upstreamUrl, 60_000);
+    gateway = launch('gateway');
+    await waitForReady(gatewayUrl, 30_000);
+  } catch (error) {
+    // No Stack to destroy reaches the caller: what did start is stopped here, not left running.
+    await Promise.all([stopProcess(gateway), stopProcess(upstream)]);
+    throw error;
+  }
 
   const admin = (args: string[]) => runCli(['admin', ...args], env);
   const stop = async () => {

@@ -1,0 +1,54 @@
+import { ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { afterAll, expect } from 'vitest';
+import { CHILD_MARKER, RUN_ID_VARIABLE } from './child-marker.ts';
+
+/**
+ * Every process a test file starts must be gone when the file ends, also when a test failed:
+ * one left running outlives the run (an orphaned `tokengate gateway` holding its port). A
+ * setup file, so it sees every child of the file's worker (spawn, execFile, fork and cluster
+ * all end in ChildProcess#spawn); a child still running after the file's own hooks fails the
+ * file, named by its command line, and is killed. Each child also carries the run's marker in
+ * its environment, which its own children inherit: the run's teardown (leftovers.ts) finds
+ * those that outlive the worker. TOKENGATE_SPAWN_LOG=FILE adds a line per child, to count them.
+ */
+interface SpawnOptions {
+  readonly file: string;
+  readonly args: readonly string[];
+  envPairs?: string[];
+}
+type Spawn = (this: ChildProcess, options: SpawnOptions) => unknown;
+
+const GRACE_MS = 5_000;
+const started = new Map<ChildProcess, string>();
+const prototype = ChildProcess.prototype as unknown as { spawn: Spawn };
+const spawn = prototype.spawn;
+const runId = process.env[RUN_ID_VARIABLE];
+const spawnLog = process.env['TOKENGATE_SPAWN_LOG'];
+
+prototype.spawn = function (this: ChildProcess, options: SpawnOptions) {
+  if (runId !== undefined) options.envPairs = [...(options.envPairs ?? []), `${CHILD_MARKER}=${runId}`];
+  const result = spawn.call(this, options);
+  const commandLine = options.args.join(' ');
+  started.set(this, commandLine);
+  if (spawnLog) appendFileSync(spawnLog, `${expect.getState().testPath ?? ''}\t${commandLine}\n`);
+  return result;
+};
+
+const running = (child: ChildProcess): boolean =>
+  child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+afterAll(async () => {
+  const commandLines = new Map(started);
+  started.clear();
+  const left = [...commandLines.keys()].filter(running);
+  if (left.length === 0) return;
+  const exited = left.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
+  const stillRunning = left.filter(running);
+  for (const child of stillRunning) child.kill('SIGKILL');
+  if (stillRunning.length > 0) {
+    const lines = stillRunning.map((child) => `  pid ${child.pid}: ${commandLines.get(child) ?? '?'}`);
+    throw new Error(`child processes still running after this file's tests (killed now):\n${lines.join('\n')}`);
+  }
+});
