@@ -5,8 +5,9 @@ export { isOperator, roleIn } from './access.ts';
 export { type InviteInput, inviteInput, ROLES, type RoleInput, roleInput } from './input/people.ts';
 export { isEmail, normalEmail } from './people/email.ts';
 export type { CreatedInvitation } from './people/members.ts';
+export type { AcceptInvitationInput, PasswordAttempts, UnusableInvitation } from './people/invitation-accept.ts';
+export type { NewPassword, NoPerson, PasswordRefusal } from './people/own-password.ts';
 export {
-  hashPassword,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   passwordProblem,

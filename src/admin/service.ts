@@ -7,7 +7,9 @@ import {
   setAccountPlan,
 } from './accounts.ts';
 import { accountActivity } from './account-activity.ts';
+import { acceptInvitation } from './people/invitation-accept.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
+import { changeOwnPassword } from './people/own-password.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, deleteApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
 import {
@@ -30,6 +32,8 @@ import { revokeToken } from './tokens.ts';
 const OPERATIONS = {
   accountActivity,
   invitePerson,
+  acceptInvitation,
+  changeOwnPassword,
   listPeople,
   setPersonRole,
   removePerson,

@@ -17,8 +17,13 @@ export interface PortalApp extends Mount {
   /** The account portal's: failed sign-ins per address, per email and per account. */
   readonly signInLimits: SignInLimits;
   readonly adminToken: string;
-  /** People, invitations and passwords (the account portal's sign-in), and the sign-ins' activity log. */
-  readonly store: PeopleStore & InvitationStore & ActivityStore;
+  /**
+   * People and invitations to read (the account portal's sign-in), and the sign-ins' activity log.
+   * Read only: people, passwords and invitations change through the service (#admin) alone.
+   */
+  readonly store: Pick<PeopleStore, 'getUser' | 'findUserByEmail' | 'listMemberships'> &
+    Pick<InvitationStore, 'peekInvitation'> &
+    ActivityStore;
   readonly log: Logger;
   readonly clock: Clock;
 }

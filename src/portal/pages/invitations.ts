@@ -1,11 +1,4 @@
-import {
-  hashPassword,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  passwordProblem,
-  recordInvitationAccepted,
-  verifyPassword,
-} from '#admin';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#admin';
 import { remoteAddress } from '#common';
 import type { InvitationState, User } from '#store';
 import { CSRF_FIELD } from '../auth/csrf.ts';
@@ -88,40 +81,23 @@ async function acceptInvitation(r: AnyRequest): Promise<void> {
   const user = found.user ?? null;
   if (!validNonce(r))
     return invitationPage(r, invitation, user, 403, 'The form expired or came from another site. Please try again.');
-  const password = r.form.get('password') ?? '';
-  const hash = user?.passwordHash != null ? await checkKnown(r, user, password) : await newPassword(r, password);
-  if (hash !== null && typeof hash === 'object') return invitationPage(r, invitation, user, hash.status, hash.error);
-  const accepted = await r.app.store.acceptInvitation(token, hash);
-  // Another tab or person used it between the two reads.
-  if (accepted.state !== 'valid' || !accepted.user)
-    return gonePage(r, accepted.state === 'valid' ? 'used' : accepted.state);
-  r.app.log.info({ userId: accepted.user.id, accountId: invitation.accountId }, 'portal: invitation accepted');
-  await recordInvitationAccepted(r.app.store, accepted.user, invitation.accountId, remoteAddress(r.req));
-  await startSession(r, accepted.user.id);
-}
-
-type Refusal = { status: number; error: string };
-
-/** A new person's password, checked and hashed. */
-async function newPassword(r: AnyRequest, password: string): Promise<string | Refusal> {
-  const token = tokenOf(r);
-  const found = await r.app.store.peekInvitation(token);
-  const email = found.state === 'valid' ? found.invitation.email : '';
-  const problem = passwordProblem(password, email);
-  if (problem) return { status: 400, error: problem };
-  if (password !== (r.form.get('confirm_password') ?? '')) return { status: 400, error: 'The two passwords differ.' };
-  return hashPassword(password);
-}
-
-/** A person who has a password proves it, under the sign-in limits; nothing new is stored. */
-async function checkKnown(r: AnyRequest, user: User, password: string): Promise<null | Refusal> {
-  const address = remoteAddress(r.req);
-  const accounts = (await r.app.store.listMemberships(user.id)).map((m) => m.accountId);
-  if (r.app.signInLimits.retryAfterMs(address, user.email, accounts) > 0)
-    return { status: 429, error: 'Too many failed attempts. Try again in a few minutes.' };
-  if (await verifyPassword(password, user.passwordHash)) return null;
-  r.app.signInLimits.recordFailure(address, user.email, accounts);
-  return { status: 401, error: 'That password is not correct.' };
+  const input = {
+    token,
+    password: r.form.get('password') ?? '',
+    confirm: r.form.get('confirm_password') ?? '',
+    address: remoteAddress(r.req),
+  };
+  const accepted = await r.app.service.acceptInvitation(input, r.app.signInLimits);
+  if (!accepted.ok) {
+    // Unusable now: another tab or person used it between the two reads.
+    if (accepted.error.kind === 'unusable') return gonePage(r, accepted.error.state);
+    return invitationPage(r, invitation, user, accepted.error.status, accepted.error.message);
+  }
+  r.app.log.info(
+    { userId: accepted.value.user.id, accountId: accepted.value.accountId },
+    'portal: invitation accepted',
+  );
+  await startSession(r, accepted.value.user.id);
 }
 
 export const invitationRoutes: readonly PortalRoute[] = [

@@ -1,11 +1,11 @@
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, verifyPassword } from '#admin';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#admin';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { clearedCookie } from '../http/cookies.ts';
 import { redirect } from '../http/respond.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import type { PortalRoute } from '../routing.ts';
-import { type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
 
 /** The person's own sign-in: change the password, sign out of every session. */
@@ -31,18 +31,19 @@ ${errorSummary(error)}
 }
 
 async function changePassword(r: SessionRequest) {
-  const user = r.person ? await r.app.store.getUser(r.person.id) : null;
-  if (!user) return redirect(r.res, `${r.app.base}/login`);
-  if (!(await verifyPassword(r.form.get('current_password') ?? '', user.passwordHash)))
-    return settingsPage(r, 401, 'Your current password is not correct.');
-  const password = r.form.get('password') ?? '';
-  const problem = passwordProblem(password, user.email);
-  if (problem) return settingsPage(r, 400, problem);
-  if (password !== (r.form.get('confirm_password') ?? '')) return settingsPage(r, 400, 'The two new passwords differ.');
-  await r.app.store.setUserPassword(user.id, await hashPassword(password));
+  if (!r.person) return redirect(r.res, `${r.app.base}/login`);
+  const changed = await r.app.service.changeOwnPassword(actor(r), {
+    current: r.form.get('current_password') ?? '',
+    password: r.form.get('password') ?? '',
+    confirm: r.form.get('confirm_password') ?? '',
+  });
+  if (!changed.ok) {
+    if (changed.error.kind === 'no_person') return redirect(r.res, `${r.app.base}/login`);
+    return settingsPage(r, changed.error.status, changed.error.message);
+  }
   // Whoever knew the old password is out, wherever they were signed in.
   const ended = await r.app.sessions.endOthers(r.session);
-  r.app.log.info({ userId: user.id, endedSessions: ended }, 'portal: password changed');
+  r.app.log.info({ userId: changed.value.userId, endedSessions: ended }, 'portal: password changed');
   await setNotice(r, 'Password changed. Your other sessions are signed out.');
   redirect(r.res, `${r.app.base}/settings`);
 }
