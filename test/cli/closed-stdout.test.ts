@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, stackEnv } from './cli-runner.ts';
+import { migratedDataDir } from '#test/store-template.ts';
 
 /** `tokengate <command>` whose stdout reader is gone from the start (`… | head`, a log shipper that died). */
 function launchWithClosedStdout(command: string, env: Readonly<Record<string, string>>) {
@@ -36,7 +35,7 @@ describe('a server whose stdout is closed', () => {
   let dataDir: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-closed-stdout-'));
+    dataDir = await migratedDataDir('tokengate-closed-stdout-');
     env = await stackEnv(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '#store';
 import { launch, runCli, stackEnv, startGatewayFixture } from './cli-runner.ts';
+import { migratedDataDir } from '#test/store-template.ts';
 
 /** Far longer than a start takes; a gateway whose loops outlive the error never gets there. */
 const EXIT_BOUND_MS = 60_000;
@@ -68,7 +68,7 @@ describe('tokengate start whose gateway port is taken', () => {
   it('prints the one error line, nothing about retrying the key set, releases DATA_DIR and exits 1', {
     timeout: 120_000,
   }, async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-start-taken-'));
+    const dataDir = await migratedDataDir('tokengate-start-taken-');
     const taken = createServer();
     try {
       const env: Record<string, string> = { ...(await stackEnv(dataDir)), LOG_LEVEL: 'info' };

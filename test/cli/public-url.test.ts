@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as oauth from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launch, runCli, stackEnv } from './cli-runner.ts';
+import { migratedDataDir } from '#test/store-template.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** `tokengate start` with PUBLIC_URL set from its gateway URL, until it has printed its URLs. */
 async function startStack(publicUrlOf: (gatewayUrl: string) => string, extraEnv: Record<string, string> = {}) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-public-url-'));
+  const dataDir = await migratedDataDir('tokengate-public-url-');
   dirs.push(dataDir);
   const env = { ...(await stackEnv(dataDir)), ...extraEnv };
   const gatewayUrl = `http://127.0.0.1:${env['GATEWAY_PORT']}`;

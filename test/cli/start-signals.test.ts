@@ -1,15 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, stackEnv } from './cli-runner.ts';
+import { migratedDataDir } from '#test/store-template.ts';
 
 describe('tokengate start while it stops', () => {
   let dataDir: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-start-signals-'));
+    dataDir = await migratedDataDir('tokengate-start-signals-');
     env = await stackEnv(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
