@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigratedStore } from '#test/store-template.ts';
 import { childOf, NEW_PID_NAMESPACE, recordedHolder, waitFor } from './lock-files.ts';
 
 const CLI = join(import.meta.dirname, '../../../src/cli/main.ts');
@@ -37,10 +38,11 @@ function launch(dataDir: string, prefix: string[] = []) {
 describe('tokengate upstream on the DATA_DIR of another', () => {
   let root: string;
   let count = 0;
-  /** A DATA_DIR of its own for each test. */
+  /** A DATA_DIR of its own for each test, its store migrated already: these tests are about the lock. */
   const dataDir = async () => {
     const dir = join(root, `data${++count}`);
     await mkdir(dir, { mode: 0o700 });
+    await copyMigratedStore(dir);
     return dir;
   };
 
