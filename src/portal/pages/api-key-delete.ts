@@ -1,20 +1,8 @@
 import type { ApiKey, Project } from '#store';
-import { attempt } from '../attempt.ts';
 import { html } from '../html/escape.ts';
-import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import {
-  actor,
-  forbiddenPage,
-  type Linked,
-  loadProject,
-  notFoundPage,
-  projectHref,
-  type SessionRequest,
-  setNotice,
-} from './common.ts';
-import { credentialsCrumbs, credentialsHref } from './credentials.ts';
-import { sendConfirmation } from './project-page.ts';
+import { actor, type Linked, loadProject, notFoundPage, projectHref, type SessionRequest } from './common.ts';
+import { actStep, type Credential, confirmStep } from './credential-action.ts';
 
 export const apiKeyHref = (r: Linked, project: Project, key: ApiKey) =>
   `${projectHref(r, project)}/api-keys/${encodeURIComponent(key.key)}`;
@@ -32,34 +20,29 @@ export async function loadApiKey(r: SessionRequest): Promise<{ project: Project;
   return { project, key };
 }
 
-async function confirmDelete(r: SessionRequest) {
-  const found = await loadApiKey(r);
-  if (!found) return;
-  const { project, key } = found;
-  const back = credentialsHref(r, project, 'api-keys');
-  sendConfirmation(r, {
-    title: 'Delete API key',
-    heading: 'Delete this API key?',
-    warning: html`<strong>Calls with this key and its secret are refused from the moment it is deleted.</strong> This cannot be undone: give the caller a new key first.`,
-    facts: html`<div><dt>Key</dt><dd><code>${key.key}</code></dd></div>`,
-    button: 'Delete API key',
-    action: `${apiKeyHref(r, project, key)}/delete`,
-    back,
-    crumbs: credentialsCrumbs(r, project, { label: 'API keys', href: back }, { label: 'Delete API key' }),
-  });
-}
+export const apiKeyCredential: Credential<{ project: Project; key: ApiKey }> = {
+  load: loadApiKey,
+  tab: 'api-keys',
+  list: 'API keys',
+};
 
-async function deleteKey(r: SessionRequest) {
-  const found = await loadApiKey(r);
-  if (!found) return;
-  const result = await attempt(() => r.app.service.deleteApiKey(actor(r), found.key.key));
-  if (!result.ok && result.kind === 'forbidden') return forbiddenPage(r, result.message);
-  await setNotice(
-    r,
-    result.ok ? `API key ${found.key.key} deleted.` : `Could not delete the API key: ${result.message}`,
-  );
-  redirect(r.res, credentialsHref(r, found.project, 'api-keys'));
-}
+/** What a confirmation shows of the key it acts on. */
+export const keyFacts = (key: ApiKey) => html`<div><dt>Key</dt><dd><code>${key.key}</code></dd></div>`;
+
+const confirmDelete = confirmStep(apiKeyCredential, ({ key }) => ({
+  title: 'Delete API key',
+  heading: 'Delete this API key?',
+  warning: html`<strong>Calls with this key and its secret are refused from the moment it is deleted.</strong> This cannot be undone: give the caller a new key first.`,
+  facts: keyFacts(key),
+  button: 'Delete API key',
+  step: 'Delete API key',
+}));
+
+const deleteKey = actStep(
+  apiKeyCredential,
+  (r, { key }) => r.app.service.deleteApiKey(actor(r), key.key),
+  ({ key }) => ({ done: `API key ${key.key} deleted.`, failed: 'Could not delete the API key' }),
+);
 
 export const apiKeyDeleteRoutes: readonly PortalRoute[] = [
   { method: 'GET', path: '/projects/:id/api-keys/:key/delete', access: 'session', handle: confirmDelete },

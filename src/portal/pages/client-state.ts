@@ -1,11 +1,8 @@
 import type { OAuthClient, Project } from '#store';
-import { attempt } from '../attempt.ts';
 import { html } from '../html/escape.ts';
-import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, forbiddenPage, loadProject, notFoundPage, type SessionRequest, setNotice } from './common.ts';
-import { sendConfirmation } from './project-page.ts';
-import { credentialsCrumbs, credentialsHref } from './credentials.ts';
+import { actor, loadProject, notFoundPage, type SessionRequest } from './common.ts';
+import { actStep, type Credential, confirmStep } from './credential-action.ts';
 
 /** The client named in the path, only if it belongs to the project in the path. */
 export async function loadClient(r: SessionRequest): Promise<{ project: Project; client: OAuthClient } | undefined> {
@@ -20,57 +17,40 @@ export async function loadClient(r: SessionRequest): Promise<{ project: Project;
   return { project, client };
 }
 
-async function confirmDisable(r: SessionRequest) {
-  const found = await loadClient(r);
-  if (!found) return;
-  const { project, client } = found;
-  const back = credentialsHref(r, project, 'oauth-clients');
-  sendConfirmation(r, {
-    title: `Disable ${client.name}`,
-    heading: `Disable “${client.name}”?`,
-    warning: html`<strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.`,
-    facts: html`<div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div>`,
-    button: 'Disable client and revoke its tokens',
-    action: r.req.url?.split('?', 1)[0] ?? '',
-    back,
-    crumbs: credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: 'Disable client' }),
-  });
-}
+export const clientCredential: Credential<{ project: Project; client: OAuthClient }> = {
+  load: loadClient,
+  tab: 'oauth-clients',
+  list: 'OAuth 2.0 clients',
+};
+
+/** What a confirmation shows of the client it acts on. */
+export const clientFacts = (client: OAuthClient) =>
+  html`<div><dt>Client id</dt><dd><code>${client.clientId}</code></dd></div>`;
+
+const confirmDisable = confirmStep(clientCredential, ({ client }) => ({
+  title: `Disable ${client.name}`,
+  heading: `Disable “${client.name}”?`,
+  warning: html`<strong>Disabling revokes every outstanding access token of this client.</strong> Calls with those tokens are refused at once (error 1024), and the token endpoint refuses the client (<code>invalid_client</code>) until it is enabled again. Tokens revoked now stay revoked after enabling.`,
+  facts: clientFacts(client),
+  button: 'Disable client and revoke its tokens',
+  step: 'Disable client',
+}));
 
 function setEnabled(enabled: boolean) {
-  return async (r: SessionRequest) => {
-    const found = await loadClient(r);
-    if (!found) return;
-    const verb = enabled ? 'enable' : 'disable';
-    const result = await attempt(() => r.app.service.setClientEnabled(actor(r), found.client.clientId, enabled));
-    if (!result.ok && result.kind === 'forbidden') return forbiddenPage(r, result.message);
-    await setNotice(
-      r,
-      result.ok
-        ? `Client “${found.client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`
-        : `Could not ${verb} the client: ${result.message}`,
-    );
-    redirect(r.res, credentialsHref(r, found.project, 'oauth-clients'));
-  };
+  return actStep(
+    clientCredential,
+    (r, { client }) => r.app.service.setClientEnabled(actor(r), client.clientId, enabled),
+    ({ client }) => ({
+      done: `Client “${client.name}” ${enabled ? 'enabled' : 'disabled; its outstanding tokens are revoked'}.`,
+      failed: `Could not ${enabled ? 'enable' : 'disable'} the client`,
+    }),
+  );
 }
 
+const CLIENT = '/projects/:id/oauth-clients/:clientId';
+
 export const clientStateRoutes: readonly PortalRoute[] = [
-  {
-    method: 'GET',
-    path: '/projects/:id/oauth-clients/:clientId/disable',
-    access: 'session',
-    handle: confirmDisable,
-  },
-  {
-    method: 'POST',
-    path: '/projects/:id/oauth-clients/:clientId/disable',
-    access: 'session',
-    handle: setEnabled(false),
-  },
-  {
-    method: 'POST',
-    path: '/projects/:id/oauth-clients/:clientId/enable',
-    access: 'session',
-    handle: setEnabled(true),
-  },
+  { method: 'GET', path: `${CLIENT}/disable`, access: 'session', handle: confirmDisable },
+  { method: 'POST', path: `${CLIENT}/disable`, access: 'session', handle: setEnabled(false) },
+  { method: 'POST', path: `${CLIENT}/enable`, access: 'session', handle: setEnabled(true) },
 ];
