@@ -8,12 +8,25 @@ import { declaredTooLarge } from './body-limit.ts';
 import { arrivedDuringDrain } from './drain.ts';
 import { fieldLines } from './field-lines.ts';
 import { framingProblem } from './framing.ts';
+import type { RequestContext } from './context.ts';
 import type { Generation } from './generation.ts';
 import type { RequestRecord } from './record.ts';
 import { hostProblem, toOriginForm } from './request-target.ts';
 import { sendApiError } from './respond.ts';
+import type { Flow } from './steps.ts';
 
 const SLASH = 0x2f;
+
+/** The first step: admit() finds the route, or has answered; a routed request's trace starts. */
+export function admitted(ctx: RequestContext): Flow {
+  const route = admit(ctx.gen, ctx.req, ctx.res, ctx);
+  if (route === undefined) return false;
+  ctx.matched = route;
+  // Routed requests only: health probes and refused paths make no trace.
+  const tracing = ctx.deps.tracing;
+  if (tracing !== undefined) ctx.trace = tracing.start(ctx.req);
+  return true;
+}
 
 /**
  * Everything decided before authentication: URL length (414), the request target's form and

@@ -1,14 +1,74 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthDecision } from '#auth';
+import { type AuthDecision, authFailureResponse } from '#auth';
+import { sendJson } from '#common';
 import type { CompiledRoute } from '../routing/compile.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';
+import type { RequestContext } from './context.ts';
+import type { Flow } from './steps.ts';
+
+/**
+ * The credential step: an `auth: none` route is public; a key/secret call is counted by its key
+ * and left to the upstream; otherwise the token is checked, synchronously on a cache hit, as a
+ * promise when it needs the signature batch or a key-set refetch.
+ */
+export function authenticate(ctx: RequestContext): Flow {
+  // Set by admitted(), the step before.
+  const route = ctx.matched as CompiledRoute;
+  if (route.auth === 'none') {
+    ctx.decision = 'public';
+    return true;
+  }
+  const key = keySecretKey(ctx.req, route);
+  if (key !== undefined) {
+    ctx.decision = 'key_secret';
+    ctx.client = `k:${key}`;
+    ctx.project = ctx.deps.rateLimiting?.projectOfKey(key);
+    return true;
+  }
+  ctx.trace?.verifying();
+  const decision = authorizeTimed(ctx.gen.auth, ctx.req, route, ctx.deps.metrics.verification);
+  if (!(decision instanceof Promise)) {
+    ctx.auth = decision;
+    return true;
+  }
+  return decision.then((settled) => {
+    ctx.auth = settled;
+  });
+}
+
+/**
+ * The token check's answer: a refusal is answered here (401/403 in the route's shape, with the
+ * Bearer or DPoP challenge); an accepted token is what the call's rate limits count by.
+ */
+export function decide(ctx: RequestContext): Flow {
+  const decision = ctx.auth;
+  if (decision === undefined) return true;
+  if (!decision.ok) {
+    const reply = authFailureResponse(decision, (ctx.matched as CompiledRoute).errorFields);
+    ctx.decision = 'denied';
+    ctx.errorCode = reply.body.error_code;
+    ctx.trace?.verified(decision, ctx.errorCode);
+    if (decision.kind !== 'credentials_missing')
+      ctx.deps.log.debug({ reqId: ctx.requestId, kind: decision.kind, detail: decision.detail }, 'token refused');
+    sendJson(ctx.res, reply.status, reply.body, { ...reply.headers, 'x-request-id': ctx.requestId });
+    return false;
+  }
+  ctx.decision = 'allowed';
+  ctx.token = decision.token;
+  // RFC 9449 §9: the nonce for the client's next proof rides on the upstream's answer.
+  if (decision.dpopNonce !== undefined) ctx.res.setHeader('dpop-nonce', decision.dpopNonce);
+  ctx.trace?.verified(decision, '');
+  ctx.client = decision.token.clientId;
+  ctx.project = decision.token.projectId;
+  return true;
+}
 
 /**
  * Key/secret requests (a `key` query parameter and no Bearer credential) on routes that allow
  * them are not the gateway's to judge: the upstream checks key and secret itself. Returns the
  * key (what the call's rate limits count by), else undefined.
  */
-export function keySecretKey(req: IncomingMessage, route: CompiledRoute): string | undefined {
+function keySecretKey(req: IncomingMessage, route: CompiledRoute): string | undefined {
   if (!route.allowKeySecret) return undefined;
   const authorization = req.headers.authorization;
   if (authorization !== undefined && /^\s*bearer(\s|$)/i.test(authorization)) return undefined;
@@ -18,17 +78,17 @@ export function keySecretKey(req: IncomingMessage, route: CompiledRoute): string
 }
 
 /** Runs the plugin and times it (cache hits included) for the verification histogram. */
-export function authorizeTimed(
+function authorizeTimed(
   auth: AuthRuntime,
   req: IncomingMessage,
   route: CompiledRoute,
-  observe: (seconds: number) => void,
+  histogram: { observe(seconds: number): void },
 ): AuthDecision | Promise<AuthDecision> {
   const started = performance.now();
   const decision = auth.verifier.authorize(req.headers.authorization, route.requirement, req);
   if (!(decision instanceof Promise)) {
-    observe((performance.now() - started) / 1000);
+    histogram.observe((performance.now() - started) / 1000);
     return decision;
   }
-  return decision.finally(() => observe((performance.now() - started) / 1000));
+  return decision.finally(() => histogram.observe((performance.now() - started) / 1000));
 }
