@@ -21,11 +21,6 @@ export function noPositionals(input: CommandInput, command: AdminCommand): undef
   return undefined;
 }
 
-/** Path segments are ids the API issued; encode anyway so an odd argument cannot change the path. */
-export function segment(id: string): string {
-  return encodeURIComponent(id);
-}
-
 /** A request whose id is the value of `--flag` (`client list --project ID`), with no positional. */
 export function idFromOption(flag: keyof AdminValues) {
   return (input: CommandInput, command: AdminCommand): { id: string } => {
