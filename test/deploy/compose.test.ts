@@ -200,7 +200,7 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
     const databaseUrl = (environment.DATABASE_URL ?? '')
       .replace(/^postgres:\/\/tokengate(?=[:@])/, `postgres://${target.username}`)
       .replace(/@postgres:5432\/tokengate$/, `@${target.host}${target.pathname}`);
-    const [upstreamPort, adminPort] = await Promise.all([freePort(), freePort()]);
+    const [upstreamPort, adminPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort()]);
     const env = {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -211,6 +211,8 @@ describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABA
       ADMIN_HOST: '127.0.0.1',
       UPSTREAM_PORT: String(upstreamPort),
       ADMIN_PORT: String(adminPort),
+      // The compose file's fixed 9465 would meet another test file's upstream on this host.
+      UPSTREAM_METRICS_PORT: String(metricsPort),
     };
     const child = spawn(
       process.execPath,

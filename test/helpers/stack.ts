@@ -97,17 +97,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const embedded = !options.databaseUrl && !options.env?.['DATABASE_URL'];
   const prefix = 'tokengate-e2e-';
   const dataDir = options.dataDir ?? (embedded ? await migratedDataDir(prefix) : await mkdtemp(join(tmpdir(), prefix)));
-  const [gatewayPort, upstreamPort, adminPort, metricsPort] = await Promise.all([
+  const [gatewayPort, upstreamPort, adminPort, metricsPort, upstreamMetricsPort] = await Promise.all([
+    freePort(),
     freePort(),
     freePort(),
     freePort(),
     freePort(),
   ]);
+  // Every port free and its own: test files run side by side, and a default port is shared.
   const env: Record<string, string> = {
     GATEWAY_PORT: String(gatewayPort),
     UPSTREAM_PORT: String(upstreamPort),
     ADMIN_PORT: String(adminPort),
     METRICS_PORT: String(metricsPort),
+    UPSTREAM_METRICS_PORT: String(upstreamMetricsPort),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
