@@ -200,8 +200,9 @@ describe('when the background refresh fails', () => {
       expect(await c.getToken()).toBe('tok-1');
       await env.attempts.settled();
       expect(attemptTimes()).toEqual([0, 840, 845]);
-      // Node reports an unhandled rejection after the promise jobs of the turn it happened in.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Node reports an unhandled rejection after the promise jobs of the turn it happened in: by
+      // the next turn of the event loop it would have been.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', note);

@@ -7,10 +7,15 @@ import { BodyTooLargeError, readBody, sendJson } from '#common';
 
 const LIMIT = 16 * 1024;
 
-/** A real server answering 413 past LIMIT and the body's length otherwise; what readBody rejected with is kept. */
-async function startServer(): Promise<{ url: string; server: Server; failures: unknown[] }> {
+/**
+ * A real server answering 413 past LIMIT and the body's length otherwise; what readBody rejected
+ * with is kept. `reading` resolves once a request's head has arrived and its body is being read.
+ */
+async function startServer(): Promise<{ url: string; server: Server; failures: unknown[]; reading: Promise<void> }> {
   const failures: unknown[] = [];
+  const { promise: reading, resolve: nowReading } = Promise.withResolvers<void>();
   const server = createServer((req, res) => {
+    nowReading();
     readBody(req, LIMIT).then(
       (body) => sendJson(res, 200, { length: body.length }),
       (error: unknown) => {
@@ -22,7 +27,7 @@ async function startServer(): Promise<{ url: string; server: Server; failures: u
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, failures };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, failures, reading };
 }
 
 /** A chunked body (no Content-Length) of `chunks` pieces of 40 KB. */
@@ -72,7 +77,7 @@ describe('readBody', () => {
     const req = request({ host: '127.0.0.1', port, method: 'POST', headers: { 'content-length': '1000' } });
     req.on('error', () => undefined);
     req.write('x'.repeat(100));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await started.reading;
     req.destroy();
     await expect.poll(() => started.failures.length).toBe(1);
     expect(started.failures[0]).not.toBeInstanceOf(BodyTooLargeError);
