@@ -38,6 +38,9 @@ export interface RequestContext extends RequestRecord {
   verdict: Verdict | undefined;
   /** The step the runner resumes at when an asynchronous step settles. */
   next: number;
+  /** The peer as the socket sees it, set when forwarding: the context is the header passes' ForwardContext too. */
+  remoteAddress: string;
+  encrypted: boolean;
 }
 
 export function newContext(
@@ -69,5 +72,7 @@ export function newContext(
     project: undefined,
     verdict: undefined,
     next: 0,
+    remoteAddress: '',
+    encrypted: false,
   };
 }

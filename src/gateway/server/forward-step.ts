@@ -20,13 +20,11 @@ export function forward(ctx: RequestContext): Flow {
     upstreamRequest: undefined,
     answered: false,
   };
-  // http-proxy-3 forwards `req.headers`: hand it the passed copy.
-  req.headers = forwardHeaders(req.headers, {
-    requestId: ctx.requestId,
-    remoteAddress: req.socket.remoteAddress ?? '',
-    encrypted: 'encrypted' in req.socket,
-    token: ctx.token,
-  });
+  ctx.remoteAddress = req.socket.remoteAddress ?? '';
+  ctx.encrypted = 'encrypted' in req.socket;
+  // http-proxy-3 forwards `req.headers`: hand it the passed copy. The context is the passes'
+  // ForwardContext (request id, peer, token), so no object is made to carry those.
+  req.headers = forwardHeaders(req.headers, ctx);
   ctx.trace?.forwarding(req.headers);
   const limit = ctx.gen.config.limits.maxBodyBytes;
   const body = needsCounting(req)
