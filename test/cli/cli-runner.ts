@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { type CliResult, runCliInProcess, startsServer } from '#test/cli-in-process.ts';
 import { startFeedServer } from '#test/feed-server.ts';
 import { startJwksServer } from '#test/jwks-server.ts';
-import { freePort } from '#test/stack.ts';
+import { freePort, stopProcess } from '#test/stack.ts';
 import { createTestKey } from '#test/tokens.ts';
 
 /** `src/cli/main.ts`, the `tokengate` process, run as a child on the Node 24 that runs vitest. */
@@ -96,22 +96,10 @@ export function launch(command: string, env: Readonly<Record<string, string>>) {
 /** Outside a test (in a hook) there is no test to end: onTestFinished throws, and the hooks stop it. */
 function stopAfterTest(child: ChildProcess): void {
   try {
-    onTestFinished(() => stopChild(child));
+    onTestFinished(() => stopProcess(child));
   } catch {
     // Launched by a beforeAll: its afterAll stops it (and test/support/child-processes.ts checks).
   }
-}
-
-const STOP_MS = 10_000;
-
-/** SIGTERM, and SIGKILL if it is still running STOP_MS later; resolves once it has exited. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** The environment of a whole local stack: the contract's ports, each free on loopback, and `dataDir`. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadGatewayConfig } from '#gateway';
 import { loadUpstreamConfig } from '#upstream';
-import { freePort, type Stack, startStack, waitForReady } from '#test/stack.ts';
+import { freePort, type Stack, startStack, stopProcess, waitForReady } from '#test/stack.ts';
 
 /**
  * The dashboard and the alert rules name series by hand: each must be one that a running gateway
@@ -178,13 +178,10 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
       clusterGateway = await families(`http://127.0.0.1:${clusterMetrics}/metrics`);
       upstream = await families(`http://127.0.0.1:${upstreamMetrics}/metrics`);
     }, 120_000);
+    // Both at once, each bounded (SIGKILL after 10 s): a cluster slow to drain must not use up the
+    // hook's time and leave the stack, or itself, running after the file.
     afterAll(async () => {
-      if (cluster !== undefined && cluster.exitCode === null) {
-        const exited = new Promise((resolve) => cluster?.once('exit', resolve));
-        cluster.kill('SIGTERM');
-        await exited;
-      }
-      await stack?.destroy();
+      await Promise.all([stopProcess(cluster), stack?.destroy()]);
     }, 30_000);
 
     /** Its kind in a scrape, a histogram's `_bucket`, `_sum` and `_count` found through their family. */

@@ -79,7 +79,8 @@ export async function waitForReady(url: string, timeoutMs = 30_000): Promise<voi
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
 }
 
-function stopProcess(child: ChildProcess | undefined): Promise<void> {
+/** SIGTERM, then SIGKILL if it is still running 10 s later; resolves once it has exited. */
+export function stopProcess(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '#common';
 import { type FeedServer, startFeedServer } from '#test/feed-server.ts';
 import { type JwksServer, startJwksServer } from '#test/jwks-server.ts';
+import { stopProcess } from '#test/stack.ts';
 import { createTestKey, createTokenKit, TEST_AUDIENCE, TEST_ISSUER, type TokenKit } from '#test/tokens.ts';
 import { launch } from '../../cli/cli-runner.ts';
 import { type EchoUpstream, startEchoUpstream } from '../support/echo-upstream.ts';
@@ -50,8 +51,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const g of gateways ?? []) g.child.kill('SIGTERM');
-  await Promise.all((gateways ?? []).map((g) => g.exited));
+  await Promise.all((gateways ?? []).map((g) => stopProcess(g.child)));
   await Promise.all([jwks?.close(), feed?.close(), upstream?.close()]);
 });
 
