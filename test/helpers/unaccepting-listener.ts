@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import { until } from './until.ts';
 
 /**
  * A TCP port on loopback whose connections never complete: a child process listens with a
@@ -12,12 +13,16 @@ export interface UnacceptingListener {
   close(): void;
 }
 
+// Writes to a pipe are synchronous on Linux: the port is out before the event loop blocks.
 const CHILD = `
 const server = require('node:net').createServer();
 server.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => {
   process.stdout.write(server.address().port + '\\n');
-  setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 50);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 });`;
+
+/** Connections the kernel completes for a listener with backlog 1 that never accepts. */
+const QUEUED = 2;
 
 export async function startUnacceptingListener(): Promise<UnacceptingListener> {
   const child: ChildProcess = spawn(process.execPath, ['-e', CHILD], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -25,15 +30,16 @@ export async function startUnacceptingListener(): Promise<UnacceptingListener> {
     child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once('exit', (code) => reject(new Error(`listener exited with ${code}`)));
   });
-  await new Promise((resolve) => setTimeout(resolve, 200)); // its event loop is blocked by now
-  // Fill the accept queue (backlog 1 holds up to two): later connects hang.
+  // Fill the accept queue: once the connects it holds have completed, later connects hang.
   const fillers: Socket[] = [];
-  for (let i = 0; i < 4; i++) {
+  let connected = 0;
+  for (let i = 0; i < QUEUED + 2; i++) {
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
+    socket.once('connect', () => connected++);
     fillers.push(socket);
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await until(() => connected >= QUEUED, 'the accept queue is full', { timeoutMs: 5_000 });
   return {
     port,
     close() {
