@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock, type FakeClock } from '#test/fake-clock.ts';
 import { bearer, createTestKey, createTokenKit } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { until } from '#test/until.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -21,10 +22,16 @@ async function status(harness: Harness, token: string): Promise<number> {
   return res.status;
 }
 
-/** The key set refreshes in the background; wait (bounded) until its fetch count moves. */
+/** Key-set fetches the gateway has finished, its keys installed or the failure counted (its metrics). */
+async function fetchesDone(harness: Harness): Promise<number> {
+  const metrics = await (await fetch(harness.gateway.metricsUrl)).text();
+  const counts = metrics.matchAll(/^tokengate_gateway_keyset_fetch_total\{outcome="\w+"\} (\d+)$/gm);
+  return [...counts].reduce((sum, [, count]) => sum + Number(count), 0);
+}
+
+/** The key set refreshes in the background: wait (bounded) until `n` fetches have finished. */
 async function fetchesReach(harness: Harness, n: number): Promise<void> {
-  for (let i = 0; i < 100 && harness.jwks.requests < n; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await until(async () => (await fetchesDone(harness)) >= n, `${n} key-set fetches finished`, { timeoutMs: 2_000 });
 }
 
 describe('the key set behind the gateway', () => {
