@@ -85,6 +85,8 @@ describe('a request body nobody reads, after the answer', () => {
     });
     expect(res.status).toBe(201);
     await res.text();
+    // Nothing to wait for: the check is that the grace timer (2 s) did not end this connection,
+    // which only its whole period and a little more can show.
     await sleep(SERVER_LIMITS.unreadBodyGraceMs + 200);
     expect(
       (await fetch(`${t.upstream.adminUrl}/projects`, { headers: { authorization: `Bearer ${t.adminToken}` } })).status,
