@@ -15,6 +15,8 @@ export interface FeedServer {
   readonly token: string;
   /** Every poll received, in order. */
   readonly requests: readonly FeedRequest[];
+  /** How many polls the feed holds open now (answered or dropped by the client: no longer held). */
+  held(): number;
   /** Records a revocation and wakes every held long poll at once. */
   revoke(entry: RevocationEntry): void;
   /** From now on every answer carries `keys: {version, kids}`; wakes every held long poll at once. */
@@ -100,6 +102,7 @@ export async function startFeedServer(
     url: `http://127.0.0.1:${port}/internal/revocations`,
     token,
     requests,
+    held: () => waiting.size,
     revoke(entry) {
       log.push(entry);
       wakeAll();
