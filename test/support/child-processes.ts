@@ -28,7 +28,8 @@ const spawnLog = process.env['TOKENGATE_SPAWN_LOG'];
 // for each: the wrapper is installed once per process, and the files share its map.
 const INSTALLED = Symbol.for('tokengate.test.children');
 const holder = globalThis as { [INSTALLED]?: Map<ChildProcess, string> };
-const started = (holder[INSTALLED] ??= install());
+holder[INSTALLED] ??= install();
+const started = holder[INSTALLED];
 
 function install(): Map<ChildProcess, string> {
   const children = new Map<ChildProcess, string>();
