@@ -24,6 +24,8 @@ export async function runStart(args: readonly string[], io: CliIo): Promise<void
   // Its gateway reloads on SIGHUP once it is up; a SIGHUP while the stack starts must not end it.
   ignoreHangUps();
   const config = await withConfigErrors(async () => loadUpstreamConfig(io.env, io.cwd));
+  // A gateway.yaml with a mistake is refused before the upstream opens (and locks) DATA_DIR.
+  await withConfigErrors(async () => loadGatewayConfig(gatewayConfigFile(io), gatewayEnv(io, config.dataDir)));
   const upstream = await withConfigErrors(() => startUpstream(config));
   try {
     if ((await unlessStopped(waitUntilReady(upstream.url, UPSTREAM_READY_MS), stopping)).stopped) return;
@@ -39,14 +41,8 @@ async function runGatewayUntilStopped(
   { dataDir, logLevel }: { dataDir: string; logLevel: string },
   stopping: Promise<NodeJS.Signals>,
 ) {
-  // The gateway of the local stack talks to this upstream and reads its feed token.
-  const env = {
-    ...io.env,
-    DATA_DIR: dataDir,
-    UPSTREAM_URL: upstream.url,
-    REVOCATION_FEED_TOKEN: upstream.feedToken.value,
-  };
-  const configFile = io.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+  const env = gatewayEnv(io, dataDir, upstream);
+  const configFile = gatewayConfigFile(io);
   const gatewayConfig = await withConfigErrors(async () => loadGatewayConfig(configFile, env));
   // configFile + env: SIGHUP and edits of the file reload the route map, as with `tokengate gateway`.
   const gateway = await startGateway(gatewayConfig, {
@@ -64,4 +60,21 @@ async function runGatewayUntilStopped(
   } finally {
     await gateway.close();
   }
+}
+
+function gatewayConfigFile(io: CliIo): string {
+  return io.env['GATEWAY_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+}
+
+/**
+ * The gateway of the local stack talks to this upstream and reads its feed token. Before the
+ * upstream runs (the early check of the file), stand-ins of the right shape take their place.
+ */
+function gatewayEnv(io: CliIo, dataDir: string, upstream?: Upstream): NodeJS.ProcessEnv {
+  return {
+    ...io.env,
+    DATA_DIR: dataDir,
+    UPSTREAM_URL: upstream?.url ?? 'http://127.0.0.1:1',
+    REVOCATION_FEED_TOKEN: upstream?.feedToken.value ?? 'checked-before-the-upstream-starts',
+  };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ describe('an invalid configuration', () => {
       expect({ command, code: result.code, stdout: result.stdout }).toEqual({ command, code: 2, stdout: '' });
       expect(result.stderr, command).toContain(`invalid gateway configuration ${file}:\n  ${PROBLEM}\n`);
     }
+    // Refused before anything starts: `start` neither created nor locked DATA_DIR.
+    expect(existsSync(env.DATA_DIR)).toBe(false);
   });
 
   it('exits 2 from tokengate upstream too, naming the variable', { timeout: 60_000 }, async () => {
