@@ -12,6 +12,10 @@ import { MIN_NONCE_SECRET } from './file/verification.ts';
 export interface GatewayEnvironment {
   /** GATEWAY_PORT, else 8080: `listen.port`, and the port of the default issuer URL. */
   readonly gatewayPort: number;
+  /** GATEWAY_PORT as written, to name it when it is not a port. */
+  readonly gatewayPortText: string | undefined;
+  /** Whether PUBLIC_URL was given (else the issuer URL derives from GATEWAY_PORT). */
+  readonly publicUrlSet: boolean;
   /** UPSTREAM_URL, else `http://127.0.0.1:$UPSTREAM_PORT`: `upstream.url`. */
   readonly upstreamUrl: string;
   /** The variable `upstreamUrl` comes from, for its problem (the URL itself is never echoed). */
@@ -35,10 +39,13 @@ export interface GatewayEnvironment {
 }
 
 export function readGatewayEnvironment(env: Env): GatewayEnvironment {
-  const gatewayPort = Number(setting(env, 'GATEWAY_PORT') ?? 8080);
+  const gatewayPortText = setting(env, 'GATEWAY_PORT');
+  const gatewayPort = Number(gatewayPortText ?? 8080);
   const upstreamUrl = setting(env, 'UPSTREAM_URL');
   return {
     gatewayPort,
+    gatewayPortText,
+    publicUrlSet: setting(env, 'PUBLIC_URL') !== undefined,
     upstreamUrl: upstreamUrl ?? `http://127.0.0.1:${setting(env, 'UPSTREAM_PORT') ?? 3000}`,
     upstreamUrlFrom: upstreamUrl === undefined ? 'UPSTREAM_PORT' : 'UPSTREAM_URL',
     // The upstream's `iss` is PUBLIC_URL without trailing slashes: the expected issuer must be the same string.
@@ -55,6 +62,7 @@ export function readGatewayEnvironment(env: Env): GatewayEnvironment {
 
 /** The keys of the file a variable stands in for: the variable is checked only when its key is unset. */
 export interface EnvironmentBackedKeys {
+  readonly listen?: { readonly port?: unknown };
   readonly metrics?: { readonly port?: unknown };
   readonly upstream?: { readonly url?: unknown };
   readonly issuer?: { readonly issuer?: unknown };
@@ -75,7 +83,15 @@ export function environmentProblems(e: GatewayEnvironment, file: EnvironmentBack
   const upstreamIssue = requestUrl.safeParse(e.upstreamUrl).error?.issues[0];
   if (file.upstream?.url === undefined && upstreamIssue !== undefined)
     problem(['upstream', 'url'], `${e.upstreamUrlFrom}: ${upstreamIssue.message}`);
-  if (file.issuer?.issuer === undefined && !url.safeParse(e.publicUrl).success)
+  // Without PUBLIC_URL the issuer URL derives from GATEWAY_PORT too: a bad one is named once, on
+  // the first key that uses it, never as a PUBLIC_URL problem.
+  const badGatewayPort = e.gatewayPortText !== undefined && !port.safeParse(e.gatewayPort).success;
+  const issuerFromPort = file.issuer?.issuer === undefined && !e.publicUrlSet;
+  const portMessage = `GATEWAY_PORT must be a port number (0-65535), not "${e.gatewayPortText}"`;
+  if (badGatewayPort && file.listen?.port === undefined) problem(['listen', 'port'], portMessage);
+  else if (badGatewayPort && issuerFromPort) problem(['issuer', 'issuer'], portMessage);
+  const derivedFromBadPort = issuerFromPort && badGatewayPort;
+  if (file.issuer?.issuer === undefined && !derivedFromBadPort && !url.safeParse(e.publicUrl).success)
     problem(['issuer', 'issuer'], `PUBLIC_URL must be an http(s) URL, not "${e.publicUrl}"`);
   if (file.dpop?.nonceSecret === undefined && e.nonceSecret !== undefined && e.nonceSecret.length < MIN_NONCE_SECRET)
     problem(['dpop', 'nonceSecret'], `DPOP_NONCE_SECRET must be at least ${MIN_NONCE_SECRET} characters long`);
@@ -90,6 +106,7 @@ export function environmentBackedKeysOf(raw: unknown): EnvironmentBackedKeys {
   const at = (value: unknown, key: string): unknown =>
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return {
+    listen: { port: at(at(raw, 'listen'), 'port') },
     metrics: { port: at(at(raw, 'metrics'), 'port') },
     upstream: { url: at(at(raw, 'upstream'), 'url') },
     issuer: { issuer: at(at(raw, 'issuer'), 'issuer') },

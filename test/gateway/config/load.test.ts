@@ -228,6 +228,12 @@ describe('rejecting an invalid gateway configuration', () => {
     ]);
   });
 
+  it('names a GATEWAY_PORT that is not a port once, on listen.port, not as a PUBLIC_URL problem', () => {
+    expect(problemsOf('minimal.yaml', { GATEWAY_PORT: 'abc' })).toEqual([
+      expect.stringMatching(/^listen\.port: GATEWAY_PORT must be a port number \(0-65535\), not "abc"/),
+    ]);
+  });
+
   it('reports a bad default from the environment together with the mistakes of the file', () => {
     expect(
       problemsOf('invalid/unknown-scope.yaml', { METRICS_PORT: 'ninety', PUBLIC_URL: 'not-a-url', UPSTREAM_PORT: 'x' }),
