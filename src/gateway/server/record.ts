@@ -23,21 +23,6 @@ export interface RequestRecord {
   trace: RequestTrace | undefined;
 }
 
-export function newRecord(requestId: string, method: string, startedAt: number, gen: Generation): RequestRecord {
-  return {
-    requestId,
-    method,
-    startedAt,
-    gen,
-    route: '(unmatched)',
-    decision: 'rejected',
-    errorCode: '',
-    errorShape: 'api',
-    token: undefined,
-    trace: undefined,
-  };
-}
-
 const RECORD = Symbol('tokengate.record');
 type WithRecord = ServerResponse & { [RECORD]?: RequestRecord };
 

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { type ForwardState, setForwardState } from '../../../src/gateway/proxy/state.ts';
 import type { CompiledRoute } from '../../../src/gateway/routing/compile.ts';
 import type { Generation } from '../../../src/gateway/server/generation.ts';
-import { attachRecord, newRecord } from '../../../src/gateway/server/record.ts';
+import { type StepDeps, newContext } from '../../../src/gateway/server/context.ts';
+import { attachRecord } from '../../../src/gateway/server/record.ts';
 import { sendShuttingDown } from '../../../src/gateway/server/shutdown-reply.ts';
 
 describe('the reply a drain gives a forwarded request when drainTimeoutMs runs out', () => {
@@ -13,7 +14,7 @@ describe('the reply a drain gives a forwarded request when drainTimeoutMs runs o
     // hides whether this reply cancelled the request: checked here on the reply itself.
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
-    const record = newRecord('drain-1', 'GET', 0, {} as Generation);
+    const record = newContext({} as StepDeps, req, res, 'drain-1', 0, {} as Generation);
     attachRecord(res, record);
     const upstreamRequest = { destroy: vi.fn() };
     const route = { id: '/api/*', errorFields: { completions: [] } } as unknown as CompiledRoute;

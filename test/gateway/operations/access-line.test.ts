@@ -7,7 +7,7 @@ import { createLogger } from '#common';
 import type { GatewayMetrics } from '../../../src/gateway/ops/metrics.ts';
 import { type AccessLine, accessLineFor, finishRequest, millisJson } from '../../../src/gateway/server/access-log.ts';
 import type { Generation } from '../../../src/gateway/server/generation.ts';
-import { newRecord } from '../../../src/gateway/server/record.ts';
+import { type StepDeps, newContext } from '../../../src/gateway/server/context.ts';
 
 describe('the access line latency field', () => {
   it('is a JSON number equal to the latency rounded to hundredths of a millisecond', () => {
@@ -39,7 +39,7 @@ describe('where the access line goes', () => {
     const req = new IncomingMessage(new Socket());
     const res = new ServerResponse(req);
     res.statusCode = 200;
-    const record = newRecord('req-1', 'GET', performance.now(), {} as Generation);
+    const record = newContext({} as StepDeps, req, res, 'req-1', performance.now(), {} as Generation);
     record.route = '/api/*';
     record.decision = 'public';
     const metrics = { countRequest: () => undefined } as unknown as GatewayMetrics;
