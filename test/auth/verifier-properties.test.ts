@@ -161,8 +161,9 @@ for (const alg of ['RS256', 'ES256'] as const) {
             for (const { verifier } of s.subjects) {
               const decision = await judge(verifier, authorization, requirement);
               if (decision.ok) {
-                expect(s.genuine).toContain(authorization.slice(7));
+                // RFC 6750 §2.1: the scheme, one or more spaces, then the token.
                 expect(authorization.slice(0, 7).toLowerCase()).toBe('bearer ');
+                expect(s.genuine).toContain(authorization.slice(7).replace(/^ +/, ''));
               }
             }
           },
