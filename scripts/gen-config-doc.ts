@@ -42,6 +42,8 @@ interface JsonNode {
   readonly minLength?: number;
   readonly minItems?: number;
   readonly format?: string;
+  /** A list's name for its entries (`.meta({ title })`), when they are not routes. */
+  readonly title?: string;
   readonly description?: string;
   readonly defaultText?: string;
   /** A duration key (src/gateway/config/duration.ts): its unit. */
@@ -179,7 +181,11 @@ function typeOf(node: JsonNode): string {
       return 'boolean';
     case 'array': {
       const items = node.items ?? {};
-      const what = items.enum ? items.enum.map(code).join(', ') : items.properties ? 'routes' : typeOf(items);
+      const what = items.enum
+        ? items.enum.map(code).join(', ')
+        : items.properties
+          ? (node.title ?? 'routes')
+          : typeOf(items);
       return `list of ${what}${node.minItems ? `, at least ${node.minItems}` : ''}`;
     }
     case 'object':

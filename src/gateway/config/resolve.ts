@@ -18,7 +18,8 @@ const RATE_LIMIT_DEFAULTS = rateLimitsSchema.parse({});
  */
 export function resolve(file: GatewayFile, env: Env): Result<GatewayConfig, readonly ConfigProblem[]> {
   const e = readGatewayEnvironment(env);
-  const problems = environmentProblems(e, file);
+  const issuer = issuerOf(file, e);
+  const problems = [...environmentProblems(e, file), ...sharedIdentifiers(file, issuer.issuer)];
   if (problems.length > 0) return failure(problems);
   const rateLimits = file.rateLimits && withRedis(file.rateLimits, e.redisUrl);
   return success(
@@ -26,7 +27,7 @@ export function resolve(file: GatewayFile, env: Env): Result<GatewayConfig, read
       ...file,
       listen: { ...file.listen, port: file.listen.port ?? e.gatewayPort },
       upstream: { ...file.upstream, url: file.upstream.url ?? e.upstreamUrl },
-      issuer: issuerOf(file, e),
+      issuer,
       dpop: {
         nonce: file.dpop.nonce,
         nonceSecret: file.dpop.nonceSecret ?? e.nonceSecret,
@@ -60,6 +61,23 @@ function issuerOf(file: GatewayFile, e: GatewayEnvironment): GatewayConfig['issu
       tokenFile: fromFile ? feed.tokenFile : e.feedToken === undefined ? e.feedTokenFile : undefined,
     },
   };
+}
+
+/**
+ * An external issuer with the gateway's own `iss` would make a token's issuer ambiguous: its
+ * keys could stand in for tokengate's, and its tokens would skip the revocation list.
+ */
+function sharedIdentifiers(file: GatewayFile, own: string): ConfigProblem[] {
+  return file.externalIssuers.flatMap((external, index) =>
+    external.issuer.replace(/\/+$/, '') === own.replace(/\/+$/, '')
+      ? [
+          {
+            path: ['externalIssuers', index, 'issuer'],
+            message: `is the gateway's own issuer (${own}): tokengate's tokens are checked by the issuer section`,
+          },
+        ]
+      : [],
+  );
 }
 
 /** The section with REDIS_URL standing in for an unset `redis.url`. */

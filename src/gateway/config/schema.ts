@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
+import { externalIssuersSchema, OWN_ISSUER } from './file/external-issuers.ts';
 import { issuerSchema } from './file/issuer.ts';
 import { routeSchema } from './file/routes.ts';
 import {
@@ -22,36 +23,52 @@ import { cachesSchema, dpopSchema, revocationSchema } from './file/verification.
  * its documentation: docs/configuration.md is generated from this schema by `npm run
  * docs:config`, and a test fails when that page is stale.
  */
-export const gatewayFileSchema = z.strictObject({
-  listen: listenSchema,
-  tls: tlsSchema,
-  upstream: upstreamSchema,
-  issuer: issuerSchema,
-  caches: cachesSchema,
-  revocation: revocationSchema,
-  dpop: dpopSchema,
-  limits: limitsSchema,
-  metrics: metricsSchema,
-  workers: workersSchema,
-  drainTimeoutMs: drainTimeoutSchema,
-  rateLimits: rateLimitsSchema
-    .optional()
-    .describe(
-      'Rate limits per client and per project on route groups, and monthly quotas per project, by plan. ' +
-        'Absent: nothing is limited or counted.',
-    ),
-  routes: z
-    .array(routeSchema)
-    .min(1)
-    .superRefine((routes, ctx) => {
-      for (const { index, message } of routeConflicts(routes))
-        ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
-    })
-    .describe(
-      'The route map: the paths served, their methods, and what each needs. Paths no route matches get ' +
-        '404 `1041`.',
-    ),
-});
+export const gatewayFileSchema = z
+  .strictObject({
+    listen: listenSchema,
+    tls: tlsSchema,
+    upstream: upstreamSchema,
+    issuer: issuerSchema,
+    externalIssuers: externalIssuersSchema,
+    caches: cachesSchema,
+    revocation: revocationSchema,
+    dpop: dpopSchema,
+    limits: limitsSchema,
+    metrics: metricsSchema,
+    workers: workersSchema,
+    drainTimeoutMs: drainTimeoutSchema,
+    rateLimits: rateLimitsSchema
+      .optional()
+      .describe(
+        'Rate limits per client and per project on route groups, and monthly quotas per project, by plan. ' +
+          'Absent: nothing is limited or counted.',
+      ),
+    routes: z
+      .array(routeSchema)
+      .min(1)
+      .superRefine((routes, ctx) => {
+        for (const { index, message } of routeConflicts(routes))
+          ctx.addIssue({ code: 'custom', message, path: [index, 'path'] });
+      })
+      .describe(
+        'The route map: the paths served, their methods, and what each needs. Paths no route matches get ' +
+          '404 `1041`.',
+      ),
+  })
+  // A route may only name an issuer the file declares.
+  .superRefine((file, ctx) => {
+    const known = new Set([OWN_ISSUER, ...file.externalIssuers.map((i) => i.name)]);
+    file.routes.forEach((route, index) => {
+      route.issuers?.forEach((name, at) => {
+        if (known.has(name)) return;
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown issuer "${name}": declare it in externalIssuers (known: ${[...known].join(', ')})`,
+          path: ['routes', index, 'issuers', at],
+        });
+      });
+    });
+  });
 
 /** A valid `gateway.yaml`, as written: the keys it leaves to the environment are still unset. */
 export type GatewayFile = z.output<typeof gatewayFileSchema>;

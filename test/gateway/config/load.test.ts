@@ -141,6 +141,7 @@ describe('loading a valid gateway configuration', () => {
           tokenFile: './data/feed-token',
         },
       },
+      externalIssuers: [],
       caches: { tokens: { maxEntries: 100_000, maxBytes: 64 * 2 ** 20 }, negative: { maxEntries: 10_000, ttlSec: 30 } },
       revocation: { maxStalenessSec: 30, failOpen: false },
       dpop: { nonce: 'off', nonceSecret: undefined, publicUrl: 'http://127.0.0.1:8080' },

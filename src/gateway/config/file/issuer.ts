@@ -5,28 +5,31 @@ import { documented, requestUrl, url } from './values.ts';
 
 /** `issuer` of `gateway.yaml`: what every token must carry, and where keys and revocations come from. */
 
-const keySetSchema = z
-  .strictObject({
-    minRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.minMaxAgeSec).describe(
-      "Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`.",
-    ),
-    maxRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.maxMaxAgeSec).describe(
-      "Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`.",
-    ),
-    maxStaleSec: duration('s', 0, 604_800, KEY_SET_DEFAULTS.maxStaleSec).describe(
-      'How long, in seconds, the last good keys are still used past their refresh time while the ' +
-        'issuer is unreachable. Past it bearer requests get 503 `1052` and `/readyz` fails.',
-    ),
-    cooldownSec: duration('s', 0, 3_600, KEY_SET_DEFAULTS.cooldownSec).describe(
-      'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
-        'kids are remembered meanwhile.',
-    ),
-    fetchTimeoutMs: duration('ms', 100, 60_000, KEY_SET_DEFAULTS.fetchTimeoutMs).describe(
-      'Timeout, in ms, of one key-set fetch.',
-    ),
-  })
-  .prefault({})
-  .describe("The cached key set: refresh, unknown key ids, and the issuer's outages.");
+/** The key-set cache's keys; `outage` says what happens past `maxStaleSec`. */
+export function keySetSchema(outage: string) {
+  return z
+    .strictObject({
+      minRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.minMaxAgeSec).describe(
+        "Shortest refresh interval, in seconds: the lower clamp of the key set's `max-age`.",
+      ),
+      maxRefreshSec: duration('s', 1, 86_400, KEY_SET_DEFAULTS.maxMaxAgeSec).describe(
+        "Longest refresh interval, in seconds: the upper clamp of the key set's `max-age`.",
+      ),
+      maxStaleSec: duration('s', 0, 604_800, KEY_SET_DEFAULTS.maxStaleSec).describe(
+        'How long, in seconds, the last good keys are still used past their refresh time while the ' +
+          `issuer is unreachable. ${outage}`,
+      ),
+      cooldownSec: duration('s', 0, 3_600, KEY_SET_DEFAULTS.cooldownSec).describe(
+        'Least gap, in seconds, between two refetches caused by tokens with an unknown `kid`; unknown ' +
+          'kids are remembered meanwhile.',
+      ),
+      fetchTimeoutMs: duration('ms', 100, 60_000, KEY_SET_DEFAULTS.fetchTimeoutMs).describe(
+        'Timeout, in ms, of one key-set fetch.',
+      ),
+    })
+    .prefault({})
+    .describe("The cached key set: refresh, unknown key ids, and the issuer's outages.");
+}
 
 const revocationFeedSchema = z
   .strictObject({
@@ -101,7 +104,7 @@ export const issuerSchema = z
       'Leeway, in seconds, on `exp`, `iat` and `nbf`. At most the 60 s the issuer keeps a revocation past ' +
         '`exp`, so a revoked token is never accepted again.',
     ),
-    keySet: keySetSchema,
+    keySet: keySetSchema('Past it bearer requests get 503 `1052` and `/readyz` fails.'),
     revocationFeed: revocationFeedSchema,
   })
   .prefault({})

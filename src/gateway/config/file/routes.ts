@@ -1,6 +1,8 @@
 import { SCOPES } from '#common';
 import { z } from 'zod';
 import { groupName } from '../../ratelimit/schema.ts';
+import { issuerName, OWN_ISSUER } from './external-issuers.ts';
+import { documented } from './values.ts';
 
 /** `routes[]` of `gateway.yaml`: one path of the route map and what it needs. */
 
@@ -53,6 +55,18 @@ export const routeSchema = z
         "Extra fields of this route's error bodies, e.g. `completions: []` on the validation API routes. They " +
           'never replace `message`, `error_code` or `success`.',
       ),
+    issuers: z
+      .array(issuerName)
+      .min(1)
+      .optional()
+      .meta(
+        documented(
+          `Whose tokens the route accepts: \`${OWN_ISSUER}\` (the \`issuer\` section) and names of ` +
+            '`externalIssuers`. A token whose `iss` is none of them is refused with 401 `1024`. Only with ' +
+            '`auth: bearer`.',
+          `\`[${OWN_ISSUER}]\``,
+        ),
+      ),
     rateLimitGroup: groupName
       .optional()
       .describe(
@@ -71,6 +85,10 @@ export const routeSchema = z
   .refine((r) => r.auth === 'bearer' || r.scopes.length === 0, {
     message: 'scopes need auth: bearer',
     path: ['scopes'],
+  })
+  .refine((r) => r.auth === 'bearer' || r.issuers === undefined, {
+    message: 'issuers need auth: bearer',
+    path: ['issuers'],
   })
   // A token's refusals have their documented body and RFC 6750 challenge; an OAuth body has no extra fields.
   .refine((r) => r.errorShape === 'api' || r.auth === 'none', {
