@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
 import { externalIssuersSchema, OWN_ISSUER } from './file/external-issuers.ts';
+import { forwardAuthSchema } from './file/forward-auth.ts';
 import { issuerSchema } from './file/issuer.ts';
 import { routeSchema } from './file/routes.ts';
 import {
@@ -37,6 +38,7 @@ export const gatewayFileSchema = z
     metrics: metricsSchema,
     workers: workersSchema,
     drainTimeoutMs: drainTimeoutSchema,
+    forwardAuth: forwardAuthSchema,
     rateLimits: rateLimitsSchema
       .optional()
       .describe(

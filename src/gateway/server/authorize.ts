@@ -26,7 +26,7 @@ export function authenticate(ctx: RequestContext): Flow {
     return true;
   }
   ctx.trace?.verifying();
-  const decision = authorizeTimed(ctx.gen.auth, ctx.req, route, ctx.deps.metrics.verification);
+  const decision = authorizeTimed(ctx.gen.auth, ctx.req, route, ctx.deps.metrics.verification, ctx.origin);
   if (!(decision instanceof Promise)) {
     ctx.auth = decision;
     return true;
@@ -83,9 +83,13 @@ function authorizeTimed(
   req: IncomingMessage,
   route: CompiledRoute,
   histogram: { observe(seconds: number): void },
+  origin: string | undefined,
 ): AuthDecision | Promise<AuthDecision> {
   const started = performance.now();
-  const decision = auth.verifier.authorize(req.headers.authorization, route.requirement, req);
+  // Forward-auth: DPoP's htu is the absolute URL the proxy reports (verification/runtime.ts).
+  const request =
+    origin === undefined ? req : { method: req.method, url: origin + (req.url ?? '/'), headers: req.headers };
+  const decision = auth.verifier.authorize(req.headers.authorization, route.requirement, request);
   if (!(decision instanceof Promise)) {
     histogram.observe((performance.now() - started) / 1000);
     return decision;

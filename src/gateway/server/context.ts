@@ -41,6 +41,8 @@ export interface RequestContext extends RequestRecord {
   /** The peer as the socket sees it, set when forwarding: the context is the header passes' ForwardContext too. */
   remoteAddress: string;
   encrypted: boolean;
+  /** Forward-auth: `scheme://host` of the URL the proxy reports (DPoP's htu), else undefined. */
+  origin: string | undefined;
 }
 
 export function newContext(
@@ -74,5 +76,6 @@ export function newContext(
     next: 0,
     remoteAddress: '',
     encrypted: false,
+    origin: undefined,
   };
 }

@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { BucketsStatus } from '../ratelimit/buckets.ts';
 import { type CompiledPlans, compilePlans } from '../ratelimit/plans.ts';
+import { type CompiledForwardAuth, compileForwardAuth } from '../forward-auth/index.ts';
 import { createForwarder, type Forwarder, type ForwarderHooks } from '../proxy/forward.ts';
 import { createRouter, type GatewayRouter } from '../routing/router.ts';
 import type { AuthRuntime } from '../verification/runtime.ts';
@@ -19,6 +20,8 @@ export interface Generation {
   readonly plans: CompiledPlans | undefined;
   /** The counters' store, for /readyz; undefined when nothing is limited. */
   readonly rateLimitStatus: (() => BucketsStatus) | undefined;
+  /** `forwardAuth` compiled: the listener decides instead of forwarding; undefined when it forwards. */
+  readonly forwardAuth: CompiledForwardAuth | undefined;
   inflight: number;
   retired: boolean;
 }
@@ -36,6 +39,7 @@ export function createGeneration(
     auth,
     plans: config.rateLimits === undefined ? undefined : compilePlans(config.rateLimits),
     rateLimitStatus: config.rateLimits === undefined ? undefined : rateLimitStatus,
+    forwardAuth: compileForwardAuth(config.forwardAuth),
     inflight: 0,
     retired: false,
   };

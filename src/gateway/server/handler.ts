@@ -5,6 +5,7 @@ import { type AccessLine, finishRequest } from './access-log.ts';
 import { admitted } from './admit.ts';
 import { authenticate, decide } from './authorize.ts';
 import { newContext, type StepDeps } from './context.ts';
+import { answerAllowed, described } from './decision-steps.ts';
 import { forward } from './forward-step.ts';
 import { enter, type Generation, leave } from './generation.ts';
 import { applyVerdict, limit } from './rate-limit.ts';
@@ -35,6 +36,20 @@ const STEPS: readonly Step[] = [
 ];
 
 /**
+ * Forward-auth (`forwardAuth` configured): the same steps over the request the proxy describes,
+ * with "answer 200 with the identity headers" in place of forwarding (decision-steps.ts).
+ */
+const DECISION_STEPS: readonly Step[] = [
+  described, // trusted proxy, the original request from its headers
+  admitted,
+  authenticate,
+  decide,
+  limit,
+  applyVerdict,
+  answerAllowed, // 200 with the identity headers
+];
+
+/**
  * The request handler. The generation (config, router, forwarder, verifier) is read once, so a
  * reload never changes the rules half-way through a request.
  */
@@ -54,6 +69,6 @@ export function createHandler(deps: HandlerDeps) {
     enter(gen);
     attachRecord(res, ctx);
     res.on('close', done);
-    runSteps(STEPS, ctx, 0);
+    runSteps(gen.forwardAuth === undefined ? STEPS : DECISION_STEPS, ctx, 0);
   };
 }

@@ -7,7 +7,8 @@ import type { Generation } from './generation.ts';
 /** What one request's access-log line and metrics say; filled in as the request moves along. */
 export interface RequestRecord {
   readonly requestId: string;
-  readonly method: string;
+  /** The request's method; in forward-auth, the one the proxy describes. */
+  method: string;
   readonly startedAt: number;
   /** The generation (configuration) the request started on; left when the response closes. */
   readonly gen: Generation;

@@ -92,7 +92,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     negativeCache: caches.negative,
     // A server: misses are verified back to back per event-loop turn (src/auth/batch.ts).
     batchSignatureChecks: true,
-    dpop: { htu: (request) => publicBase + requestPath(request.url), nonces, ...(replay ? { replay } : {}) },
+    dpop: { htu: (request) => htuOf(publicBase, request.url), nonces, ...(replay ? { replay } : {}) },
     ...clockOption,
   });
 
@@ -154,6 +154,16 @@ async function waitUntil(condition: () => boolean, signal: AbortSignal): Promise
     if (signal.aborted) throw new Error('gateway closed before it became ready');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The URL a proof's htu must name: the public base and the request's path, or, in forward-auth,
+ * the absolute URL the proxy reported (server/authorize.ts; a target the gateway receives itself
+ * is always in origin form by then: request-target.ts).
+ */
+function htuOf(publicBase: string, target: string | undefined): string {
+  if (target !== undefined && target.charCodeAt(0) !== 0x2f) return target;
+  return publicBase + requestPath(target);
 }
 
 /** The request target's path (a query is no part of `htu`). */
