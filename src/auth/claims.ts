@@ -73,7 +73,7 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
   const clientGen = payload[CLIENT_GENERATION_CLAIM];
   const cnf = payload['cnf'];
   if (clientGen === undefined && cnf === undefined)
-    return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp } };
+    return { ok: true, token: { sub, clientId, projectId, scopes, jti, iat, exp, claims: payload } };
   if (clientGen !== undefined && (typeof clientGen !== 'number' || !Number.isSafeInteger(clientGen) || clientGen < 0))
     return fail('invalid_token', 'client_gen is not a non-negative integer');
   const jkt = cnf === undefined ? undefined : confirmationKey(cnf);
@@ -88,6 +88,7 @@ export function checkClaims(payload: Record<string, unknown>, rules: ClaimRules)
     exp,
     ...(clientGen === undefined ? {} : { clientGen: clientGen as number }),
     ...(jkt === undefined ? {} : { jkt }),
+    claims: payload,
   };
   return { ok: true, token };
 }

@@ -12,6 +12,7 @@ const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
   token_revoked: 'token_revoked',
   token_expired: 'token_expired',
   insufficient_scope: 'insufficient_scope',
+  insufficient_claims: 'insufficient_claims',
   keys_unavailable: 'keys_unavailable',
   revocations_stale: 'revocations_stale',
   invalid_dpop_proof: 'invalid_dpop_proof',
@@ -34,6 +35,7 @@ const DPOP_ERROR: Partial<Record<AuthFailureKind, string>> = {
   token_revoked: 'invalid_token',
   token_expired: 'invalid_token',
   insufficient_scope: 'insufficient_scope',
+  insufficient_claims: 'insufficient_scope',
 };
 
 /** RFC 6750 §3's `scope` attribute: the route's required scopes. */
@@ -55,6 +57,9 @@ function challenge(failure: AuthFailure, message: string): string {
       return REALM;
     case 'invalid_request':
       return `${REALM}, error="invalid_request", error_description="${quoted(message)}"`;
+    case 'insufficient_claims':
+      // RFC 6750 §3.1 defines no other code for "the token lacks the privileges": no scope attribute.
+      return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}"`;
     case 'insufficient_scope':
       return `${REALM}, error="insufficient_scope", error_description="${quoted(message)}"${scopeAttribute(failure)}`;
     default:

@@ -33,6 +33,11 @@ export interface VerifiedToken {
    * accepted only as `Authorization: DPoP` with a proof by that key, never as Bearer.
    */
   readonly jkt?: string;
+  /**
+   * Every claim of the verified payload, as signed: what a host's own rules on claims read (the
+   * gateway's route `claims:` and `claimHeaders:`); hosts only read it.
+   */
+  readonly claims?: Readonly<Record<string, unknown>>;
 }
 
 /** Closed set of failures; `src/auth/response.ts` is the one place that maps them to HTTP. */
@@ -44,6 +49,8 @@ export type AuthFailureKind =
   | 'token_revoked'
   | 'token_expired'
   | 'insufficient_scope'
+  /** The token's claims do not meet a host's rules for the route (the gateway's `claims:`); RFC 6750 §3.1's 403. */
+  | 'insufficient_claims'
   | 'keys_unavailable'
   | 'revocations_stale'
   /** RFC 9449 §7.1: `Authorization: DPoP` with a missing, invalid or replayed proof, or one by another key. */

@@ -24,6 +24,11 @@ export const API_ERRORS = {
     status: 401,
     message: 'DPoP nonce required: sign a new proof with the DPoP-Nonce value',
   },
+  insufficient_claims: {
+    code: '1029',
+    status: 403,
+    message: "The token's claims do not allow this endpoint",
+  },
   token_expired: { code: '1030', status: 401, message: 'Token expired at <timestamp>' },
   credentials_missing: {
     code: '1040',

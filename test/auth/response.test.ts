@@ -63,6 +63,19 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
     );
   });
 
+  it('answers claims that fail a route\'s rules with 403 1029 and error="insufficient_scope" without a scope', () => {
+    const res = authFailureResponse(failure('insufficient_claims'));
+    expect(res).toMatchObject({ status: 403, body: { error_code: '1029', success: false } });
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer realm="tokengate", error="insufficient_scope", error_description="The token's claims do not allow this endpoint"`,
+    );
+    const dpop = authFailureResponse(failure('insufficient_claims', { dpop: true }));
+    expect(dpop.status).toBe(403);
+    expect(dpop.headers['www-authenticate']).toMatch(
+      /^DPoP realm="tokengate", algs="[^"]+", error="insufficient_scope", error_description="[^"]+"$/,
+    );
+  });
+
   it('answers unavailable keys and a stale revocation set with 503 1052 and 1053', () => {
     expect(authFailureResponse(failure('keys_unavailable'))).toMatchObject({
       status: 503,
@@ -103,6 +116,7 @@ describe('authFailureResponse: the one failure → HTTP mapping', () => {
       'token_revoked',
       'token_expired',
       'insufficient_scope',
+      'insufficient_claims',
     ];
     for (const kind of kinds) {
       const res = authFailureResponse(failure(kind, { expiredAt: 1, required: { scopes: ['address'], match: 'any' } }));

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { rateLimitsSchema } from '../ratelimit/schema.ts';
 import { routeConflicts } from '../routing/conflicts.ts';
+import { claimRuleProblems } from './claim-types.ts';
+import { claimTypesSchema } from './file/claims.ts';
 import { externalIssuersSchema, OWN_ISSUER } from './file/external-issuers.ts';
 import { forwardAuthSchema } from './file/forward-auth.ts';
 import { issuerSchema } from './file/issuer.ts';
@@ -56,6 +58,7 @@ export const gatewayFileSchema = z
         'The route map: the paths served, their methods, and what each needs. Paths no route matches get ' +
           '404 `1041`.',
       ),
+    claimTypes: claimTypesSchema,
   })
   // A route may only name an issuer the file declares.
   .superRefine((file, ctx) => {
@@ -70,6 +73,11 @@ export const gatewayFileSchema = z
         });
       });
     });
+  })
+  // Claim rules that can never hold, or name a claim the verifier owns (claim-types.ts).
+  .superRefine((file, ctx) => {
+    for (const { path, message } of claimRuleProblems(file.routes, file.claimTypes ?? {}))
+      ctx.addIssue({ code: 'custom', message, path: [...path] });
   });
 
 /** A valid `gateway.yaml`, as written: the keys it leaves to the environment are still unset. */

@@ -1,5 +1,7 @@
 import type { RouteRequirement } from '#auth';
 import type { RouteConfig } from '../config/file/routes.ts';
+import { type ClaimHeaderPlan, claimHeaderPlan, STRIP_PASSES } from '../proxy/passes/index.ts';
+import { type ClaimCheck, compileClaimRules } from './claim-rules.ts';
 import type { ErrorShape } from './error-shape.ts';
 
 /**
@@ -17,9 +19,19 @@ export interface CompiledRoute {
   readonly errorShape: ErrorShape;
   /** Its group in `rateLimits`; undefined: neither limited nor counted. */
   readonly rateLimitGroup: string | undefined;
+  /** Its `claims:` rules as one check (claim-rules.ts); undefined: no rules, nothing to run. */
+  readonly claimCheck: ClaimCheck | undefined;
+  /** What to strip and set for claim headers; undefined while no route of the configuration has any. */
+  readonly claimHeaders: ClaimHeaderPlan | undefined;
 }
 
-export function compileRoute(route: RouteConfig): CompiledRoute {
+const NO_CLAIM_HEADERS: ReadonlySet<string> = new Set();
+
+/** `claimHeaderNames`: every route's claim headers, lower-case (router.ts collects them). */
+export function compileRoute(
+  route: RouteConfig,
+  claimHeaderNames: ReadonlySet<string> = NO_CLAIM_HEADERS,
+): CompiledRoute {
   return Object.freeze({
     id: route.path,
     auth: route.auth,
@@ -28,5 +40,7 @@ export function compileRoute(route: RouteConfig): CompiledRoute {
     errorFields: route.errorFields,
     errorShape: route.errorShape,
     rateLimitGroup: route.rateLimitGroup,
+    claimCheck: compileClaimRules(route.claims),
+    claimHeaders: claimHeaderPlan(STRIP_PASSES, claimHeaderNames, route.claimHeaders),
   });
 }

@@ -36,8 +36,11 @@ const MEMO_PATH_LENGTH = 256;
 export function createRouter(routes: readonly RouteConfig[]): GatewayRouter {
   const router = createTree();
   const methods = new Set<string>();
+  const claimHeaderNames = new Set(
+    routes.flatMap((config) => Object.keys(config.claimHeaders ?? {}).map((name) => name.toLowerCase())),
+  );
   for (const config of routes) {
-    const route = compileRoute(config);
+    const route = compileRoute(config, claimHeaderNames);
     for (const method of config.methods) methods.add(method);
     router.on(config.methods as Method[], config.path, () => undefined, route);
   }

@@ -24,7 +24,7 @@ export function forward(ctx: RequestContext): Flow {
   ctx.encrypted = 'encrypted' in req.socket;
   // http-proxy-3 forwards `req.headers`: hand it the passed copy. The context is the passes'
   // ForwardContext (request id, peer, token), so no object is made to carry those.
-  req.headers = forwardHeaders(req.headers, ctx);
+  req.headers = forwardHeaders(req.headers, ctx, route.claimHeaders);
   ctx.trace?.forwarding(req.headers);
   const limit = ctx.gen.config.limits.maxBodyBytes;
   const body = needsCounting(req)

@@ -18,6 +18,8 @@ function state(): ForwardState {
       errorFields: {},
       errorShape: 'api',
       rateLimitGroup: undefined,
+      claimCheck: undefined,
+      claimHeaders: undefined,
     },
     timedOut: undefined,
     upstreamRequest: undefined,

@@ -1,6 +1,7 @@
 import { SCOPES } from '#common';
 import { z } from 'zod';
 import { groupName } from '../../ratelimit/schema.ts';
+import { claimHeadersSchema, claimRulesSchema } from './claims.ts';
 import { issuerName, OWN_ISSUER } from './external-issuers.ts';
 import { documented } from './values.ts';
 
@@ -81,6 +82,8 @@ export const routeSchema = z
           '(`api`) or RFC 6749 §5.2 `{error, error_description}` (`oauth`, only with `auth: none` and no ' +
           '`errorFields`).',
       ),
+    claims: claimRulesSchema,
+    claimHeaders: claimHeadersSchema,
   })
   .refine((r) => r.auth === 'bearer' || r.scopes.length === 0, {
     message: 'scopes need auth: bearer',
@@ -89,6 +92,15 @@ export const routeSchema = z
   .refine((r) => r.auth === 'bearer' || r.issuers === undefined, {
     message: 'issuers need auth: bearer',
     path: ['issuers'],
+  })
+  .refine((r) => r.auth === 'bearer' || (r.claims === undefined && r.claimHeaders === undefined), {
+    message: 'claims and claimHeaders need auth: bearer',
+    path: ['auth'],
+  })
+  // A key/secret call carries no claims: the rules would not hold on it.
+  .refine((r) => !r.allowKeySecret || r.claims === undefined, {
+    message: 'claims rules need a token: not with allowKeySecret',
+    path: ['claims'],
   })
   // A token's refusals have their documented body and RFC 6750 challenge; an OAuth body has no extra fields.
   .refine((r) => r.errorShape === 'api' || r.auth === 'none', {

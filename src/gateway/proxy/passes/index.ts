@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type ClaimHeaderPlan, injectClaimHeaders } from './claim-headers.ts';
 import type { ForwardContext, HeaderPass, StripPass } from './context.ts';
 import { isForwardingClaim, setForwarded } from './forwarded.ts';
 import { isHopByHop } from './hop-by-hop.ts';
@@ -8,6 +9,8 @@ import { setRequestId } from './request-id.ts';
 export type { ForwardContext, HeaderPass, StripPass } from './context.ts';
 export { requestIdFrom } from './request-id.ts';
 export { isHopByHop } from './hop-by-hop.ts';
+export { type ClaimHeaderPlan, claimHeaderPlan } from './claim-headers.ts';
+export { claimHeaderValue } from './claim-value.ts';
 
 /**
  * The request header passes, in order (http-proxy-3 `web-outgoing` style): strip passes decide
@@ -22,11 +25,17 @@ export const SET_PASSES: readonly HeaderPass[] = [setForwarded, setRequestId, in
 /**
  * The headers to send upstream, as a new object: building a copy is several times cheaper
  * than deleting from Node's parsed header object (deletes turn it into a slow dictionary,
- * which http-proxy-3 then copies again).
+ * which http-proxy-3 then copies again). A route's claim headers (claim-headers.ts) bring their own
+ * strip passes and are set last.
  */
-export function forwardHeaders(inbound: IncomingHttpHeaders, ctx: ForwardContext): IncomingHttpHeaders {
-  const out = copyWithout(inbound, STRIP_PASSES);
+export function forwardHeaders(
+  inbound: IncomingHttpHeaders,
+  ctx: ForwardContext,
+  claims?: ClaimHeaderPlan,
+): IncomingHttpHeaders {
+  const out = copyWithout(inbound, claims === undefined ? STRIP_PASSES : claims.strips);
   for (const pass of SET_PASSES) pass(out, ctx);
+  if (claims !== undefined) injectClaimHeaders(out, claims, ctx.token);
   return out;
 }
 
