@@ -59,3 +59,8 @@ export {
   type DpopNonces,
 } from './dpop/nonce.ts';
 export { createMemoryReplayCache, type DpopReplayCache } from './dpop/replay-cache.ts';
+export { createExternalVerifier } from './issuers/external-verifier.ts';
+export type { ExternalIssuerOptions, ExternalVerifier } from './issuers/types.ts';
+export type { ClaimMapping } from './issuers/claim-mapping.ts';
+export { type Authorize, createIssuerDispatch, type IssuerDispatch } from './issuers/issuer-dispatch.ts';
+export { discover, type IssuerMetadata } from './issuers/discovery.ts';

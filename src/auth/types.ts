@@ -38,6 +38,11 @@ export interface VerifiedToken {
    * gateway's route `claims:` and `claimHeaders:`); hosts only read it.
    */
   readonly claims?: Readonly<Record<string, unknown>>;
+  /**
+   * The configured name of the external issuer that signed the token (src/auth/issuers); absent
+   * for tokengate's own tokens. Its client and project are that issuer's, never tokengate's.
+   */
+  readonly issuer?: string;
 }
 
 /** Closed set of failures; `src/auth/response.ts` is the one place that maps them to HTTP. */

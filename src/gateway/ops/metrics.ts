@@ -98,6 +98,18 @@ export function createMetrics(source: () => MetricsSource | undefined) {
       labelNames: ['refetched'] as const,
       registers,
     }),
+    externalKeySetFetches: new Counter({
+      name: 'tokengate_gateway_external_keyset_fetch_total',
+      help: "An external issuer's key-set fetches, by issuer name and outcome (ok, failed).",
+      labelNames: ['issuer', 'outcome'] as const,
+      registers,
+    }),
+    externalUnknownKid: new Counter({
+      name: 'tokengate_gateway_external_unknown_kid_total',
+      help: "Tokens naming a kid unknown to their external issuer's key set, by issuer name and whether a refetch was made.",
+      labelNames: ['issuer', 'refetched'] as const,
+      registers,
+    }),
     staleKeysServed: new Counter({
       name: 'tokengate_gateway_keyset_stale_served_total',
       help: 'Verifications served from a key set past its max-age because the issuer is unreachable.',

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
  */
 const RESTART_SECTIONS = ['listen', 'metrics', 'workers'] as const;
 /** Sections the verification runtime is built from; unchanged → the running one is kept (warm caches). */
-const AUTH_SECTIONS = ['issuer', 'caches', 'revocation', 'dpop'] as const;
+const AUTH_SECTIONS = ['issuer', 'externalIssuers', 'caches', 'revocation', 'dpop'] as const;
 
 export function sectionsNeedingRestart(old: GatewayConfig, next: GatewayConfig): string[] {
   const changed: string[] = RESTART_SECTIONS.filter((s) => !isDeepStrictEqual(old[s], next[s]));

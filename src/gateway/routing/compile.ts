@@ -1,4 +1,5 @@
 import type { RouteRequirement } from '#auth';
+import { OWN_ISSUER } from '../config/file/external-issuers.ts';
 import type { RouteConfig } from '../config/file/routes.ts';
 import { type ClaimHeaderPlan, claimHeaderPlan, STRIP_PASSES } from '../proxy/passes/index.ts';
 import { type ClaimCheck, compileClaimRules } from './claim-rules.ts';
@@ -13,6 +14,8 @@ export interface CompiledRoute {
   readonly id: string;
   readonly auth: 'bearer' | 'none';
   readonly requirement: RouteRequirement;
+  /** The issuers whose tokens it accepts; undefined when only tokengate's own (the cheapest path). */
+  readonly issuers?: readonly string[] | undefined;
   readonly allowKeySecret: boolean;
   readonly errorFields: Readonly<Record<string, unknown>>;
   /** The body of the gateway's own errors on this route (error-shape.ts). */
@@ -36,6 +39,7 @@ export function compileRoute(
     id: route.path,
     auth: route.auth,
     requirement: Object.freeze({ scopes: Object.freeze([...route.scopes]), match: route.match }),
+    issuers: issuersOf(route.issuers),
     allowKeySecret: route.allowKeySecret,
     errorFields: route.errorFields,
     errorShape: route.errorShape,
@@ -43,4 +47,9 @@ export function compileRoute(
     claimCheck: compileClaimRules(route.claims),
     claimHeaders: claimHeaderPlan(STRIP_PASSES, claimHeaderNames, route.claimHeaders),
   });
+}
+
+function issuersOf(names: readonly string[] | undefined): readonly string[] | undefined {
+  if (names === undefined || names.every((name) => name === OWN_ISSUER)) return undefined;
+  return Object.freeze([...new Set(names)]);
 }

@@ -55,8 +55,10 @@ export function decide(ctx: RequestContext): Flow {
   // RFC 9449 §9: the nonce for the client's next proof rides on the upstream's answer.
   if (decision.dpopNonce !== undefined) ctx.res.setHeader('dpop-nonce', decision.dpopNonce);
   ctx.trace?.verified(decision, '');
-  ctx.client = decision.token.clientId;
-  ctx.project = decision.token.projectId;
+  const { token } = decision;
+  // Another issuer's client and project are not tokengate's: counted apart under its name.
+  ctx.client = token.issuer === undefined ? token.clientId : `${token.issuer}:${token.clientId}`;
+  ctx.project = token.issuer === undefined ? token.projectId : `${token.issuer}:${token.projectId}`;
   return true;
 }
 
@@ -112,7 +114,10 @@ function authorizeTimed(
   // Forward-auth: DPoP's htu is the absolute URL the proxy reports (verification/runtime.ts).
   const request =
     origin === undefined ? req : { method: req.method, url: origin + (req.url ?? '/'), headers: req.headers };
-  const decision = auth.verifier.authorize(req.headers.authorization, route.requirement, request);
+  const decision =
+    route.issuers === undefined
+      ? auth.verifier.authorize(req.headers.authorization, route.requirement, request)
+      : auth.forIssuers(route.issuers)(req.headers.authorization, route.requirement, request);
   if (!(decision instanceof Promise)) {
     histogram.observe((performance.now() - started) / 1000);
     return decision;

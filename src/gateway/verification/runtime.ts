@@ -1,5 +1,7 @@
 import {
+  type Authorize,
   createDpopNonces,
+  createIssuerDispatch,
   createRemoteKeySet,
   createRevocationFeedClient,
   createRevocationSet,
@@ -12,13 +14,20 @@ import {
 import { type Clock, type Logger, systemClock } from '#common';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
+import { OWN_ISSUER } from '../config/file/external-issuers.ts';
 import { createRedisReplayCache } from './dpop-replay.ts';
+import { createExternalIssuers } from './external-issuers.ts';
 import { resolveFeedToken } from './feed-token.ts';
 import { type ReadinessReport, readinessOf } from './readiness.ts';
 
 /** The verification plugin as the gateway hosts it: key set + revocation feed + verifier. */
 export interface AuthRuntime {
   readonly verifier: Verifier;
+  /**
+   * The check of a route that accepts external issuers (`routes[].issuers`), built on first use
+   * and kept per route; a route of tokengate's own issuer alone calls `verifier` directly.
+   */
+  forIssuers(names: readonly string[]): Authorize;
   readonly metricsSource: MetricsSource;
   readiness(): ReadinessReport;
   /** Resolves once keys are loaded and revocations synced (background loops keep retrying). */
@@ -96,6 +105,23 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     ...clockOption,
   });
 
+  // Each with its own key set, caches and metrics label; readiness never waits for them.
+  const external = createExternalIssuers(config, { log, clock, metrics });
+  external.start();
+  const dispatch = createIssuerDispatch({
+    own: { name: OWN_ISSUER, issuer: issuer.issuer, verifier },
+    external: external.verifiers,
+  });
+  const checks = new WeakMap<readonly string[], Authorize>();
+  const forIssuers = (names: readonly string[]): Authorize => {
+    let check = checks.get(names);
+    if (check === undefined) {
+      check = dispatch.forIssuers(names);
+      checks.set(names, check);
+    }
+    return check;
+  };
+
   const abort = new AbortController();
   let feed: RevocationFeedClient | undefined;
   const keysStarted = keySet.start().catch((error: unknown) => {
@@ -121,6 +147,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
   const readiness = () => readinessOf(keySet.ready(), keySet.status(), revocations.status());
   return {
     verifier,
+    forIssuers,
     readiness,
     metricsSource: {
       verifierStats: () => verifier.stats?.(),
@@ -135,6 +162,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
     close() {
       abort.abort();
       keySet.stop();
+      external.stop();
       feed?.stop();
       redisReplay?.close();
     },

@@ -29,6 +29,8 @@ export function identityValue(token: VerifiedToken): string {
       ['project_id', token.projectId],
       ['scope', token.scopes.join(' ')],
       ['jti', token.jti],
+      // An external issuer's tokens say whose: its client ids are not tokengate's.
+      ...(token.issuer === undefined ? [] : ([['issuer', token.issuer]] as const)),
     ]);
     built.set(token, value);
   }
