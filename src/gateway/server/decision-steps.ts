@@ -40,11 +40,13 @@ export function described(ctx: RequestContext): Flow {
 /**
  * Forward-auth's last step, in place of forward(): 200 with the identity header (the headers the
  * earlier steps set, RateLimit fields and DPoP-Nonce, go with it) for the proxy to copy onto the
- * request it forwards.
+ * request it forwards. For Caddy the header is there, empty, even without a token (a public
+ * route): Caddy 2.6's `copy_headers` would otherwise set the text of its own placeholder.
  */
 export function answerAllowed(ctx: RequestContext): Flow {
   const headers: Record<string, string | number> = { 'x-request-id': ctx.requestId, 'content-length': 0 };
   if (ctx.token !== undefined) headers[IDENTITY_HEADER] = identityValue(ctx.token);
+  else if (ctx.gen.forwardAuth?.proxy === 'caddy') headers[IDENTITY_HEADER] = '';
   ctx.res.writeHead(200, headers);
   ctx.res.end();
   return false;

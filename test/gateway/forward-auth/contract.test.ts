@@ -4,7 +4,7 @@ import { apiError } from '#common';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
 import { bearer } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { type Answer, type ClientCall, send, viaEnvoy, viaTraefik } from './proxy-contracts.ts';
+import { type Answer, type ClientCall, lastReached, reached, send, viaEnvoy, viaTraefik } from './proxy-contracts.ts';
 
 /**
  * Forward-auth as Traefik (`forwardAuth`) and Envoy (`ext_authz` HTTP service) call it: each
@@ -49,7 +49,7 @@ describe.each(shapes)('forward-auth for %s', (_name, harness, via) => {
     const token = await h.kit.tokenWithScopes(['phone']);
     const answer = await call('/api/phone/v1/verification?phone_number=1', { authorization: bearer(token) });
     expect(answer.status).toBe(200);
-    const seen = h.upstream.seen.at(-1);
+    const seen = lastReached(h);
     expect(seen?.url).toBe('/api/phone/v1/verification?phone_number=1');
     expect(seen?.headers['x-tokengate-identity']).toContain('client_id="client-1"');
     expect(seen?.headers['x-tokengate-identity']).toContain('scope="phone"');
@@ -57,7 +57,7 @@ describe.each(shapes)('forward-auth for %s', (_name, harness, via) => {
 
   it('keeps a refused call from the upstream and hands the client its body and challenge unchanged', async () => {
     const h = harness();
-    const before = h.upstream.seen.length;
+    const before = reached(h);
     const missing = await call('/api/au/address/autocomplete?q=1');
     expect(missing.status).toBe(401);
     expect(json(missing)).toEqual(apiError('credentials_missing', { extra: { completions: [] } }).body);
@@ -68,38 +68,38 @@ describe.each(shapes)('forward-auth for %s', (_name, harness, via) => {
     expect(wrongScope.status).toBe(401);
     expect(json(wrongScope)).toEqual(apiError('insufficient_scope', { extra: { completions: [] } }).body);
     expect(wrongScope.headers['www-authenticate']).toContain('error="insufficient_scope"');
-    expect(h.upstream.seen.length).toBe(before);
+    expect(reached(h)).toBe(before);
   });
 
   it('answers 404 and 405 for what the route map does not serve, as the gateway itself would', async () => {
     const h = harness();
-    const before = h.upstream.seen.length;
+    const before = reached(h);
     const unknown = await call('/nowhere');
     expect(unknown.status).toBe(404);
     expect(json(unknown)).toEqual(apiError('route_not_found').body);
     const post = await call('/api/phone/v1/verification', {}, 'POST');
     expect(post.status).toBe(405);
     expect(post.headers['allow']).toBe('GET');
-    expect(h.upstream.seen.length).toBe(before);
+    expect(reached(h)).toBe(before);
   });
 
   it("applies the route's rate limit: the second call gets 429 with Retry-After", async () => {
     const h = harness();
     const authorization = bearer(await h.kit.tokenWithScopes(['phone']));
     expect((await call('/limited/a', { authorization })).status).toBe(200);
-    const before = h.upstream.seen.length;
+    const before = reached(h);
     const limited = await call('/limited/a', { authorization });
     expect(limited.status).toBe(429);
     expect(json(limited)).toMatchObject({ error_code: '1045', success: false });
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
-    expect(h.upstream.seen.length).toBe(before);
+    expect(reached(h)).toBe(before);
   });
 
   it('lets a public route through with no identity header', async () => {
     const h = harness();
     const answer = await call('/public/page', { 'x-tokengate-identity': 'client_id="forged"' });
     expect(answer.status).toBe(200);
-    expect(h.upstream.seen.at(-1)?.headers['x-tokengate-identity']).toBeUndefined();
+    expect(lastReached(h)?.headers['x-tokengate-identity']).toBeUndefined();
   });
 
   it("checks a DPoP proof's htu and htm against the URL and method the proxy reports", async () => {
@@ -135,7 +135,7 @@ describe('forward-auth requests the gateway does not take', () => {
   });
 
   it('refuses a request from an address not in trustedProxies with 403 1060, whatever path it names', async () => {
-    const before = untrusted.upstream.seen.length;
+    const before = reached(untrusted);
     const answer = await viaTraefik(untrusted.gateway.url, untrusted.upstream.url, {
       method: 'GET',
       path: '/public/page',
@@ -143,7 +143,7 @@ describe('forward-auth requests the gateway does not take', () => {
     });
     expect(answer.status).toBe(403);
     expect(json(answer)).toEqual(apiError('untrusted_proxy').body);
-    expect(untrusted.upstream.seen.length).toBe(before);
+    expect(reached(untrusted)).toBe(before);
   });
 
   it('still answers its own health paths to any address', async () => {

@@ -1,4 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { SeenRequest } from '../support/echo-upstream.ts';
+import type { Harness } from '../support/harness.ts';
 
 /** What a client sends through a proxy, and what it gets back. */
 export interface ClientCall {
@@ -80,3 +82,11 @@ function withIdentity(call: ClientCall, auth: Answer): Record<string, string> {
   if (typeof identity === 'string') headers[IDENTITY] = identity;
   return headers;
 }
+
+/** What the upstream served for clients: the gateway's own calls to it (`/internal/…` polls) left out. */
+export function clientRequests(h: Harness): SeenRequest[] {
+  return h.upstream.seen.filter((seen) => !seen.url.startsWith('/internal/'));
+}
+
+export const reached = (h: Harness): number => clientRequests(h).length;
+export const lastReached = (h: Harness): SeenRequest | undefined => clientRequests(h).at(-1);
