@@ -1,5 +1,6 @@
 import { type CompiledForwardAuth, describedRequest, relayForNginx } from '../forward-auth/index.ts';
 import { HEALTH_PATHS } from '../ops/health.ts';
+import { decisionClaimHeaders } from '../proxy/passes/index.ts';
 import { identityValue, IDENTITY_HEADER } from '../proxy/passes/identity.ts';
 import { pathOf } from '../routing/path-guard.ts';
 import type { RequestContext } from './context.ts';
@@ -38,15 +39,18 @@ export function described(ctx: RequestContext): Flow {
 }
 
 /**
- * Forward-auth's last step, in place of forward(): 200 with the identity header (the headers the
- * earlier steps set, RateLimit fields and DPoP-Nonce, go with it) for the proxy to copy onto the
- * request it forwards. For Caddy the header is there, empty, even without a token (a public
- * route): Caddy 2.6's `copy_headers` would otherwise set the text of its own placeholder.
+ * Forward-auth's last step, in place of forward(): 200 with the identity header and the claim
+ * headers (the headers the earlier steps set, RateLimit fields and DPoP-Nonce, go with it) for the
+ * proxy to copy onto the request it forwards. For Caddy the identity header is there, empty, even
+ * without a token (a public route): Caddy 2.6's `copy_headers` would otherwise set the text of its
+ * own placeholder. Claim headers are always all there (claim-headers.ts).
  */
 export function answerAllowed(ctx: RequestContext): Flow {
   const headers: Record<string, string | number> = { 'x-request-id': ctx.requestId, 'content-length': 0 };
   if (ctx.token !== undefined) headers[IDENTITY_HEADER] = identityValue(ctx.token);
   else if (ctx.gen.forwardAuth?.proxy === 'caddy') headers[IDENTITY_HEADER] = '';
+  const claims = ctx.matched?.claimHeaders;
+  if (claims !== undefined) decisionClaimHeaders(headers, claims, ctx.token);
   ctx.res.writeHead(200, headers);
   ctx.res.end();
   return false;

@@ -10,6 +10,11 @@ export interface ClientCall {
   /** The Host the client addressed. */
   readonly host: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The decision's headers the proxy is configured to copy besides the identity header (Traefik
+   * `authResponseHeaders`, Envoy `allowed_upstream_headers`), lower-case: the claim headers.
+   */
+  readonly copied?: readonly string[];
 }
 
 export interface Answer {
@@ -74,12 +79,14 @@ export async function viaEnvoy(service: string, prefix: string, upstream: string
   return send(upstream + call.path, call.method, withIdentity(call, auth));
 }
 
-/** The client's headers with the decision's identity header in place of any it sent. */
+/** The client's headers with the decision's identity header (and those in `copied`) in place of any it sent. */
 function withIdentity(call: ClientCall, auth: Answer): Record<string, string> {
   const headers: Record<string, string> = { ...call.headers, host: call.host };
-  delete headers[IDENTITY];
-  const identity = auth.headers[IDENTITY];
-  if (typeof identity === 'string') headers[IDENTITY] = identity;
+  for (const name of [IDENTITY, ...(call.copied ?? [])]) {
+    delete headers[name];
+    const value = auth.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
   return headers;
 }
 

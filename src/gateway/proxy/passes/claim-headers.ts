@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { VerifiedToken } from '#auth';
 import { claimHeaderValue } from './claim-value.ts';
 import type { StripPass } from './context.ts';
@@ -12,6 +11,8 @@ import type { StripPass } from './context.ts';
 export interface ClaimHeaderPlan {
   /** The request's strip passes: the usual ones, then the configured claim headers. */
   readonly strips: readonly StripPass[];
+  /** Every route's claim headers, lower-case: what is stripped. */
+  readonly names: readonly string[];
   /** Lower-case header name and the claim it carries, in the order configured. */
   readonly headers: readonly (readonly [header: string, claim: string])[];
 }
@@ -25,6 +26,7 @@ export function claimHeaderPlan(
   const isClaimHeader: StripPass = (name) => strippedNames.has(name);
   return Object.freeze({
     strips: Object.freeze([...baseStrips, isClaimHeader]),
+    names: Object.freeze([...strippedNames]),
     headers: Object.freeze(
       Object.entries(headers ?? {}).map(([header, claim]) => Object.freeze([header.toLowerCase(), claim] as const)),
     ),
@@ -33,7 +35,7 @@ export function claimHeaderPlan(
 
 /** After the other set passes: the token's claims, encoded (claim-value.ts); a claim it lacks sends nothing. */
 export function injectClaimHeaders(
-  out: IncomingHttpHeaders,
+  out: Record<string, unknown>,
   plan: ClaimHeaderPlan,
   token: VerifiedToken | undefined,
 ): void {
@@ -43,4 +45,19 @@ export function injectClaimHeaders(
     const value = Object.hasOwn(claims, claim) ? claimHeaderValue(claims[claim]) : undefined;
     if (value !== undefined) out[header] = value;
   }
+}
+
+/**
+ * Forward-auth's 200 (decision-steps.ts): every claim header of the configuration, empty where
+ * this route or token gives none. The proxy copies them onto the request it forwards, replacing
+ * the client's copies (Traefik `authResponseHeaders`, Envoy `allowed_upstream_headers`); a header
+ * left out would leave a client's own copy in place.
+ */
+export function decisionClaimHeaders(
+  out: Record<string, unknown>,
+  plan: ClaimHeaderPlan,
+  token: VerifiedToken | undefined,
+): void {
+  for (const name of plan.names) out[name] = '';
+  injectClaimHeaders(out, plan, token);
 }

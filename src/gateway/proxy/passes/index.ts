@@ -9,7 +9,7 @@ import { setRequestId } from './request-id.ts';
 export type { ForwardContext, HeaderPass, StripPass } from './context.ts';
 export { requestIdFrom } from './request-id.ts';
 export { isHopByHop } from './hop-by-hop.ts';
-export { type ClaimHeaderPlan, claimHeaderPlan } from './claim-headers.ts';
+export { type ClaimHeaderPlan, claimHeaderPlan, decisionClaimHeaders } from './claim-headers.ts';
 export { claimHeaderValue } from './claim-value.ts';
 
 /**
