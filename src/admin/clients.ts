@@ -1,7 +1,7 @@
 import { planAllowsOAuth } from '#common';
 import { ClientRevocationError } from '#issuer';
 import { isWellFormedId, type OAuthClient } from '#store';
-import { requireRole } from './access.ts';
+import { requireOperator, requireRole } from './access.ts';
 import { recordActivity } from './activity.ts';
 import type { Actor } from './actor.ts';
 import type { AdminContext } from './context.ts';
@@ -23,6 +23,8 @@ export async function createClient(
   projectId: string,
   input: CreateClientInput,
 ): Promise<NewClient> {
+  // Introspection answers about any client's tokens: only the operator grants it.
+  if (input.introspect) requireOperator(actor);
   const project = await getProject(ctx, actor, projectId, 'write');
   if (!planAllowsOAuth(project.plan)) {
     throw conflict(
@@ -34,6 +36,7 @@ export async function createClient(
     name: input.name,
     scopes: [...input.scopes],
     ...(input.require_dpop ? { requireDpop: true } : {}),
+    ...(input.introspect ? { introspect: true } : {}),
   };
   const created: NewClient = input.jwks
     ? { client: await ctx.issuer.createKeyClient({ ...fields, jwks: input.jwks }), clientSecret: null }

@@ -21,6 +21,7 @@ import {
   setClientEnabled,
   setClientKeys,
 } from './clients.ts';
+import { setClientIntrospect } from './client-introspect.ts';
 import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
 import { listKeys, rotateKeys } from './keys.ts';
@@ -55,6 +56,7 @@ const OPERATIONS = {
   deleteClient,
   setClientKeys,
   setClientDpop,
+  setClientIntrospect,
   revokeToken,
   listKeys,
   rotateKeys,

@@ -36,6 +36,11 @@ export interface IssuerConfig {
    * DPOP_NONCE_SECRET). Default off. Without a secret, one random per process.
    */
   readonly dpopNonce?: { readonly mode: DpopNonceMode; readonly secret?: string | undefined } | undefined;
+  /**
+   * The operator's admin token: the introspection endpoint accepts it as `Authorization: Bearer`
+   * from loopback. Unset, only clients with the introspect permission may introspect.
+   */
+  readonly adminToken?: string | undefined;
 }
 
 export interface SigningKeyInfo {
@@ -69,6 +74,8 @@ export interface Issuer {
     name: string;
     scopes: Scope[];
     requireDpop?: boolean;
+    /** It may call the introspection endpoint (RFC 7662). */
+    introspect?: boolean;
   }): Promise<CreatedClient>;
   /** A private_key_jwt client (RFC 7523): it proves itself with these public keys and has no secret. */
   createKeyClient(input: {
@@ -77,6 +84,7 @@ export interface Issuer {
     scopes: Scope[];
     jwks: ClientKeySet;
     requireDpop?: boolean;
+    introspect?: boolean;
   }): Promise<OAuthClient>;
   /**
    * Makes the client's token requests need a DPoP proof, or not; null for an unknown client. Other

@@ -6,7 +6,7 @@ import { type SqlRunner, toNumber } from './sql-runner.ts';
 import type { ClientKeySet, ClientStore, NewClient, OAuthClient } from './repositories/clients.ts';
 import type { RepositoryContext } from './repository-context.ts';
 
-interface ClientRow {
+export interface ClientRow {
   client_id: string;
   project_id: string;
   name: string;
@@ -16,12 +16,14 @@ interface ClientRow {
   secret_hash: string | null;
   jwks: ClientKeySet | null;
   require_dpop: boolean;
+  introspect: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, require_dpop, created_at';
+export const COLUMNS =
+  'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, require_dpop, introspect, created_at';
 
-function toClient(row: ClientRow): OAuthClient {
+export function toClient(row: ClientRow): OAuthClient {
   return {
     clientId: row.client_id,
     projectId: row.project_id,
@@ -32,6 +34,7 @@ function toClient(row: ClientRow): OAuthClient {
     secretHash: row.secret_hash,
     jwks: row.jwks,
     requireDpop: row.require_dpop,
+    introspect: row.introspect,
     createdAt: toNumber(row.created_at),
   };
 }
@@ -45,8 +48,8 @@ export async function createClient(db: SqlRunner, input: NewClient, nowMs: numbe
     return await db.transaction(async (tx) => {
       await requireOAuthPlan(tx, input.projectId);
       const rows = await tx.query<ClientRow>(
-        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, jwks, require_dpop, created_at)
-         VALUES ($1, $2, $3, $4, true, $5, $6::jsonb, $8, $7) RETURNING ${COLUMNS}`,
+        `INSERT INTO oauth_clients (client_id, project_id, name, scopes, enabled, secret_hash, jwks, require_dpop, introspect, created_at)
+         VALUES ($1, $2, $3, $4, true, $5, $6::jsonb, $8, $9, $7) RETURNING ${COLUMNS}`,
         [
           newClientId(),
           input.projectId,
@@ -56,6 +59,7 @@ export async function createClient(db: SqlRunner, input: NewClient, nowMs: numbe
           input.jwks === undefined ? null : JSON.stringify(input.jwks),
           nowMs,
           input.requireDpop ?? false,
+          input.introspect ?? false,
         ],
       );
       return toClient(rows[0]!);
@@ -130,7 +134,7 @@ export async function setClientRequireDpop(
   return rows[0] ? toClient(rows[0]) : null;
 }
 
-export function clientStore({ db, clock, changing }: RepositoryContext): ClientStore {
+export function clientStore({ db, clock, changing }: RepositoryContext): Omit<ClientStore, 'setClientIntrospect'> {
   return {
     createClient: (input) => changing(createClient(db, input, clock.now()), 'client', (c) => c.clientId),
     getClient: (clientId) => getClient(db, clientId),

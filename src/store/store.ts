@@ -3,6 +3,7 @@ import { activityStore } from './activity.ts';
 import { accountStore } from './accounts.ts';
 import { apiKeyStore } from './api-keys.ts';
 import type { Backend } from './backend.ts';
+import { clientIntrospectStore } from './client-introspect.ts';
 import { clientStore } from './clients.ts';
 import { invitationStore } from './invitations.ts';
 import { peopleStore } from './people.ts';
@@ -44,6 +45,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     ...accountStore(context),
     ...projectStore(context),
     ...clientStore(context),
+    ...clientIntrospectStore(context),
     ...usedJtiStore(context),
     ...apiKeyStore(context),
     ...signingKeyStore(context),

@@ -65,6 +65,7 @@ describe('who may call each admin operation, as the contract declares', () => {
       listClients: { id: p, input: undefined },
       setClientKeys: { id: c, input: { jwks: { keys: [{ ...jwk, kid: 'k1' }] } } },
       setClientDpop: { id: c, input: { required: true } },
+      setClientIntrospect: { id: c, input: { allowed: true } },
       disableClient: { id: c, input: undefined },
       enableClient: { id: c, input: undefined },
       // Unsigned: the role is checked before the issuer checks the signature.

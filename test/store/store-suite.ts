@@ -6,6 +6,7 @@ import { activityCases } from './cases/activity.ts';
 import { apiKeyCases } from './cases/api-keys.ts';
 import { changeCases } from './cases/changes.ts';
 import { clientCases } from './cases/clients.ts';
+import { clientIntrospectCases } from './cases/client-introspect.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
 import { peopleCases } from './cases/people.ts';
 import { portalSessionCases } from './cases/portal-sessions.ts';
@@ -41,6 +42,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('account activity', () => activityCases(context));
   describe('projects', () => projectCases(context));
   describe('OAuth clients', () => clientCases(context));
+  describe('OAuth clients: the introspection permission', () => clientIntrospectCases(context));
   describe('API keys', () => apiKeyCases(context));
   describe('signing keys', () => signingKeyCases(context));
   describe('revocations', () => revocationCases(context));

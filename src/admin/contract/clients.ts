@@ -4,11 +4,13 @@ import {
   revokeTokenInput,
   rotateKeysInput,
   setClientDpopInput,
+  setClientIntrospectInput,
   setClientKeysInput,
 } from '../input/operations.ts';
 import { operation } from './operation.ts';
 import {
   clientDpopView,
+  clientIntrospectView,
   clientStateView,
   clientView,
   createdClientView,
@@ -17,6 +19,7 @@ import {
   revokedView,
   rotatedView,
   toClientDpopView,
+  toClientIntrospectView,
   toClientStateView,
   toClientView,
   toCreatedClientView,
@@ -67,6 +70,17 @@ export const clientOperations = {
     input: setClientDpopInput,
     output: clientDpopView,
     run: async (service, actor, { id, input }) => toClientDpopView(await service.setClientDpop(actor, id, input)),
+  }),
+  setClientIntrospect: operation({
+    method: 'POST',
+    path: '/clients/:id/introspect',
+    access: 'operator',
+    summary:
+      'Allow a client to call the token introspection endpoint (RFC 7662), or no longer; every replica applies it to the next introspection request.',
+    input: setClientIntrospectInput,
+    output: clientIntrospectView,
+    run: async (service, actor, { id, input }) =>
+      toClientIntrospectView(await service.setClientIntrospect(actor, id, input)),
   }),
   disableClient: operation({
     method: 'POST',

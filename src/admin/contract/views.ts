@@ -114,6 +114,7 @@ export const clientView = z.object({
   enabled: z.boolean(),
   auth: authMethod,
   require_dpop: z.boolean(),
+  introspect: z.boolean(),
   jwks: keySet.optional(),
 });
 export const toClientView = (c: OAuthClient): View<typeof clientView> => ({
@@ -123,6 +124,7 @@ export const toClientView = (c: OAuthClient): View<typeof clientView> => ({
   enabled: c.enabled,
   auth: clientAuthMethod(c),
   require_dpop: c.requireDpop,
+  introspect: c.introspect,
   ...(c.jwks ? { jwks: c.jwks } : {}),
 });
 
@@ -146,6 +148,12 @@ export const clientDpopView = clientView.pick({ client_id: true, require_dpop: t
 export const toClientDpopView = (c: OAuthClient): View<typeof clientDpopView> => ({
   client_id: c.clientId,
   require_dpop: c.requireDpop,
+});
+
+export const clientIntrospectView = clientView.pick({ client_id: true, introspect: true });
+export const toClientIntrospectView = (c: OAuthClient): View<typeof clientIntrospectView> => ({
+  client_id: c.clientId,
+  introspect: c.introspect,
 });
 
 export const keyView = z.object({

@@ -29,6 +29,7 @@ export const createClientInput = z
       auth: authSchema.optional(),
       jwks: jwksSchema.optional(),
       require_dpop: z.boolean({ error: 'require_dpop: must be true or false' }).optional(),
+      introspect: z.boolean({ error: 'introspect: must be true or false' }).optional(),
     },
     { error: NOT_AN_OBJECT },
   )
@@ -61,3 +62,9 @@ export const setClientDpopInput = z
   .object({ required: z.boolean({ error: 'required: must be true or false' }) }, { error: NOT_AN_OBJECT })
   .brand<'SetClientDpopInput'>();
 export type SetClientDpopInput = z.output<typeof setClientDpopInput>;
+
+/** `allowed`: the client may call the introspection endpoint (RFC 7662). */
+export const setClientIntrospectInput = z
+  .object({ allowed: z.boolean({ error: 'allowed: must be true or false' }) }, { error: NOT_AN_OBJECT })
+  .brand<'SetClientIntrospectInput'>();
+export type SetClientIntrospectInput = z.output<typeof setClientIntrospectInput>;

@@ -6,11 +6,12 @@ import type { AdminCommand, CommandInput } from './command.ts';
 import { only, operationCommand, toggleCommands } from './operation-command.ts';
 import { readKeySet } from './key-set-file.ts';
 import { fields, table } from './table.ts';
+import { clientUpdate } from './client-update.ts';
 
 const CLIENT_ID = { CLIENT_ID: 'the client' };
 
 const create = operationCommand({
-  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--require-dpop] [--json]`,
+  usage: `client create --project PROJECT_ID --name NAME --scopes ${SCOPES.join(',')} [--auth private_key_jwt --jwks FILE] [--require-dpop] [--introspect] [--json]`,
   operation: 'createClient',
   options: {
     '--project PROJECT_ID': 'the project it belongs to',
@@ -19,6 +20,7 @@ const create = operationCommand({
     '--auth METHOD': 'client_secret (default) or private_key_jwt',
     '--jwks FILE': 'with private_key_jwt: a JSON file holding the public JWK set {"keys": [...]}',
     '--require-dpop': 'refuse its token requests without a DPoP proof (every token it gets is key-bound)',
+    '--introspect': 'allow it to call the token introspection endpoint (POST /oauth/introspect)',
   },
   async request(input, command) {
     noPositionals(input, command);
@@ -27,8 +29,9 @@ const create = operationCommand({
     const scopes = parseScopes(required(input, command, 'scopes'), command);
     const auth = authOption(input, command);
     const dpop = input.values['require-dpop'] ? { require_dpop: true } : {};
-    if (auth === 'client_secret') return { id, input: { name, scopes, ...dpop } };
-    return { id, input: { name, scopes, auth, jwks: await readKeySet(input, command), ...dpop } };
+    const introspect = input.values.introspect ? { introspect: true } : {};
+    if (auth === 'client_secret') return { id, input: { name, scopes, ...dpop, ...introspect } };
+    return { id, input: { name, scopes, auth, jwks: await readKeySet(input, command), ...dpop, ...introspect } };
   },
   json: shownClient,
   text: (client) =>
@@ -39,11 +42,16 @@ const create = operationCommand({
     }`,
 });
 
-/** A new client as the operator contract prints it: a private_key_jwt client has no secret, so it says how it signs. */
+/**
+ * A new client as the operator contract prints it: a private_key_jwt client has no secret, so it
+ * says how it signs; one that may introspect says so (`introspect: true`).
+ */
 function shownClient(client: AnswerOf<'createClient'>) {
-  return client.auth === 'private_key_jwt'
-    ? only(client, ['client_id', 'name', 'scopes', 'enabled', 'auth'])
-    : only(client, ['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
+  const shown =
+    client.auth === 'private_key_jwt'
+      ? only(client, ['client_id', 'name', 'scopes', 'enabled', 'auth'])
+      : only(client, ['client_id', 'client_secret', 'name', 'scopes', 'enabled']);
+  return client.introspect ? { ...shown, introspect: true as const } : shown;
 }
 
 /** `--auth`: client_secret (the default) or private_key_jwt, which alone takes `--jwks FILE`. */
@@ -129,6 +137,7 @@ export const clientCommands: readonly AdminCommand[] = [
   list,
   keys,
   dpop,
+  clientUpdate,
   ...toggleCommands({
     noun: 'client',
     id: ['CLIENT_ID', 'the client', 'client id', 'client'],

@@ -28,6 +28,9 @@ export interface AdminValues {
   /** `client dpop ID --require|--allow`: make its token requests need a DPoP proof, or not. */
   readonly require?: boolean | undefined;
   readonly allow?: boolean | undefined;
+  /** `client create --introspect`, `client update ID --introspect|--no-introspect` (RFC 7662 permission). */
+  readonly introspect?: boolean | undefined;
+  readonly 'no-introspect'?: boolean | undefined;
 }
 
 export interface CommandInput {

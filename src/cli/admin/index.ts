@@ -80,6 +80,8 @@ const OPTIONS = {
   'require-dpop': { type: 'boolean' },
   require: { type: 'boolean' },
   allow: { type: 'boolean' },
+  introspect: { type: 'boolean' },
+  'no-introspect': { type: 'boolean' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

@@ -17,6 +17,8 @@ export interface OAuthClient {
   jwks: ClientKeySet | null;
   /** Its token requests must carry a DPoP proof (RFC 9449), so all its tokens are key-bound. */
   requireDpop: boolean;
+  /** It may ask the introspection endpoint about any token (RFC 7662); an operator grants it. */
+  introspect: boolean;
   createdAt: number;
 }
 
@@ -34,6 +36,8 @@ export interface NewClient {
   jwks?: ClientKeySet | undefined;
   /** Refuse its token requests without a DPoP proof; default false. */
   requireDpop?: boolean | undefined;
+  /** May call the introspection endpoint; default false. */
+  introspect?: boolean | undefined;
 }
 
 /** The OAuth clients of the projects. A change is announced to every replica (onChange, kind `client`). */
@@ -55,4 +59,6 @@ export interface ClientStore {
   setClientJwks(clientId: string, jwks: ClientKeySet): Promise<OAuthClient | null>;
   /** Makes the client's token requests need a DPoP proof, or not; null for an unknown client. */
   setClientRequireDpop(clientId: string, required: boolean): Promise<OAuthClient | null>;
+  /** Grants or withdraws the introspection permission; null for an unknown client. */
+  setClientIntrospect(clientId: string, allowed: boolean): Promise<OAuthClient | null>;
 }
