@@ -168,6 +168,12 @@ export interface Verifier {
     requirement: RouteRequirement,
     request?: DpopRequest,
   ): AuthDecision | Promise<AuthDecision>;
+  /**
+   * A token on its own, as an introspection endpoint (RFC 7662) asks about it: every check of
+   * `authorize` (signature, claims, expiry, revocation) except how it was presented and a route's
+   * scopes, so a DPoP-bound token needs no proof. Synchronous unless an unknown kid needs the refetch.
+   */
+  inspect(token: string): AuthDecision | Promise<AuthDecision>;
   /** Running counters for metrics (cache hit ratio, signatures checked). Optional for test doubles. */
   stats?(): VerifierStats;
 }

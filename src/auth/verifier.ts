@@ -70,13 +70,14 @@ export function createVerifier(options: VerifierOptions): Verifier {
     requirement: RouteRequirement,
     raw: string,
     fp: number,
-    presentedDpop: boolean,
+    presented: Presentation,
   ): AuthDecision {
     // RFC 9449 §7.1: a DPoP-bound token is no bearer token; the thief of one has no key. The
     // challenge is DPoP's: the only way this token can be used.
-    if (token.jkt !== undefined && !presentedDpop)
+    if (token.jkt !== undefined && presented === 'bearer')
       return { ...fail('invalid_token', 'DPoP-bound token presented as Bearer'), dpop: true };
-    if (token.jkt === undefined && presentedDpop) return fail('invalid_token', 'unbound token presented as DPoP');
+    if (token.jkt === undefined && presented === 'dpop')
+      return fail('invalid_token', 'unbound token presented as DPoP');
     if (clock.now() >= token.exp * 1000 + toleranceMs) {
       return remember(raw, fp, { ok: false, kind: 'token_expired', detail: 'exp passed', expiredAt: token.exp });
     }
@@ -96,7 +97,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     alg: SupportedAlgorithm,
     key: KeyObject,
     requirement: RouteRequirement,
-    presentedDpop: boolean,
+    presented: Presentation,
   ): AuthDecision {
     if (!keyAccepts(key, kid, alg)) return remember(raw, fp, fail('invalid_token', `key ${kid} does not fit ${alg}`));
     stats.signaturesChecked += 1;
@@ -109,7 +110,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (early !== undefined) return early;
     // Cached from the second sighting on (admission.ts): single-use tokens cost no cache churn.
     if (doorkeeper.seenBefore(fp)) tokens.set(raw, fp, { token, kid, key }, token.exp * 1000 + toleranceMs);
-    return decide(token, requirement, raw, fp, presentedDpop);
+    return decide(token, requirement, raw, fp, presented);
   }
 
   async function afterRefetch(
@@ -119,10 +120,10 @@ export function createVerifier(options: VerifierOptions): Verifier {
     kid: string,
     alg: SupportedAlgorithm,
     requirement: RouteRequirement,
-    presentedDpop: boolean,
+    presented: Presentation,
   ): Promise<AuthDecision> {
     const key = await keys.refreshFor?.(kid).catch(() => undefined);
-    if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop);
+    if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement, presented);
     return keys.ready()
       ? fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`)
       : fail('keys_unavailable', 'no usable key set');
@@ -135,7 +136,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
   ): AuthDecision | Promise<AuthDecision> {
     // parseCompact enforces base64url (a subset of b64token), so the extractor need not scan too.
     const raw = extractBearer(authorization, config.maxTokenLength, false);
-    if (typeof raw === 'string') return verifyToken(authorization as string, raw, requirement, false);
+    if (typeof raw === 'string') return verifyToken(authorization as string, raw, requirement, 'bearer');
     // Only a request that is not Bearer pays for the DPoP scheme test.
     if (dpop !== undefined && raw.kind === 'credentials_missing' && isDpopScheme(authorization))
       return dpop.authorize(authorization as string, requirement, request, verifyToken);
@@ -146,7 +147,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     authorization: string,
     raw: string,
     requirement: RouteRequirement,
-    presentedDpop: boolean,
+    presented: Presentation,
   ): AuthDecision | Promise<AuthDecision> {
     const fp = fingerprint(authorization);
     // The verified cache first: a token is in both caches only if its key has changed since
@@ -154,7 +155,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
     const hit = tokens.get(raw, fp);
     if (hit !== undefined && keys.get(hit.kid) === hit.key) {
       stats.tokenCacheHits += 1;
-      return decide(hit.token, requirement, raw, fp, presentedDpop);
+      return decide(hit.token, requirement, raw, fp, presented);
     }
     const known = rejected.get(raw, fp);
     if (known !== undefined) {
@@ -176,13 +177,33 @@ export function createVerifier(options: VerifierOptions): Verifier {
     if (key !== undefined) {
       // Decided with the key as it is now; only the signature check waits for the batch.
       return batch === undefined
-        ? finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop)
-        : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement, presentedDpop));
+        ? finish(raw, fp, jws, kid, alg, key, requirement, presented)
+        : batch.run(() => finish(raw, fp, jws, kid, alg, key, requirement, presented));
     }
     if (!keys.ready()) return fail('keys_unavailable', 'key set not loaded or past maxStale');
     if (keys.refreshFor === undefined) return fail('invalid_token', `unknown kid ${kid.slice(0, 64)}`);
-    return afterRefetch(raw, fp, jws, kid, alg, requirement, presentedDpop);
+    return afterRefetch(raw, fp, jws, kid, alg, requirement, presented);
   }
 
-  return { authorize, stats: () => ({ ...stats }) };
+  /**
+   * The token alone, for an introspection endpoint (RFC 7662): the same caches and checks as
+   * `authorize`, minus the two that belong to a request, how it was presented (a DPoP-bound token
+   * needs no proof here) and a route's scopes.
+   */
+  function inspect(token: string): AuthDecision | Promise<AuthDecision> {
+    if (typeof token !== 'string' || token === '') return fail('invalid_token', 'no token');
+    if (token.length > config.maxTokenLength) return fail('invalid_token', 'token too long');
+    return verifyToken(`Bearer ${token}`, token, ANY_TOKEN, 'inspection');
+  }
+
+  return { authorize, inspect, stats: () => ({ ...stats }) };
 }
+
+/** Any valid token: what an inspection asks, having no route. */
+const ANY_TOKEN: RouteRequirement = { scopes: [], match: 'any' };
+
+/**
+ * How the token came: `Authorization: Bearer`, `Authorization: DPoP` with a proof, or handed to
+ * `inspect` (no presentation to check).
+ */
+type Presentation = 'bearer' | 'dpop' | 'inspection';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createDpopNonces } from '#auth';
+import { createDpopNonces, createVerifier } from '#auth';
 import { epochSeconds, generateSecret, hashSecret, systemClock } from '#common';
 import { ClientDirectory } from './clients/client-directory.ts';
 import { checkIssuerConfig } from './config-check.ts';
@@ -8,7 +8,9 @@ import { metadataDocument, metadataPaths } from './endpoints/metadata.ts';
 import { PATHS } from './endpoints/paths.ts';
 import { type OAuthHandler, oauthRoute } from './endpoints/oauth-route.ts';
 import { servePublicDocument } from './endpoints/public-document.ts';
+import { introspectEndpoint } from './endpoints/introspect.ts';
 import { revokeEndpoint } from './endpoints/revoke.ts';
+import { createInspector } from './introspection/inspect.ts';
 import { tokenEndpoint } from './endpoints/token.ts';
 import { KeyWrapper } from './keys/envelope.ts';
 import { keyInfo } from './keys/key-info.ts';
@@ -25,6 +27,9 @@ import { RevocationSync } from './revocation/revocation-sync.ts';
 import { Revoker } from './revocation/revoker.ts';
 import { followStoreChanges } from './store-changes.ts';
 import type { Issuer, IssuerDeps } from './types.ts';
+
+/** Every algorithm the issuer signs with: a key keeps its own after SIGNING_ALG changes. */
+const INTROSPECTION_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 
 /**
  * Builds the issuer: loads (or creates) the signing keys, syncs the live revocations, and
@@ -54,6 +59,17 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const metadata = metadataDocument(issuer);
   const nonces = createDpopNonces({ mode: 'off', ...config.dpopNonce, now: () => clock.now() });
   const dpop = { store, issuer, clock, log, nonces };
+  const keyResolver = localKeyResolver(keyring, clock);
+  // The plugin the gateways and the upstream run, over this replica's own keys and revocations.
+  const verifier = createVerifier({
+    issuer,
+    audience,
+    algorithms: INTROSPECTION_ALGORITHMS,
+    keys: keyResolver,
+    revocations: live,
+    clock,
+  });
+  const inspect = createInspector({ verifier, clients, issuer, audience });
   const routes = new Map<string, OAuthHandler>([
     [PATHS.token, oauthRoute((req, res) => tokenEndpoint(req, res, { ...auth, tokens, dpop }), log)],
     [
@@ -63,6 +79,10 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
           revokeEndpoint(req, res, { ...auth, keyring, revoker, revocations: live, issuer, audience, clock }),
         log,
       ),
+    ],
+    [
+      PATHS.introspect,
+      oauthRoute((req, res) => introspectEndpoint(req, res, { ...auth, inspect, adminToken: config.adminToken }), log),
     ],
     [
       PATHS.jwks,
@@ -152,7 +172,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
       return keys.map((key) => keyInfo(key, keys));
     },
     rotateKeys: (options) => keyring.rotate(options),
-    keyResolver: localKeyResolver(keyring, clock),
+    keyResolver,
     revocationChecker: live,
     async close() {
       for (const timer of timers) clearInterval(timer);

@@ -17,6 +17,7 @@ import type { RateLimitStore, UsageStore } from '#store';
 export const ISSUER_PATHS = [
   '/oauth/token',
   '/oauth/revoke',
+  '/oauth/introspect',
   '/.well-known/jwks.json',
   '/.well-known/oauth-authorization-server',
 ] as const;

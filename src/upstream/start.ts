@@ -88,6 +88,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
         feedToken: feedToken.value,
         trustedProxies: config.trustedProxies,
         dpopNonce: config.dpopNonce,
+        adminToken: adminToken.value,
       },
     });
     cleanups.push(() => issuer.close());

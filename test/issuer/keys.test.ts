@@ -94,6 +94,9 @@ describe('authorization server metadata', () => {
       token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
       revocation_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      introspection_endpoint: `${h.url}/oauth/introspect`,
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+      introspection_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       scopes_supported: ['address', 'phone', 'email'],
       dpop_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
     });

@@ -8,7 +8,7 @@ type VerifyToken = (
   authorization: string,
   raw: string,
   requirement: RouteRequirement,
-  presentedDpop: boolean,
+  presented: 'dpop',
 ) => AuthDecision | Promise<AuthDecision>;
 
 const SCHEME = 'dpop';
@@ -54,7 +54,7 @@ export function createDpopCheck(options: DpopOptions, clock: Clock, maxTokenLeng
     const raw = authorization.slice(start);
     if (raw === '' || raw.length > maxTokenLength || !TOKEN68.test(raw))
       return refuse('invalid_token', 'Authorization is not "DPoP", spaces, then a token');
-    const decision = await verifyToken(authorization, raw, requirement, true);
+    const decision = await verifyToken(authorization, raw, requirement, 'dpop');
     if (!decision.ok) return refused(decision);
     const header = request?.headers['dpop'];
     const proof = Array.isArray(header) ? header.join(', ') : header;

@@ -35,6 +35,10 @@ export function metadataDocument(issuer: string): PublicDocument {
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     revocation_endpoint_auth_methods_supported: authMethods,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    // RFC 7662 §4 / RFC 8414 §2: clients with the introspect permission authenticate as at the token endpoint.
+    introspection_endpoint: base + PATHS.introspect,
+    introspection_endpoint_auth_methods_supported: authMethods,
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     scopes_supported: [...SCOPES],
     dpop_signing_alg_values_supported: SUPPORTED_ALGORITHMS,
   });

@@ -6,6 +6,7 @@
 export const PATHS = {
   token: '/oauth/token',
   revoke: '/oauth/revoke',
+  introspect: '/oauth/introspect',
   jwks: '/.well-known/jwks.json',
   metadata: '/.well-known/oauth-authorization-server',
 } as const;

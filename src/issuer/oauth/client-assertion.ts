@@ -31,7 +31,9 @@ export class ClientAssertions {
     this.#deps = deps;
     const base = deps.issuer.replace(/\/+$/, '');
     // The revocation endpoint is also authenticated with it; RFC 7523 lets the issuer stand for both.
-    this.#audiences = [...new Set([deps.issuer, base, base + PATHS.token, base + PATHS.revoke])];
+    this.#audiences = [
+      ...new Set([deps.issuer, base, base + PATHS.token, base + PATHS.revoke, base + PATHS.introspect]),
+    ];
   }
 
   async problem(assertion: string, clientId: string, jwks: ClientKeySet): Promise<string | null> {

@@ -193,10 +193,10 @@ describe('loading a valid gateway configuration', () => {
     expect(result).toEqual({ ok: true, output: expect.stringMatching(/^OK /), exitCode: 0 });
   });
 
-  it('answers in the OAuth error shape on the token and revocation endpoints of the default route map', () => {
+  it('answers in the OAuth error shape on the token, revocation and introspection endpoints of the default route map', () => {
     const { routes } = loadGatewayConfig(join(here, '../../../config/gateway.yaml'), {});
     const oauth = routes.filter((r) => r.errorShape === 'oauth').map((r) => r.path);
-    expect(oauth).toEqual(['/oauth/token', '/oauth/revoke']);
+    expect(oauth).toEqual(['/oauth/token', '/oauth/revoke', '/oauth/introspect']);
   });
 });
 
