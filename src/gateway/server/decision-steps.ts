@@ -40,15 +40,18 @@ export function described(ctx: RequestContext): Flow {
 
 /**
  * Forward-auth's last step, in place of forward(): 200 with the identity header and the claim
- * headers (the headers the earlier steps set, RateLimit fields and DPoP-Nonce, go with it) for the
- * proxy to copy onto the request it forwards. For Caddy the identity header is there, empty, even
- * without a token (a public route): Caddy 2.6's `copy_headers` would otherwise set the text of its
- * own placeholder. Claim headers are always all there (claim-headers.ts).
+ * headers (the headers earlier steps set, RateLimit fields and DPoP-Nonce, go with it) for the
+ * proxy to copy onto the request it forwards. The identity header is there even without a token
+ * (empty: a public route), so a proxy that copies it replaces a copy the client sent; Caddy 2.6's
+ * `copy_headers` would otherwise also set the text of its own placeholder. Claim headers are
+ * always all there too (claim-headers.ts).
  */
 export function answerAllowed(ctx: RequestContext): Flow {
-  const headers: Record<string, string | number> = { 'x-request-id': ctx.requestId, 'content-length': 0 };
-  if (ctx.token !== undefined) headers[IDENTITY_HEADER] = identityValue(ctx.token);
-  else if (ctx.gen.forwardAuth?.proxy === 'caddy') headers[IDENTITY_HEADER] = '';
+  const headers: Record<string, string | number> = {
+    'x-request-id': ctx.requestId,
+    'content-length': 0,
+    [IDENTITY_HEADER]: ctx.token === undefined ? '' : identityValue(ctx.token),
+  };
   const claims = ctx.matched?.claimHeaders;
   if (claims !== undefined) decisionClaimHeaders(headers, claims, ctx.token);
   ctx.res.writeHead(200, headers);
