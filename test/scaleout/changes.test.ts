@@ -1,5 +1,15 @@
+import * as oidc from 'openid-client';
 import { expect, it } from 'vitest';
-import { type Answer, arrivals, describeScaleOut, type Endpoint, jwtHeader, PHONE_PATH, report } from './fixture.ts';
+import {
+  type Answer,
+  arrivals,
+  type CreatedClient,
+  describeScaleOut,
+  type Endpoint,
+  jwtHeader,
+  PHONE_PATH,
+  report,
+} from './fixture.ts';
 
 /**
  * Each kind of change made through replica 1's admin API holds on replica 2 within 1 s: replica 2
@@ -115,6 +125,64 @@ describeScaleOut('each kind of change made on replica 1 holds on replica 2 withi
       'project deleted: its token answered 1025',
       (at) => s.call(PHONE_PATH, token, at),
       (a) => a.body.error_code === '1025',
+    );
+  });
+
+  it('token introspection: a revocation, a client disable, a project deletion, a withdrawn permission', async () => {
+    const s = stack();
+    const [r1, r2] = s.replicas;
+    const { project, client: subject } = await s.newClient();
+    const rs = await s.admin<CreatedClient>(
+      ['client', 'create', '--project', project.id, '--name', 'rs', '--scopes', 'phone', '--introspect'],
+      r1,
+    );
+    // openid-client discovers the issuer (PUBLIC_URL, gateway 1) and introspects at `at`.
+    const issuer = s.gateways[0].url;
+    const config = await oidc.discovery(
+      new URL(issuer),
+      rs.client_id,
+      undefined,
+      oidc.ClientSecretBasic(rs.client_secret),
+      {
+        algorithm: 'oauth2',
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
+    const introspect =
+      (token: string) =>
+      async (at: Endpoint): Promise<Answer> => {
+        config[oidc.customFetch] = (url, options) => fetch(url.replace(issuer, at.url), options as RequestInit);
+        return { status: 200, body: await oidc.tokenIntrospection(config, token) };
+      };
+    const inactive = (a: Answer) => a.body.active === false;
+
+    const revoked = await s.token(subject, s.gateways[0]);
+    expect((await introspect(revoked)(r2)).body).toMatchObject({ active: true, client_id: subject.client_id });
+    expect((await s.adminApi('POST', '/tokens/revoke', { token: revoked }, r1)).status).toBe(200);
+    await onReplica2('token revoked: introspected inactive', introspect(revoked), inactive);
+
+    const ofDisabled = await s.token(subject, r2);
+    expect((await introspect(ofDisabled)(r2)).body.active).toBe(true);
+    expect((await s.adminApi('POST', `/clients/${subject.client_id}/disable`, undefined, r1)).status).toBe(200);
+    await onReplica2('client disabled: its token introspected inactive', introspect(ofDisabled), inactive);
+
+    const other = await s.newClient();
+    const ofDeleted = await s.token(other.client, r2);
+    expect((await introspect(ofDeleted)(r2)).body.active).toBe(true);
+    expect((await s.adminApi('DELETE', `/projects/${other.project.id}`, undefined, r1)).status).toBe(200);
+    await onReplica2('project deleted: its token introspected inactive', introspect(ofDeleted), inactive);
+
+    const third = await s.newClient();
+    const live = await s.token(third.client, r2);
+    expect((await s.adminApi('POST', `/clients/${rs.client_id}/introspect`, { allowed: false }, r1)).status).toBe(200);
+    await onReplica2(
+      'introspect permission withdrawn: refused 403',
+      (at) =>
+        introspect(live)(at).catch((error: unknown) => ({
+          status: (error as { status?: number }).status ?? 0,
+          body: {},
+        })),
+      (a) => a.status === 403,
     );
   });
 
