@@ -49,6 +49,8 @@ import {
   type Totals,
   UNDICI_BASELINE,
   LIMITS_ROW,
+  CLAIMS_ROW,
+  printClaims,
 } from './gateway/report.ts';
 
 const CONNECTIONS = 16;
@@ -159,7 +161,12 @@ export default async function gatewayBench(): Promise<void> {
       undici: join(dir, 'gateway-undici.yaml'),
       limitsMemory: join(dir, 'gateway-limits-memory.yaml'),
       limitsRedis: (await redisAnswers(REDIS_URL)) ? join(dir, 'gateway-limits-redis.yaml') : undefined,
+      claims: join(dir, 'gateway-claims.yaml'),
     };
+    writeFileSync(
+      configs.claims,
+      gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'http-proxy-3', undefined, true),
+    );
     writeFileSync(configs.httpProxy, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? ''));
     writeFileSync(configs.undici, gatewayYaml(upstream.info.url ?? '', upstream.info.feedToken ?? '', 'undici'));
     writeFileSync(
@@ -221,6 +228,8 @@ interface Configs {
   /** http-proxy-3 with rate limits on every bearer call, counted in process and in Redis (undefined: no Redis). */
   readonly limitsMemory: string;
   readonly limitsRedis: string | undefined;
+  /** http-proxy-3 with one claim rule and two claim headers on the bearer route (issue 29). */
+  readonly claims: string;
 }
 
 /** What HAProxy needs: its binary (undefined: not measured), the tokens' key, a folder for its files. */
@@ -286,6 +295,7 @@ async function measureRun(
     const undici = await gateways(configs.undici);
     const limitsMemory = await processes('gateway-server.ts', [configs.limitsMemory]);
     const limitsRedis = configs.limitsRedis ? await processes('gateway-server.ts', [configs.limitsRedis]) : undefined;
+    const claims = await processes('gateway-server.ts', [configs.claims]);
     const haproxy = haproxySetup.binary
       ? await startHaproxy(
           haproxySetup.binary,
@@ -334,6 +344,8 @@ async function measureRun(
       ...(limitsRedis
         ? [{ name: `${LIMITS_ROW} Redis`, servers: limitsRedis, mode: 'cycle' as const, tokensFile: files.cycle }]
         : []),
+      // Issue 29: the same as (b), on a route with one claim rule and two claim headers.
+      { name: CLAIMS_ROW, servers: claims, mode: 'cycle', tokensFile: files.cycle },
     ];
     // Warm-up: WARMUP requests each, as its slices will send them ((c)'s processes use up the
     // first WARMUP fresh tokens; cursors persist per process), so every server is as warm and
@@ -359,6 +371,7 @@ async function measureRun(
     printGc(names, totals);
     printGoals(table);
     printDpop(table);
+    printClaims(table);
     console.log(machine.report());
     for (const [engine, g] of [
       ['http-proxy-3', httpProxy],

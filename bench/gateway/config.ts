@@ -27,14 +27,24 @@ function limitsYaml(store: LimitsStore): string {
 `;
 }
 
-/** The measured gateway's YAML: the bench upstream as key set, feed and upstream; access log on. */
+/**
+ * Issue 29's bearer route: one claim rule and two claim headers, on claims every bench token has
+ * (mint.ts), so every call passes the rule and sends both headers.
+ */
+const CLAIMS = ', claims: { project_id: p1 }, claimHeaders: { X-Project: project_id, X-Client: client_id }';
+
+/**
+ * The measured gateway's YAML: the bench upstream as key set, feed and upstream; access log on.
+ * `claims`: the bearer route has one claim rule and two claim headers.
+ */
 export function gatewayYaml(
   upstream: string,
   feedToken: string,
   engine = 'http-proxy-3',
   limits?: LimitsStore,
+  claims = false,
 ): string {
-  const group = limits === undefined ? '' : ', rateLimitGroup: bench';
+  const group = (limits === undefined ? '' : ', rateLimitGroup: bench') + (claims ? CLAIMS : '');
   return `listen: { port: 0 }
 upstream: { url: "${upstream}", engine: ${engine} }
 issuer:

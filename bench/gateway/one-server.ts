@@ -11,8 +11,9 @@ import { BEARER_PATH, gatewayYaml, PUBLIC_PATH } from './config.ts';
 import type { LoadJob } from './loadgen.ts';
 import { benchKey, mintTokens } from './mint.ts';
 
-export type Scenario = 'plain' | 'public' | 'one' | 'cycle' | 'fresh';
-const ALL: Scenario[] = ['plain', 'public', 'one', 'cycle', 'fresh'];
+/** `claims`: "cycle" on a route with one claim rule and two claim headers (issue 29). */
+export type Scenario = 'plain' | 'public' | 'one' | 'cycle' | 'fresh' | 'claims';
+const ALL: Scenario[] = ['plain', 'public', 'one', 'cycle', 'fresh', 'claims'];
 /** Tokens "cycle" goes round (each seen twice in a warm-up of at least 2 × CYCLED). */
 export const CYCLED = 2_000;
 
@@ -40,6 +41,8 @@ export async function setUpBench(prefix: string, freshTokens: number): Promise<B
   const upstreamUrl = upstream.info.url ?? '';
   const config = join(dir, 'gateway.yaml');
   writeFileSync(config, gatewayYaml(upstreamUrl, upstream.info.feedToken ?? ''));
+  const claimsConfig = join(dir, 'gateway-claims.yaml');
+  writeFileSync(claimsConfig, gatewayYaml(upstreamUrl, upstream.info.feedToken ?? '', 'http-proxy-3', undefined, true));
   const tokens = mintTokens(key, 1 + CYCLED + freshTokens);
   const file = (name: string, list: string[]) => {
     const path = join(dir, name);
@@ -58,14 +61,22 @@ export async function setUpBench(prefix: string, freshTokens: number): Promise<B
     start: (scenario, nodeFlags = [], wrapper = []) =>
       scenario === 'plain'
         ? startChild('plain-proxy.ts', [upstreamUrl], 1, process.env, nodeFlags, wrapper)
-        : startChild('gateway-server.ts', [config], 1, process.env, nodeFlags, wrapper),
+        : startChild(
+            'gateway-server.ts',
+            [scenario === 'claims' ? claimsConfig : config],
+            1,
+            process.env,
+            nodeFlags,
+            wrapper,
+          ),
     job: (scenario, server, limit) => ({
       label: scenario,
       url: `${server.info.url}${scenario === 'public' ? PUBLIC_PATH : BEARER_PATH}`,
       connections: 4,
       durationMs: 3_600_000,
       mode: scenario === 'fresh' ? 'fresh' : 'cycle',
-      tokensFile: scenario === 'cycle' ? files.cycle : scenario === 'fresh' ? files.fresh : files.one,
+      tokensFile:
+        scenario === 'cycle' || scenario === 'claims' ? files.cycle : scenario === 'fresh' ? files.fresh : files.one,
       limit,
     }),
     stop: () => {

@@ -149,6 +149,19 @@ const GOALS: readonly Goal[] = [
   },
 ];
 
+/** Issue 29: http-proxy-3 (b) on a route with one claim rule and two claim headers. */
+export const CLAIMS_ROW = 'gw http-proxy-3 (b) 1 claim rule + 2 claim headers';
+
+/** The claims row against (b) without: what a rule and two headers cost per request. */
+export function printClaims(rows: Row[]): void {
+  const claims = byPrefix(rows, CLAIMS_ROW);
+  const plain = byPrefix(rows, 'gw http-proxy-3 (b) 10,000');
+  if (!claims || !plain) return;
+  console.log(
+    `claim rule + 2 claim headers vs none, http-proxy-3 (b) 10,000 tokens: ${claims.cpuUsPerReq.toFixed(1)} vs ${plain.cpuUsPerReq.toFixed(1)} CPU µs/req = ${(claims.cpuUsPerReq / plain.cpuUsPerReq).toFixed(3)}x (+${(claims.cpuUsPerReq - plain.cpuUsPerReq).toFixed(1)} µs); ${(claims.rps / plain.rps).toFixed(3)}x the requests/s`,
+  );
+}
+
 /** Issue 23: each engine's (b) with DPoP-bound tokens, every request with a fresh proof. */
 export const DPOP_ROW = '(d) DPoP';
 
