@@ -4,6 +4,8 @@ export type StoreErrorCode =
   | 'account_not_found'
   /** The change would leave an account without an owner. */
   | 'last_owner'
+  /** The person's last second factor, and an account of theirs requires one. */
+  | 'last_factor'
   | 'plan_forbids_oauth'
   /** The project already has a client of that name (compared without case and surrounding spaces). */
   | 'client_name_taken'

@@ -7,12 +7,23 @@ export type { ApiKey, ApiKeyStore } from './repositories/api-keys.ts';
 export type { SigningKey, SigningKeyChange, SigningKeyStatus, SigningKeyStore } from './repositories/signing-keys.ts';
 export type { NewRevocation, Revocation, RevocationKind, RevocationStore } from './repositories/revocations.ts';
 export type { ChangeFeed } from './repositories/changes.ts';
-export type { PortalSession, PortalSessionStore } from './repositories/portal-sessions.ts';
+export type {
+  NewSessionOptions,
+  PortalSession,
+  PortalSessionStore,
+  SessionListing,
+} from './repositories/portal-sessions.ts';
 export type { AccountPerson, Membership, PeopleStore, Role, User } from './repositories/people.ts';
 export type { Invitation, InvitationState, InvitationStore } from './repositories/invitations.ts';
 export type { ProjectPolicy, RateLimitStore } from './repositories/rate-limits.ts';
 export type { DailyUsage, UsageReport, UsageStore } from './repositories/usage.ts';
 export type { ActivityEntry, ActivityStore, NewActivity } from './repositories/activity.ts';
+export type {
+  SecondFactor,
+  SecondFactorState,
+  SecondFactorStore,
+  TotpFactor,
+} from './repositories/second-factors.ts';
 export type { StoreChange, StoreChangeKind } from './store-change.ts';
 export { openStore } from './open.ts';
 export { isWellFormedId } from './ids.ts';

@@ -1,7 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type Queryable, type SqlRunner, toNumber } from './sql-runner.ts';
-import type { PortalSession, PortalSessionStore } from './repositories/portal-sessions.ts';
+import type { NewSessionOptions, PortalSession, PortalSessionStore } from './repositories/portal-sessions.ts';
 import type { RepositoryContext } from './repository-context.ts';
+import { deleteUserSession, listUserSessions, touchPortalSession } from './portal-session-list.ts';
+import { idHash, SESSION_ID } from './session-id.ts';
 
 /**
  * Bounds the table: only failed sign-ins are rate-limited, so a leaked admin token in a loop could
@@ -16,14 +18,15 @@ export const MAX_SESSIONS_PER_USER = 20;
 /** Expired sessions one prune removes at most (every sign-in prunes once), so no call does unbounded work. */
 export const DEFAULT_SESSION_PRUNE_LIMIT = 100;
 const MAX_SESSION_PRUNE_LIMIT = 10_000;
-/** 256 random bits in base64url: the only shape a session id has. */
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionRow {
   user_id: string | null;
   csrf_token: string;
   flash: string | null;
   expires_at: unknown;
+  pending: boolean;
+  last_seen_at: unknown;
+  created_at: unknown;
 }
 
 function requireInteger(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): void {
@@ -35,20 +38,13 @@ function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/**
- * The table is keyed by this digest; the id (the cookie) is never stored, so a database reader
- * cannot sign in with what it reads. A fast hash is right for 256 random bits, as for client secrets.
- */
-function idHash(id: string): string {
-  return createHash('sha256').update(id, 'utf8').digest('hex');
-}
-
 /** Prunes some expired sessions, inserts the new one and removes the oldest beyond the bound, in one transaction. */
 export async function createPortalSession(
   db: SqlRunner,
   ttlMs: number,
   nowMs: number,
   userId: string | null = null,
+  options: NewSessionOptions = {},
   max = userId === null ? MAX_PORTAL_SESSIONS : MAX_SESSIONS_PER_USER,
 ): Promise<PortalSession> {
   requireInteger('ttlMs', ttlMs, 1);
@@ -59,12 +55,24 @@ export async function createPortalSession(
     expiresAt: nowMs + ttlMs,
     flash: null,
     userId,
+    pending: options.pending ?? false,
+    lastSeenAt: nowMs,
   };
   return db.transaction(async (tx) => {
     await pruneExpired(tx, nowMs, DEFAULT_SESSION_PRUNE_LIMIT);
     await tx.query(
-      'INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at, user_id) VALUES ($1, $2, $3, $4, $5)',
-      [idHash(session.id), session.csrfToken, nowMs, session.expiresAt, userId],
+      `INSERT INTO portal_sessions (id_hash, csrf_token, created_at, expires_at, user_id, pending, user_agent, address, last_seen_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $3)`,
+      [
+        idHash(session.id),
+        session.csrfToken,
+        nowMs,
+        session.expiresAt,
+        userId,
+        session.pending,
+        options.userAgent?.slice(0, 300) ?? null,
+        options.address?.slice(0, 100) ?? null,
+      ],
     );
     // Everything older than the newest `max` (replicas signing in at once may each leave one extra
     // for a moment; the next sign-in removes it). The OFFSET walks the seq index: at most `max` entries.
@@ -82,12 +90,21 @@ export async function createPortalSession(
 export async function getPortalSession(db: SqlRunner, id: string, nowMs: number): Promise<PortalSession | null> {
   if (!SESSION_ID.test(id)) return null;
   const rows = await db.query<SessionRow>(
-    'SELECT user_id, csrf_token, flash, expires_at FROM portal_sessions WHERE id_hash = $1 AND expires_at > $2',
+    `SELECT user_id, csrf_token, flash, expires_at, pending, last_seen_at, created_at FROM portal_sessions
+      WHERE id_hash = $1 AND expires_at > $2`,
     [idHash(id), nowMs],
   );
   const row = rows[0];
   if (!row) return null;
-  return { id, csrfToken: row.csrf_token, expiresAt: toNumber(row.expires_at), flash: row.flash, userId: row.user_id };
+  return {
+    id,
+    csrfToken: row.csrf_token,
+    expiresAt: toNumber(row.expires_at),
+    flash: row.flash,
+    userId: row.user_id,
+    pending: row.pending,
+    lastSeenAt: toNumber(row.last_seen_at ?? row.created_at),
+  };
 }
 
 /** Sets the one-shot notice of a live session; false when there is none. */
@@ -152,7 +169,11 @@ async function pruneExpired(db: Queryable, nowMs: number, limit: number): Promis
 
 export function portalSessionStore({ db, clock }: RepositoryContext): PortalSessionStore {
   return {
-    createPortalSession: (ttlMs, userId) => createPortalSession(db, ttlMs, clock.now(), userId ?? null),
+    createPortalSession: (ttlMs, userId, options) =>
+      createPortalSession(db, ttlMs, clock.now(), userId ?? null, options),
+    listUserSessions: (userId) => listUserSessions(db, userId, clock.now()),
+    deleteUserSession: (userId, seq) => deleteUserSession(db, userId, seq),
+    touchPortalSession: (id, address) => touchPortalSession(db, id, address, clock.now()),
     deleteUserSessions: (userId, exceptId) => deleteUserSessions(db, userId, exceptId),
     getPortalSession: (id) => getPortalSession(db, id, clock.now()),
     setPortalSessionFlash: (id, flash) => setPortalSessionFlash(db, id, flash, clock.now()),

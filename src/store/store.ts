@@ -10,6 +10,7 @@ import { peopleStore } from './people.ts';
 import { portalSessionStore } from './portal-sessions.ts';
 import { projectStore } from './projects.ts';
 import { rateLimitStore, usageStore } from './rate-limits.ts';
+import { secondFactorStore } from './second-factors.ts';
 import type { RepositoryContext } from './repository-context.ts';
 import { revocationStore } from './revocations.ts';
 import { signingKeyStore } from './signing-keys.ts';
@@ -57,6 +58,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     ...rateLimitStore(context),
     ...usageStore(context),
     ...activityStore(context),
+    ...secondFactorStore(context),
 
     ping: async () => void (await db.query('SELECT 1')),
 

@@ -9,6 +9,7 @@ import type { PeopleStore } from './repositories/people.ts';
 import type { PortalSessionStore } from './repositories/portal-sessions.ts';
 import type { ProjectStore } from './repositories/projects.ts';
 import type { RateLimitStore } from './repositories/rate-limits.ts';
+import type { SecondFactorStore } from './repositories/second-factors.ts';
 import type { RevocationStore } from './repositories/revocations.ts';
 import type { SigningKeyStore } from './repositories/signing-keys.ts';
 import type { UsageStore } from './repositories/usage.ts';
@@ -34,7 +35,8 @@ export interface Store
     InvitationStore,
     RateLimitStore,
     UsageStore,
-    ActivityStore {
+    ActivityStore,
+    SecondFactorStore {
   readonly kind: 'embedded' | 'postgres';
   /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */
   ping(): Promise<void>;

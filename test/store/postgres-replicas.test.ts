@@ -181,10 +181,12 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
       'project_limits',
       'project_usage',
       'projects',
+      'recovery_codes',
       'revocations',
       'schema_migrations',
       'signing_keys',
       'used_jtis',
+      'user_factors',
       'users',
     ]);
   });

@@ -12,6 +12,7 @@ import { peopleCases } from './cases/people.ts';
 import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
+import { secondFactorCases } from './cases/second-factors.ts';
 import { signingKeyCases } from './cases/signing-keys.ts';
 import { usedJtiCases } from './cases/used-jtis.ts';
 
@@ -49,6 +50,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('portal sessions', () => portalSessionCases(context));
   describe('used JWT ids and client key sets', () => usedJtiCases(context));
   describe('people and invitations', () => peopleCases(context));
+  describe('second factors', () => secondFactorCases(context));
   describe('change announcements', () => changeCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

@@ -21,7 +21,15 @@ export function portalSessionCases(ctx: SuiteContext): void {
     const b = await ctx.store.createPortalSession(TTL_MS);
     for (const value of [a.id, a.csrfToken, b.id, b.csrfToken]) expect(value).toMatch(BASE64URL_256_BITS);
     expect(new Set([a.id, a.csrfToken, b.id, b.csrfToken]).size).toBe(4);
-    expect(a).toEqual({ id: a.id, csrfToken: a.csrfToken, expiresAt: START_MS + TTL_MS, flash: null, userId: null });
+    expect(a).toEqual({
+      id: a.id,
+      csrfToken: a.csrfToken,
+      expiresAt: START_MS + TTL_MS,
+      flash: null,
+      userId: null,
+      pending: false,
+      lastSeenAt: START_MS,
+    });
     expect(await ctx.store.getPortalSession(a.id)).toEqual(a);
     expect(await ctx.store.getPortalSession(b.id)).toEqual(b);
   });
