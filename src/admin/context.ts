@@ -9,6 +9,7 @@ import type {
   PeopleStore,
   ProjectStore,
   RateLimitStore,
+  SecondFactorStore,
   UsageStore,
 } from '#store';
 
@@ -24,7 +25,8 @@ export type AdminStore = AccountStore &
   InvitationStore &
   RateLimitStore &
   UsageStore &
-  ActivityStore;
+  ActivityStore &
+  SecondFactorStore;
 
 /** What the admin operations work on. */
 export interface AdminContext {

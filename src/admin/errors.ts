@@ -83,7 +83,8 @@ export function asAdminError(error: unknown): AdminError | undefined {
       not_before: new Date(error.notBefore).toISOString(),
       retry_after_sec: error.retryAfterSec,
     });
-  if (error instanceof StoreError && error.code === 'last_owner') return conflict(error.message);
+  if (error instanceof StoreError && (error.code === 'last_owner' || error.code === 'last_factor'))
+    return conflict(error.message);
   if (error instanceof StoreError && error.code === 'client_name_taken') return conflict(`name: ${error.message}`);
   return undefined;
 }

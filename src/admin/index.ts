@@ -7,6 +7,12 @@ export { isEmail, normalEmail } from './people/email.ts';
 export type { CreatedInvitation } from './people/members.ts';
 export type { AcceptInvitationInput, PasswordAttempts, UnusableInvitation } from './people/invitation-accept.ts';
 export type { NewPassword, NoPerson, PasswordRefusal } from './people/own-password.ts';
+export { checkSecondFactor, type SecondFactorPassed } from './people/second-factor-check.ts';
+export { CODE_MAX_LENGTH, RECOVERY_CODE_COUNT } from './people/second-factor-codes.ts';
+export { type ConfirmedTotp, FACTOR_LABEL_MAX_LENGTH, type TotpSetup } from './people/second-factor-enrol.ts';
+export type { OwnFactors } from './people/second-factor-list.ts';
+export type { AccountTwoFactor, ResetTwoFactor } from './people/second-factor-policy.ts';
+export { requireTwoFactorInput, resetTwoFactorInput } from './input/second-factor.ts';
 export {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,

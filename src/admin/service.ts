@@ -10,6 +10,9 @@ import { accountActivity } from './account-activity.ts';
 import { acceptInvitation } from './people/invitation-accept.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { changeOwnPassword } from './people/own-password.ts';
+import { confirmTotpSetup, startTotpSetup } from './people/second-factor-enrol.ts';
+import { listOwnFactors, removeOwnFactor, renewRecoveryCodes } from './people/second-factor-list.ts';
+import { getAccountRequire2fa, resetPersonFactors, setAccountRequire2fa } from './people/second-factor-policy.ts';
 import { reloadAddresses } from './addresses.ts';
 import { createApiKey, deleteApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
 import {
@@ -35,6 +38,14 @@ const OPERATIONS = {
   invitePerson,
   acceptInvitation,
   changeOwnPassword,
+  startTotpSetup,
+  confirmTotpSetup,
+  listOwnFactors,
+  removeOwnFactor,
+  renewRecoveryCodes,
+  setAccountRequire2fa,
+  getAccountRequire2fa,
+  resetPersonFactors,
   listPeople,
   setPersonRole,
   removePerson,

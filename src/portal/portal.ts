@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
 import { AdminError } from '#admin';
-import { BodyTooLargeError, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
+import { BodyTooLargeError, remoteAddress, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
 import { StoreUnavailableError } from '#store';
 import { loadAssets } from './assets.ts';
 import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
@@ -13,6 +13,7 @@ import { type Mount, page } from './html/layout.ts';
 import { readCookie } from './http/cookies.ts';
 import { readForm } from './http/form.ts';
 import { redirect, sendPage } from './http/respond.ts';
+import { TWO_FACTOR_SETUP_PATH } from './pages/two-factor-paths.ts';
 import { CONSOLE_ROUTES, PEOPLE_ROUTES } from './routes.ts';
 import type { Person, PortalApp, PortalRoute } from './routing.ts';
 import type { Portal, PortalOptions } from './types.ts';
@@ -81,12 +82,18 @@ async function findSession(app: PortalApp, req: IncomingMessage): Promise<Sessio
 /** The person and their roles, read afresh for every request: a removed person loses the account at once. */
 async function findPerson(app: PortalApp, session: Session | undefined): Promise<Person | undefined> {
   if (!session?.userId) return undefined;
-  const [user, memberships] = await Promise.all([
+  const [user, memberships, factors] = await Promise.all([
     app.store.getUser(session.userId),
     app.store.listMemberships(session.userId),
+    app.store.secondFactorState(session.userId),
   ]);
   if (!user) return undefined;
-  return { id: user.id, email: user.email, roles: Object.fromEntries(memberships.map((m) => [m.accountId, m.role])) };
+  return {
+    id: user.id,
+    email: user.email,
+    roles: Object.fromEntries(memberships.map((m) => [m.accountId, m.role])),
+    mustEnrol: factors.required && factors.factors === 0,
+  };
 }
 
 async function run(
@@ -100,11 +107,14 @@ async function run(
     // In the store: any replica on the database serves it. A store failure lands in the catch below.
     const found = await findSession(app, req);
     const person = await findPerson(app, found);
-    const session = app.mode === 'people' && !person ? undefined : found;
+    const known = app.mode === 'people' && !person ? undefined : found;
+    // A session past the password alone is signed in nowhere but on the second-factor page.
+    const session = known?.pending ? undefined : known;
     const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
     if (route.access === 'public') return await route.handle({ req, res, params, form, session, person, app });
-    if (!session) return redirect(res, `${app.base}/login`);
-    if (req.method === 'POST' && !(sameOriginRequest(req) && validCsrfToken(form, session.csrfToken))) {
+    const allowed = route.access === 'pending' ? (known?.pending ? known : undefined) : session;
+    if (!allowed) return redirect(res, `${app.base}/${session ? 'projects' : 'login'}`);
+    if (req.method === 'POST' && !(sameOriginRequest(req) && validCsrfToken(form, allowed.csrfToken))) {
       app.log.warn({ path: route.path }, 'portal: form refused (CSRF check failed)');
       return simplePage(
         app,
@@ -114,7 +124,10 @@ async function run(
         'This form was not sent from a current portal page. Go back, reload the page and try again.',
       );
     }
-    await route.handle({ req, res, params, form, session, person, app });
+    if (route.access === 'session' && person?.mustEnrol && !route.beforeEnrolment)
+      return redirect(res, `${app.base}${TWO_FACTOR_SETUP_PATH}`);
+    if (route.access === 'session') noteUse(app, allowed, req);
+    await route.handle({ req, res, params, form, session: allowed, person, app });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return simplePage(app, res, 413, 'Too large', 'That form was too large.');
     // A refusal no page expected: a project deleted while its page was being put together.
@@ -144,6 +157,13 @@ async function run(
         'The portal could not complete that request. It has been logged.',
       );
   }
+}
+
+/** The session's last use for the person's list of sessions; a failure to note it fails no page. */
+function noteUse(app: PortalApp, session: Session, req: IncomingMessage): void {
+  app.sessions
+    .touch(session, remoteAddress(req))
+    .catch((error: unknown) => app.log.warn({ err: error }, 'portal: session use not noted'));
 }
 
 function refusedPage(app: Mount, res: ServerResponse, error: AdminError): void {

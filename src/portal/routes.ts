@@ -13,9 +13,13 @@ import { peopleRoutes } from './pages/people.ts';
 import { projectRoutes } from './pages/project.ts';
 import { projectsRoutes } from './pages/projects.ts';
 import { settingsRoutes } from './pages/settings.ts';
+import { secondStepRoutes } from './pages/second-step.ts';
 import { signInRoutes } from './pages/sign-in.ts';
 import { signingKeyRoutes } from './pages/signing-keys.ts';
 import { tokenRoutes } from './pages/tokens.ts';
+import { twoFactorRoutes } from './pages/two-factor.ts';
+import { twoFactorRuleRoutes } from './pages/two-factor-rule.ts';
+import { twoFactorSetupRoutes } from './pages/two-factor-setup.ts';
 import { usageRoutes } from './pages/usage.ts';
 import type { PortalRoute } from './routing.ts';
 
@@ -37,8 +41,12 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
 /** The account portal (`/portal`): people of the accounts, each seeing their own. */
 export const PEOPLE_ROUTES: readonly PortalRoute[] = [
   ...signInRoutes,
+  ...secondStepRoutes,
   ...invitationRoutes,
   ...settingsRoutes,
+  ...twoFactorRoutes,
+  ...twoFactorSetupRoutes,
+  ...twoFactorRuleRoutes,
   ...peopleRoutes,
   ...activityRoutes,
   ...PROJECT_ROUTES,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
-import type { ActivityStore, InvitationStore, PeopleStore, Role } from '#store';
+import type { ActivityStore, InvitationStore, PeopleStore, Role, SecondFactorStore } from '#store';
 import type { LoginLimiter } from './auth/login-limiter.ts';
 import type { Session, Sessions } from './auth/sessions.ts';
 import type { SignInLimits } from './auth/sign-in-limits.ts';
@@ -23,7 +23,8 @@ export interface PortalApp extends Mount {
    */
   readonly store: Pick<PeopleStore, 'getUser' | 'findUserByEmail' | 'listMemberships'> &
     Pick<InvitationStore, 'peekInvitation'> &
-    ActivityStore;
+    ActivityStore &
+    Pick<SecondFactorStore, 'secondFactorState' | 'listTotpFactors' | 'acceptTotpStep' | 'useRecoveryCode'>;
   readonly log: Logger;
   readonly clock: Clock;
 }
@@ -34,6 +35,8 @@ export interface Person {
   readonly email: string;
   /** Account id → role. */
   readonly roles: Readonly<Record<string, Role>>;
+  /** An account of theirs requires a second factor and they have none: only its setup opens. */
+  readonly mustEnrol: boolean;
 }
 
 export interface RouteRequest<S extends Session | undefined> {
@@ -52,12 +55,17 @@ interface RouteBase {
   readonly method: 'GET' | 'POST';
   /** Under the mount: `/projects` is `/portal/projects` or `/console/projects`. */
   readonly path: string;
+  /** Opens to a person who must set up a second factor first (the setup itself, signing out). */
+  readonly beforeEnrolment?: true;
 }
 
-/** `session` routes run only for a signed-in person, and their POSTs only with a valid CSRF token. */
+/**
+ * `session` routes run only for a signed-in person, and their POSTs only with a valid CSRF token;
+ * `pending` routes (the second step of a sign-in) only for a session that has passed the password alone.
+ */
 export type PortalRoute =
   | (RouteBase & { readonly access: 'public'; handle(r: RouteRequest<Session | undefined>): Promise<void> | void })
-  | (RouteBase & { readonly access: 'session'; handle(r: RouteRequest<Session>): Promise<void> | void });
+  | (RouteBase & { readonly access: 'session' | 'pending'; handle(r: RouteRequest<Session>): Promise<void> | void });
 
 export function param(r: RouteRequest<Session | undefined>, name: string): string {
   return r.params[name] ?? '';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdminService } from '#admin';
 import type { Clock, Logger } from '#common';
-import type { ActivityStore, InvitationStore, PeopleStore, PortalSessionStore } from '#store';
+import type { ActivityStore, InvitationStore, PeopleStore, PortalSessionStore, SecondFactorStore } from '#store';
 
 export interface PortalOptions {
   /**
@@ -10,7 +10,7 @@ export interface PortalOptions {
    */
   readonly service: AdminService;
   /** Where the sessions are kept (any replica on the database serves them), and the people who sign in. */
-  readonly store: PortalSessionStore & PeopleStore & InvitationStore & ActivityStore;
+  readonly store: PortalSessionStore & PeopleStore & InvitationStore & ActivityStore & SecondFactorStore;
   readonly log: Logger;
   /** The admin token a person exchanges for a session cookie. */
   readonly adminToken: string;

@@ -73,6 +73,8 @@ describe('who may call each admin operation, as the contract declares', () => {
       listKeys: { id: '', input: undefined },
       rotateKeys: { id: '', input: {} },
       reloadAddresses: { id: '', input: undefined },
+      setAccountRequire2fa: { id: a, input: { require_2fa: false } },
+      resetPersonFactors: { id: '', input: { email: 'someone@example.com' } },
     };
   });
   afterAll(async () => {

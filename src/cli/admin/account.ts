@@ -3,6 +3,7 @@ import { usageError } from '../cli-error.ts';
 import { noPositionals, required, singleId, idFromArgument } from './args.ts';
 import type { AdminCommand, CommandInput } from './command.ts';
 import { only, operationCommand, toggleCommands } from './operation-command.ts';
+import { requireTwoFactorCommand } from './second-factor.ts';
 import { text } from './text.ts';
 import { table } from './table.ts';
 
@@ -76,4 +77,5 @@ export const accountCommands: readonly AdminCommand[] = [
   }),
   list,
   activity,
+  requireTwoFactorCommand,
 ];

@@ -31,6 +31,9 @@ export interface AdminValues {
   /** `client create --introspect`, `client update ID --introspect|--no-introspect` (RFC 7662 permission). */
   readonly introspect?: boolean | undefined;
   readonly 'no-introspect'?: boolean | undefined;
+  /** `account require-2fa ID --on|--off`. */
+  readonly on?: boolean | undefined;
+  readonly off?: boolean | undefined;
 }
 
 export interface CommandInput {

@@ -82,6 +82,8 @@ const OPTIONS = {
   allow: { type: 'boolean' },
   introspect: { type: 'boolean' },
   'no-introspect': { type: 'boolean' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

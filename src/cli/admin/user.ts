@@ -2,6 +2,7 @@ import { usageError } from '../cli-error.ts';
 import { noPositionals, required } from './args.ts';
 import type { AdminCommand } from './command.ts';
 import { only, operationCommand } from './operation-command.ts';
+import { resetTwoFactorCommand } from './second-factor.ts';
 
 const ROLES = ['owner', 'developer', 'viewer'] as const;
 
@@ -28,4 +29,4 @@ const invite = operationCommand({
     `invited ${invited.email} as ${invited.role} to account ${invited.account_id}\n\n${invited.invite_url}\n\nThe link is shown only now, works once and expires in 72 hours: pass it on to the person.`,
 });
 
-export const userCommands: readonly AdminCommand[] = [invite];
+export const userCommands: readonly AdminCommand[] = [invite, resetTwoFactorCommand];

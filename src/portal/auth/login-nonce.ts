@@ -3,7 +3,9 @@ import { redirect } from '../http/respond.ts';
 import type { RouteRequest } from '../routing.ts';
 import { sameSecret } from './constant-time.ts';
 import { CSRF_FIELD, sameOriginRequest } from './csrf.ts';
-import { randomToken, SESSION_COOKIE, type Session } from './sessions.ts';
+import { remoteAddress } from '#common';
+import { SECOND_STEP_PATH } from '../pages/two-factor-paths.ts';
+import { PENDING_SESSION_TTL_MS, randomToken, SESSION_COOKIE, type Session } from './sessions.ts';
 
 /**
  * Signing in (or accepting an invitation) before there is a session: the form carries a nonce
@@ -38,12 +40,20 @@ export function validNonce(r: AnyRequest): boolean {
   return sameOriginRequest(r.req) && !!nonce && !!given && sameSecret(given, nonce);
 }
 
-/** A fresh session (an id planted before sign-in is never promoted), its cookie, and on to the projects. */
-export async function startSession(r: AnyRequest, userId: string | null): Promise<void> {
+/**
+ * A fresh session (an id planted before sign-in is never promoted), its cookie, and on to the
+ * projects; a pending one (password given, second factor not yet) goes on to the second step.
+ */
+export async function startSession(r: AnyRequest, userId: string | null, pending = false): Promise<void> {
   if (r.session) await r.app.sessions.end(r.session);
-  const session = await r.app.sessions.create(userId);
-  const maxAge = Math.floor(r.app.sessions.ttlMs / 1000);
-  redirect(r.res, `${r.app.base}/projects`, {
+  const agent = r.req.headers['user-agent'];
+  const session = await r.app.sessions.create(userId, {
+    pending,
+    userAgent: typeof agent === 'string' ? agent : undefined,
+    address: remoteAddress(r.req),
+  });
+  const maxAge = Math.floor((pending ? PENDING_SESSION_TTL_MS : r.app.sessions.ttlMs) / 1000);
+  redirect(r.res, `${r.app.base}${pending ? SECOND_STEP_PATH : '/projects'}`, {
     'set-cookie': [
       portalCookie(r.req, r.app.base, SESSION_COOKIE, session.id, maxAge),
       clearedCookie(r.req, r.app.base, LOGIN_NONCE_COOKIE),

@@ -8,6 +8,7 @@ import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
+import { twoFactorRule } from './two-factor-rule.ts';
 
 const accountHref = (r: SessionRequest, account: Account) => `${r.app.base}/accounts/${encodeURIComponent(account.id)}`;
 
@@ -62,6 +63,7 @@ ${dataTable(
   ['Email', 'Role', 'Since', owner ? 'Action' : ''],
   people.map((p) => personRow(r, account, p, owner)),
 )}
+${await twoFactorRule(r, account, owner)}
 ${form}</section>`;
     }),
   );

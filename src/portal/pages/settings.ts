@@ -24,6 +24,9 @@ ${errorSummary(error)}
 <div class="field"><label for="confirm-password">Confirm password</label>
 <input id="confirm-password" name="confirm_password" type="password" autocomplete="new-password" required maxlength="${PASSWORD_MAX_LENGTH}"${invalid}></div>
 <button type="submit">Change password</button></form></section>
+<section aria-labelledby="two-factor"><h2 id="two-factor">Two-factor authentication</h2>
+<p>A code from an authenticator app at each sign-in, after your password.</p>
+<p><a href="${r.app.base}/settings/two-factor">Manage two-factor authentication</a></p></section>
 <section aria-labelledby="everywhere"><h2 id="everywhere">Sign out everywhere</h2>
 <p>Ends every session of yours, on every device, this one included.</p>
 <form method="post" action="${r.app.base}/settings/sign-out-everywhere">${csrfField(r.session)}<button type="submit" class="button-danger">Sign out everywhere</button></form></section></div>`;

@@ -76,6 +76,8 @@ async function signIn(r: AnyRequest): Promise<void> {
       );
     return signInPage(r, 401, NO_MATCH, email);
   }
+  // With a second factor, the sign-in goes on to its step; the log has its outcome.
+  if ((await r.app.store.secondFactorState(user.id)).factors > 0) return startSession(r, user.id, true);
   r.app.log.info({ userId: user.id }, 'portal: signed in');
   await recordSignIn(r.app.store, user, accounts, true, address);
   await startSession(r, user.id);
@@ -94,5 +96,5 @@ export const signInRoutes: readonly PortalRoute[] = [
     handle: (r) => (r.session ? redirect(r.res, `${r.app.base}/projects`) : signInPage(r, 200)),
   },
   { method: 'POST', path: '/login', access: 'public', handle: signIn },
-  { method: 'POST', path: '/logout', access: 'session', handle: signOut },
+  { method: 'POST', path: '/logout', access: 'session', beforeEnrolment: true, handle: signOut },
 ];

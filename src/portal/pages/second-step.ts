@@ -1,0 +1,81 @@
+import { CODE_MAX_LENGTH, checkSecondFactor, recordSignIn } from '#admin';
+import { remoteAddress } from '#common';
+import { startSession } from '../auth/login-nonce.ts';
+import { SESSION_COOKIE, type Session } from '../auth/sessions.ts';
+import { csrfField, errorSummary } from '../html/components.ts';
+import { html } from '../html/escape.ts';
+import { page } from '../html/layout.ts';
+import { clearedCookie } from '../http/cookies.ts';
+import { redirect, sendPage } from '../http/respond.ts';
+import type { PortalRoute, RouteRequest } from '../routing.ts';
+import { SECOND_STEP_PATH } from './two-factor-paths.ts';
+
+type PendingRequest = RouteRequest<Session>;
+
+const NO_MATCH =
+  'That code is not right, or was used already. Type the current code from your app, or an unused recovery code.';
+
+function secondStepPage(r: PendingRequest, status: number, error?: string, headers: Record<string, string> = {}) {
+  const invalid = error
+    ? html` aria-invalid="true" aria-describedby="form-error code-hint"`
+    : html` aria-describedby="code-hint"`;
+  const body = html`<div class="narrow">
+<h1>Two-factor authentication</h1>
+<p>Your password is right. Now prove it is you with your second factor.</p>
+${errorSummary(error)}
+<form method="post" action="${r.app.base}${SECOND_STEP_PATH}" class="stack card">${csrfField(r.session)}
+<div class="field"><label for="code">Authentication code</label>
+<input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required maxlength="${CODE_MAX_LENGTH}"${invalid}>
+<p class="hint" id="code-hint">The 6-digit code your authenticator app shows now, or one of your recovery codes (each works once).</p></div>
+<button type="submit">Verify</button>
+</form>
+<form method="post" action="${r.app.base}${SECOND_STEP_PATH}/cancel">${csrfField(r.session)}<button type="submit" class="button-secondary">Cancel and sign in again</button></form>
+</div>`;
+  sendPage(r.res, status, page({ app: r.app, title: 'Two-factor authentication' }, body), headers);
+}
+
+/**
+ * The second step: the sign-in limits of the password step apply (per address, per email, per
+ * account), counted together with its failures, so a stolen password buys no more guesses.
+ */
+async function verify(r: PendingRequest): Promise<void> {
+  const userId = r.session.userId ?? '';
+  const user = r.person;
+  if (!user) return redirect(r.res, `${r.app.base}/login`);
+  const address = remoteAddress(r.req);
+  const accounts = Object.keys(user.roles);
+  const waitMs = r.app.signInLimits.retryAfterMs(address, user.email, accounts);
+  if (waitMs > 0) {
+    r.app.log.warn({ address }, 'portal: second factor refused (too many failures)');
+    const minutes = Math.ceil(waitMs / 60_000);
+    return secondStepPage(
+      r,
+      429,
+      `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      {
+        'retry-after': String(Math.ceil(waitMs / 1000)),
+      },
+    );
+  }
+  const passed = await checkSecondFactor(r.app.store, r.app.clock, userId, r.form.get('code') ?? '');
+  if (!passed) {
+    r.app.signInLimits.recordFailure(address, user.email, accounts);
+    r.app.log.warn({ address, userId }, 'portal: failed second factor');
+    await recordSignIn(r.app.store, { id: userId, email: user.email }, accounts, false, address);
+    return secondStepPage(r, 401, NO_MATCH);
+  }
+  r.app.log.info({ userId, factor: passed }, 'portal: signed in');
+  await recordSignIn(r.app.store, { id: userId, email: user.email }, accounts, true, address);
+  await startSession(r, userId);
+}
+
+async function cancel(r: PendingRequest): Promise<void> {
+  await r.app.sessions.end(r.session);
+  redirect(r.res, `${r.app.base}/login`, { 'set-cookie': clearedCookie(r.req, r.app.base, SESSION_COOKIE) });
+}
+
+export const secondStepRoutes: readonly PortalRoute[] = [
+  { method: 'GET', path: SECOND_STEP_PATH, access: 'pending', handle: (r) => secondStepPage(r, 200) },
+  { method: 'POST', path: SECOND_STEP_PATH, access: 'pending', handle: verify },
+  { method: 'POST', path: `${SECOND_STEP_PATH}/cancel`, access: 'pending', handle: cancel },
+];
