@@ -28,6 +28,12 @@ export function described(ctx: RequestContext): Flow {
     sendApiError(res, ctx, 'validation_failed', { message: original });
     return false;
   }
+  // The gateway's own health paths are never forwarded in reverse-proxy mode: the upstream's are
+  // no more reachable through a proxy that asks.
+  if (HEALTH_PATHS.has(pathOf(original.target))) {
+    sendApiError(res, ctx, 'route_not_found');
+    return false;
+  }
   req.method = original.method;
   req.url = original.target;
   ctx.method = original.method;
