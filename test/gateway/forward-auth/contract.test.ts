@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError } from '#common';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
 import { bearer } from '#test/tokens.ts';
+import { until } from '#test/until.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { type Answer, type ClientCall, lastReached, reached, send, viaEnvoy, viaTraefik } from './proxy-contracts.ts';
 
@@ -122,6 +123,33 @@ describe.each(shapes)('forward-auth for %s', (_name, harness, via) => {
   });
 });
 
+describe('revocation at the decision', () => {
+  it('refuses a token revoked through the feed, as the gateway would refuse it itself', async () => {
+    const token = await traefik.kit.tokenWithScopes(['phone']);
+    const ask = () =>
+      viaTraefik(traefik.gateway.url, traefik.upstream.url, {
+        method: 'GET',
+        path: '/api/phone/v1/verification',
+        host: HOST,
+        headers: { authorization: bearer(token) },
+      });
+    expect((await ask()).status).toBe(200);
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti: string };
+    traefik.feed.revoke({
+      kind: 'jti',
+      value: payload.jti,
+      issuedBefore: null,
+      expiresAt: Math.floor(Date.now() / 1000) + 900,
+    });
+    let answer = await ask();
+    await until(async () => {
+      answer = await ask();
+      return answer.status === 401;
+    }, 'the decision refuses the revoked token');
+    expect(json(answer)).toEqual(apiError('token_revoked').body);
+  });
+});
+
 describe('forward-auth requests the gateway does not take', () => {
   it("judges only the proxy's own headers: another shape's, sent by the client, are ignored", async () => {
     const answer = await viaTraefik(traefik.gateway.url, traefik.upstream.url, {
@@ -148,6 +176,18 @@ describe('forward-auth requests the gateway does not take', () => {
 
   it('still answers its own health paths to any address', async () => {
     expect((await untrusted.fetch('/healthz')).status).toBe(200);
+  });
+
+  it("answers 404 for a described health path: the upstream's is no more reachable than in reverse-proxy mode", async () => {
+    const before = reached(traefik);
+    const answer = await viaTraefik(traefik.gateway.url, traefik.upstream.url, {
+      method: 'GET',
+      path: '/readyz',
+      host: HOST,
+    });
+    expect(answer.status).toBe(404);
+    expect(json(answer)).toEqual(apiError('route_not_found').body);
+    expect(reached(traefik)).toBe(before);
   });
 
   it('refuses a trusted request that does not describe the original one with 400 1000', async () => {
