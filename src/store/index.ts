@@ -15,7 +15,13 @@ export type {
 } from './repositories/portal-sessions.ts';
 export type { AccountPerson, Membership, PeopleStore, Role, User } from './repositories/people.ts';
 export type { Invitation, InvitationState, InvitationStore } from './repositories/invitations.ts';
-export type { ProjectPolicy, RateLimitStore } from './repositories/rate-limits.ts';
+export type {
+  KeyProject,
+  PolicyChanges,
+  PolicyCursor,
+  ProjectPolicy,
+  RateLimitStore,
+} from './repositories/rate-limits.ts';
 export type { DailyUsage, UsageReport, UsageStore } from './repositories/usage.ts';
 export type { ActivityEntry, ActivityStore, NewActivity } from './repositories/activity.ts';
 export type {

@@ -1,8 +1,10 @@
-import type { LimitsOverride, Plan } from '#common';
+import type { LimitsOverride } from '#common';
 import { type SqlRunner, toNullableNumber, toNumber } from './sql-runner.ts';
-import type { ProjectPolicy, RateLimitStore } from './repositories/rate-limits.ts';
+import type { RateLimitStore } from './repositories/rate-limits.ts';
 import type { DailyUsage, UsageReport, UsageStore } from './repositories/usage.ts';
 import type { RepositoryContext } from './repository-context.ts';
+import { policyChangesSince, prunePolicyChanges } from './policy-changes.ts';
+import { apiKeyProjects, projectPolicies } from './policy-reads.ts';
 
 /** Sets (or with null, removes) a project's override; false when there is no such project. */
 export async function setProjectLimits(
@@ -24,21 +26,6 @@ export async function setProjectLimits(
     [projectId, JSON.stringify(override), nowMs],
   );
   return rows.length > 0;
-}
-
-/** Every project's plan (its account's) and override: what the gateways' policy feed serves. */
-export async function projectPolicies(db: SqlRunner): Promise<ProjectPolicy[]> {
-  const rows = await db.query<{ id: string; plan: Plan; override: string | null }>(
-    `SELECT p.id, a.plan, l.override FROM projects p
-       JOIN accounts a ON a.id = p.account_id
-       LEFT JOIN project_limits l ON l.project_id = p.id
-      ORDER BY p.id`,
-  );
-  return rows.map((r) => ({
-    projectId: r.id,
-    plan: r.plan,
-    override: r.override === null ? null : (JSON.parse(r.override) as LimitsOverride),
-  }));
 }
 
 /** Adds the gateways' counts; counts of a project that no longer exists are dropped. */
@@ -68,25 +55,13 @@ export async function usageBetween(
   return rows.map((r) => ({ day: r.day, calls: toNumber(r.calls), quota: toNullableNumber(r.quota) }));
 }
 
-/**
- * The project of every API key that can be used: key/secret calls count against their project's
- * limits at the gateway. A disabled key's calls, or those of a disabled account's key, are refused,
- * so they must not spend the project's quota.
- */
-export async function apiKeyProjects(db: SqlRunner): Promise<Array<{ key: string; projectId: string }>> {
-  const rows = await db.query<{ key: string; project_id: string }>(
-    `SELECT k.key, k.project_id FROM api_keys k
-       JOIN projects p ON p.id = k.project_id JOIN accounts a ON a.id = p.account_id
-      WHERE k.enabled AND a.enabled ORDER BY k.key`,
-  );
-  return rows.map((r) => ({ key: r.key, projectId: r.project_id }));
-}
-
 export function rateLimitStore({ db, clock }: RepositoryContext): RateLimitStore {
   return {
     setProjectLimits: (projectId, override) => setProjectLimits(db, projectId, override, clock.now()),
     projectPolicies: () => projectPolicies(db),
     apiKeyProjects: () => apiKeyProjects(db),
+    policyChangesSince: (cursor, limit) => policyChangesSince(db, cursor, limit),
+    prunePolicyChanges: (olderThanMs) => prunePolicyChanges(db, olderThanMs),
   };
 }
 

@@ -10,7 +10,8 @@ import { logAccess, requestId } from './request-context.ts';
 import { isStoreUnavailable, storeUnavailableAnswer } from './store-unavailable.ts';
 import type { UpstreamTracing } from './tracing/types.ts';
 import { handleValidation } from './validation-handler.ts';
-import { POLICY_PATH, receiveUsage, servePolicies, USAGE_PATH } from './internal/rate-limits.ts';
+import { createPolicyFeed, POLICY_PATH } from './internal/policy-feed.ts';
+import { receiveUsage, USAGE_PATH } from './internal/rate-limits.ts';
 import type { RateLimitStore, UsageStore } from '#store';
 
 /** The issuer's public paths (it answers their methods itself, 405 included). */
@@ -76,7 +77,7 @@ function buildRouter(deps: PublicServerDeps, log: Logger) {
   on(['GET', 'HEAD'], '/healthz', (_req, res) => sendHealth(res));
   on(['GET', 'HEAD'], '/readyz', (_req, res) => sendReadiness(res, deps.readiness));
   on('GET', FEED_PATH, (req, res) => deps.issuer.handleFeed(req, res));
-  on('GET', POLICY_PATH, (req, res) => servePolicies(deps.store, deps.feedToken, req, res));
+  on('GET', POLICY_PATH, createPolicyFeed(deps.store, deps.feedToken));
   on('POST', USAGE_PATH, (req, res) => receiveUsage(deps.store, deps.feedToken, req, res));
   for (const path of ISSUER_PATHS)
     router.all(path, (req, res) => guard(log, res, () => issuerOr404(deps.issuer, req, res)));

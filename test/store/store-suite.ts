@@ -9,6 +9,7 @@ import { clientCases } from './cases/clients.ts';
 import { clientIntrospectCases } from './cases/client-introspect.ts';
 import { lifecycleCases } from './cases/lifecycle.ts';
 import { peopleCases } from './cases/people.ts';
+import { policyChangeCases } from './cases/policy-changes.ts';
 import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
@@ -52,5 +53,6 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('people and invitations', () => peopleCases(context));
   describe('second factors', () => secondFactorCases(context));
   describe('change announcements', () => changeCases(context));
+  describe('the rate-limit policy change log', () => policyChangeCases(context));
   describe('lifecycle', () => lifecycleCases(context));
 }

@@ -9,8 +9,13 @@ beforeAll(async () => {
 });
 afterAll(() => u.destroy());
 
-const policies = (headers: Record<string, string> = {}) =>
-  fetch(`${u.upstream.url}/internal/rate-limits`, { headers: { authorization: `Bearer ${feedToken}`, ...headers } });
+const policies = (headers: Record<string, string> = {}, cursor?: string) =>
+  fetch(
+    `${u.upstream.url}/internal/rate-limits${cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`}`,
+    {
+      headers: { authorization: `Bearer ${feedToken}`, ...headers },
+    },
+  );
 const report = (body: unknown, token = feedToken) =>
   fetch(`${u.upstream.url}/internal/usage`, {
     method: 'POST',
@@ -71,6 +76,33 @@ describe("the gateways' policy feed and usage reports", () => {
     expect(await keys()).not.toContainEqual(named);
     expect((await u.admin('POST', `/accounts/${project.account_id}/enable`)).status).toBe(200);
     expect(await keys()).toContainEqual(named);
+  });
+
+  it('answers the changes after a cursor: everything first, then only what changed', async () => {
+    const since = async (cursor: string) => {
+      const res = await policies({}, cursor);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { cursor: string; full: boolean; projects: unknown[]; removed_keys: string[] };
+    };
+    const project = (await u.admin('POST', '/projects', { name: 'cursor', plan: 'free' })).body as { id: string };
+    const key = (await u.admin('POST', `/projects/${project.id}/apikeys`)).body as { key: string };
+    const first = await since('');
+    expect(first.full).toBe(true);
+    expect(first.projects).toContainEqual({ id: project.id, plan: 'free', override: null });
+    const quiet = await since(first.cursor);
+    expect(quiet).toMatchObject({ cursor: first.cursor, full: false, projects: [], api_keys: [], removed_keys: [] });
+    expect((await u.admin('POST', `/apikeys/${key.key}/disable`)).status).toBe(200);
+    const disabled = await since(first.cursor);
+    expect(disabled).toMatchObject({ full: false, removed_keys: [key.key] });
+    expect(disabled.cursor).not.toBe(first.cursor);
+  });
+
+  it('refuses a malformed cursor with 400', async () => {
+    for (const cursor of ['x', '12', 'abc.', 'abc.-1', `${'a'.repeat(65)}.1`]) {
+      const res = await policies({}, cursor);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error_code: string }).error_code).toBe('1000');
+    }
   });
 
   it('adds reported calls per project and day, drops those of unknown projects, and refuses a malformed report', async () => {

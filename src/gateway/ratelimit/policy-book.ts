@@ -12,12 +12,15 @@ export interface ProjectPolicy {
  */
 export interface PolicyBook {
   rulesFor(plans: CompiledPlans, project: string | undefined): ProjectRules;
-  replace(policies: ReadonlyMap<string, ProjectPolicy>): void;
+  /** Holds `policies` (the book keeps the map) instead of what it had: a full read. */
+  replace(policies: Map<string, ProjectPolicy>): void;
+  /** Sets the policies of `changed` projects and forgets the `removed` ones (an incremental poll). */
+  apply(changed: ReadonlyMap<string, ProjectPolicy>, removed: readonly string[]): void;
   size(): number;
 }
 
 export function createPolicyBook(): PolicyBook {
-  let policies: ReadonlyMap<string, ProjectPolicy> = new Map();
+  let policies = new Map<string, ProjectPolicy>();
   let compiledFor: CompiledPlans | undefined;
   const rules = new Map<string, ProjectRules>();
   return {
@@ -41,6 +44,16 @@ export function createPolicyBook(): PolicyBook {
     replace(next) {
       policies = next;
       rules.clear();
+    },
+    apply(changed, removed) {
+      for (const [project, policy] of changed) {
+        policies.set(project, policy);
+        rules.delete(project);
+      }
+      for (const project of removed) {
+        policies.delete(project);
+        rules.delete(project);
+      }
     },
     size: () => policies.size,
   };

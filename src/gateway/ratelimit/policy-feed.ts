@@ -3,18 +3,28 @@ import { z } from 'zod';
 import type { PolicyBook, ProjectPolicy } from './policy-book.ts';
 import type { UpstreamChannel } from './upstream-channel.ts';
 
+const project = z.object({ id: z.string(), plan: z.enum(PLANS), override: limitsOverrideSchema.nullable() });
+// An upstream of a previous version ignores the cursor and answers only `projects` and
+// `api_keys`, everything: read as a full answer, polled again from no cursor.
 const feedBody = z.object({
-  projects: z.array(z.object({ id: z.string(), plan: z.enum(PLANS), override: limitsOverrideSchema.nullable() })),
+  cursor: z.string().max(100).default(''),
+  full: z.boolean().default(true),
+  more: z.boolean().default(false),
+  projects: z.array(project),
   api_keys: z.array(z.object({ key: z.string(), project_id: z.string() })),
+  removed_projects: z.array(z.string()).default([]),
+  removed_keys: z.array(z.string()).default([]),
 });
+type FeedBody = z.infer<typeof feedBody>;
 
 export const POLICY_PATH = '/internal/rate-limits';
 
 /**
- * Polls the upstream's policy feed every `refreshMs`: each project's plan and override (into the
- * policy book) and each API key's project (so key/secret calls count against their project). An
- * unchanged feed answers 304 with no body. Failures keep the last policies and are logged once
- * per change of state.
+ * Polls the upstream's policy feed every `refreshMs` for the changes after its cursor: each
+ * project's plan and override (into the policy book) and each usable API key's project (so
+ * key/secret calls count against their project). The first poll, and one after a gap (the
+ * upstream's change log pruned past the cursor, or another store), reads everything (`full`).
+ * Failures keep the last policies and are logged once per change of state.
  */
 export function startPolicyFeed(options: {
   readonly channel: UpstreamChannel;
@@ -27,20 +37,32 @@ export function startPolicyFeed(options: {
   readonly signal: AbortSignal;
 }): void {
   const { channel, book, keyProjects, log, signal } = options;
-  let etag = '';
+  let cursor = '';
   let failing = false;
-  async function poll(): Promise<void> {
-    try {
-      const res = await channel.request(POLICY_PATH, { headers: etag ? { 'if-none-match': etag } : {} });
-      if (res.status === 304) return void (await res.arrayBuffer());
-      if (!res.ok) throw new Error(`status ${res.status}`);
-      const body = feedBody.parse(await res.json());
-      const policies = new Map<string, ProjectPolicy>();
-      for (const p of body.projects) policies.set(p.id, { plan: p.plan, override: p.override });
+  /** Applies one answer; true when the upstream has more changes to give at once. */
+  function apply(body: FeedBody): boolean {
+    const policies = new Map<string, ProjectPolicy>();
+    for (const p of body.projects) policies.set(p.id, { plan: p.plan, override: p.override });
+    if (body.full) {
       book.replace(policies);
       keyProjects.clear();
-      for (const k of body.api_keys) keyProjects.set(k.key, k.project_id);
-      etag = res.headers.get('etag') ?? '';
+    } else book.apply(policies, body.removed_projects);
+    for (const key of body.removed_keys) keyProjects.delete(key);
+    for (const k of body.api_keys) keyProjects.set(k.key, k.project_id);
+    cursor = body.cursor;
+    return body.more;
+  }
+  async function poll(): Promise<void> {
+    try {
+      let more = true;
+      while (more && !signal.aborted) {
+        const res = await channel.request(`${POLICY_PATH}?cursor=${encodeURIComponent(cursor)}`, {});
+        if (!res.ok) {
+          await res.arrayBuffer();
+          throw new Error(`status ${res.status}`);
+        }
+        more = apply(feedBody.parse(await res.json()));
+      }
       if (failing) log.info('rate limits: policy feed answers again');
       failing = false;
     } catch (error) {

@@ -96,9 +96,9 @@ export const rateLimitsSchema = z.strictObject({
     .prefault({})
     .describe('Counters shared by several gateways through Redis.'),
   policyRefreshMs: duration('ms', 100, 60_000, 500).describe(
-    "How often, in ms, the gateway asks the upstream for every project's plan and override, and every enabled " +
-      "API key's project (`<upstream.url>/internal/rate-limits`, with the revocation feed's credential). An " +
-      'override set through the admin API takes effect within this time.',
+    "How often, in ms, the gateway asks the upstream for the changes to projects' plans and overrides and to " +
+      "enabled API keys' projects since its last poll (`<upstream.url>/internal/rate-limits`, with the revocation " +
+      "feed's credential; everything at start). A change through the admin API takes effect within this time.",
   ),
   usageFlushMs: duration('ms', 100, 600_000, 1_000).describe(
     'How often, in ms, the gateway reports the calls it admitted per project and UTC day to the upstream ' +

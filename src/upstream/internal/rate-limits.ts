@@ -1,37 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiError, BodyTooLargeError, readBody, sendJson } from '#common';
 import { feedAuthorized } from '#issuer';
-import type { RateLimitStore, UsageReport, UsageStore } from '#store';
+import type { UsageReport, UsageStore } from '#store';
+import { refuse } from './policy-feed.ts';
 import { z } from 'zod';
 
-export const POLICY_PATH = '/internal/rate-limits';
 export const USAGE_PATH = '/internal/usage';
-
-/**
- * The policy feed the gateways poll (`GET /internal/rate-limits`, the revocation feed's
- * credential): every project's plan and override, and every enabled API key's project. An ETag
- * of the body answers an unchanged poll 304 with no body.
- */
-export async function servePolicies(
-  store: RateLimitStore,
-  feedToken: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-) {
-  if (!feedAuthorized(req.headers.authorization, feedToken)) return refuse(res);
-  const [projects, keys] = await Promise.all([store.projectPolicies(), store.apiKeyProjects()]);
-  const body = JSON.stringify({
-    projects: projects.map((p) => ({ id: p.projectId, plan: p.plan, override: p.override })),
-    api_keys: keys.map((k) => ({ key: k.key, project_id: k.projectId })),
-  });
-  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, { etag }).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'application/json', etag, 'cache-control': 'no-store' }).end(body);
-}
 
 const usageBody = z.strictObject({
   usage: z
@@ -77,14 +51,4 @@ export async function receiveUsage(store: UsageStore, feedToken: string, req: In
   }));
   await store.addUsage(reports);
   res.writeHead(204).end();
-}
-
-/** As the revocation feed refuses a missing or wrong feed token. */
-function refuse(res: ServerResponse): void {
-  sendJson(
-    res,
-    401,
-    { error: 'invalid_token', error_description: 'feed token required' },
-    { 'www-authenticate': 'Bearer realm="tokengate"', 'cache-control': 'no-store' },
-  );
 }

@@ -147,6 +147,51 @@ describe('per-project overrides and usage, end to end', () => {
   }, 60_000);
 });
 
+describe('policy changes at two gateways', () => {
+  /** Milliseconds until `seen` holds at each gateway (checked every 20 ms; Infinity past 3 s). */
+  const timesUntil = (seen: (g: RunningGateway) => Promise<boolean>) => {
+    const started = performance.now();
+    return Promise.all(
+      gateways.map(async (g) => {
+        while (!(await seen(g))) {
+          if (performance.now() - started > 3_000) return Number.POSITIVE_INFINITY;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        return performance.now() - started;
+      }),
+    );
+  };
+  const keyPolicy = async (g: RunningGateway, key: { key: string; secret: string }) => {
+    const res = await fetch(`${g.url}/api/ping?key=${key.key}&secret=${key.secret}`);
+    await res.arrayBuffer();
+    return res.headers.get('ratelimit-policy');
+  };
+
+  it("carries an account's plan change, a key's disable and a project's deletion to both within 1 s", async () => {
+    const project = (await upstream.admin('POST', '/projects', { name: 'moving', plan: 'business' })).body as {
+      id: string;
+      account_id: string;
+    };
+    const newKey = async () =>
+      (await upstream.admin('POST', `/projects/${project.id}/apikeys`)).body as { key: string; secret: string };
+    const k1 = await newKey();
+    const k2 = await newKey();
+    for (const g of gateways) await until(async () => (await keyPolicy(g, k2)) === '"client";q=100;w=60');
+
+    expect((await upstream.admin('POST', `/accounts/${project.account_id}/plan`, { plan: 'enterprise' })).status).toBe(
+      200,
+    );
+    const plan = await timesUntil(async (g) => (await keyPolicy(g, k1)) === '"client";q=300;w=60');
+    expect((await upstream.admin('POST', `/apikeys/${k2.key}/disable`)).status).toBe(200);
+    // A key the feed no longer names counts against no project: the default plan (free) has no limits here.
+    const disable = await timesUntil(async (g) => (await keyPolicy(g, k2)) === null);
+    expect(await keyPolicy(gateways[0] as RunningGateway, k1)).toBe('"client";q=300;w=60');
+    expect((await upstream.admin('DELETE', `/projects/${project.id}`)).status).toBe(200);
+    const deletion = await timesUntil(async (g) => (await keyPolicy(g, k1)) === null);
+    for (const ms of [...plan, ...disable, ...deletion]) expect(ms).toBeLessThan(1_000);
+  });
+});
+
 async function until(check: () => Promise<boolean>): Promise<void> {
   const end = Date.now() + 5_000;
   while (!(await check())) {
