@@ -64,3 +64,5 @@ export type { ExternalIssuerOptions, ExternalVerifier } from './issuers/types.ts
 export type { ClaimMapping } from './issuers/claim-mapping.ts';
 export { type Authorize, createIssuerDispatch, type IssuerDispatch } from './issuers/issuer-dispatch.ts';
 export { discover, type IssuerMetadata } from './issuers/discovery.ts';
+export { createIntrospector, type Introspector, type IntrospectionOptions } from './issuers/introspection.ts';
+export type { IntrospectionUse } from './issuers/introspected.ts';

@@ -15,6 +15,7 @@ const ERROR_KIND: Readonly<Record<AuthFailureKind, ApiErrorKind>> = {
   insufficient_claims: 'insufficient_claims',
   keys_unavailable: 'keys_unavailable',
   revocations_stale: 'revocations_stale',
+  introspection_unavailable: 'introspection_unavailable',
   invalid_dpop_proof: 'invalid_dpop_proof',
   use_dpop_nonce: 'use_dpop_nonce',
 };
@@ -53,6 +54,7 @@ function challenge(failure: AuthFailure, message: string): string {
     case 'credentials_missing':
     case 'keys_unavailable':
     case 'revocations_stale':
+    case 'introspection_unavailable':
       // No error attribute: the client sent nothing wrong (RFC 6750 §3.1).
       return REALM;
     case 'invalid_request':

@@ -58,6 +58,8 @@ export type AuthFailureKind =
   | 'insufficient_claims'
   | 'keys_unavailable'
   | 'revocations_stale'
+  /** An external issuer's introspection endpoint did not answer usably (fail-closed). */
+  | 'introspection_unavailable'
   /** RFC 9449 §7.1: `Authorization: DPoP` with a missing, invalid or replayed proof, or one by another key. */
   | 'invalid_dpop_proof'
   /** RFC 9449 §9: the proof lacks a current server nonce; the failure carries a fresh one. */

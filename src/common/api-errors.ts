@@ -48,6 +48,11 @@ export const API_ERRORS = {
   shutting_down: { code: '1054', status: 503, message: 'Gateway is shutting down' },
   store_unavailable: { code: '1055', status: 503, message: 'Service temporarily unavailable' },
   rate_limits_unavailable: { code: '1056', status: 503, message: 'Rate limiting is unavailable; try again shortly' },
+  introspection_unavailable: {
+    code: '1057',
+    status: 503,
+    message: 'Token introspection is unavailable; try again shortly',
+  },
   untrusted_proxy: { code: '1060', status: 403, message: 'Forward-auth request from an untrusted address' },
   internal_error: { code: '1099', status: 500, message: 'Internal error' },
 } as const satisfies Record<string, { code: string; status: number; message: string }>;

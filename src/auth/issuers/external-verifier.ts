@@ -12,6 +12,7 @@ import { verifySignature } from '../signature.ts';
 import { createTokenCache } from '../token-cache.ts';
 import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, VerifierStats } from '../types.ts';
 import { mapClaims } from './claim-mapping.ts';
+import { createIntrospected } from './introspected.ts';
 import type { ExternalIssuerOptions, ExternalVerifier } from './types.ts';
 
 const NEGATIVE_BYTES = 8 * 1024 * 1024;
@@ -122,7 +123,7 @@ export function createExternalVerifier(options: ExternalIssuerOptions): External
       : fail('keys_unavailable', `no usable key set for issuer ${name}`);
   }
 
-  function verify(raw: string, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> {
+  function verifyJwt(raw: string, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> {
     const fp = fingerprint(raw);
     const hit = tokens.get(raw, fp);
     if (hit !== undefined && keys.get(hit.kid) === hit.key) {
@@ -151,5 +152,32 @@ export function createExternalVerifier(options: ExternalIssuerOptions): External
     return afterRefetch(raw, fp, jws, kid, alg, requirement);
   }
 
-  return { name, issuer, verify, stats: (): VerifierStats => ({ ...stats }) };
+  const introspected =
+    options.introspection === undefined
+      ? undefined
+      : createIntrospected({
+          name,
+          claims: options.claims,
+          maxTokenLifetimeSec: options.maxTokenLifetimeSec,
+          toleranceSec,
+          clock,
+          use: options.introspection,
+        });
+  // With `tokens: all`, a JWT that passed every local check is also asked about at its issuer.
+  const verify =
+    introspected === undefined || options.introspection?.tokens !== 'all'
+      ? verifyJwt
+      : (raw: string, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision> => {
+          const local = verifyJwt(raw, requirement);
+          return local instanceof Promise
+            ? local.then((settled) => introspected.stillActive(raw, settled))
+            : introspected.stillActive(raw, local);
+        };
+  return {
+    name,
+    issuer,
+    verify,
+    verifyOpaque: introspected?.opaque,
+    stats: (): VerifierStats => ({ ...stats }),
+  };
 }

@@ -28,6 +28,9 @@ export interface IssuerDispatch {
 
 type Target = ExternalVerifier | 'own';
 
+/** RFC 6750 §2.1 b64token: what an opaque bearer token may be made of. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 /**
  * Several issuers on one route. The token's `iss`, read from the unverified payload, only picks
  * whose keys and rules check it; that issuer's verifier then checks everything, `iss` included.
@@ -60,11 +63,17 @@ export function createIssuerDispatch(options: IssuerDispatchOptions): IssuerDisp
       if (names.length === 1 && names[0] === own.name) return ownOnly;
       const targets = targetsOf(names);
       const ownAccepted = names.includes(own.name);
+      // The one issuer of the route that introspects tokens that are not JWTs (check-config allows one).
+      const opaque = [...targets.values()].find(
+        (t): t is ExternalVerifier => t !== 'own' && t.verifyOpaque !== undefined,
+      );
       return (authorization, requirement, request) => {
         const raw = extractBearer(authorization, maxTokenLength, false);
         // No Bearer token (none, DPoP, another scheme): only the own verifier knows more.
         if (typeof raw !== 'string') return ownAccepted ? ownOnly(authorization, requirement, request) : raw;
         const iss = unverifiedIssuer(raw);
+        if (iss === undefined && opaque?.verifyOpaque !== undefined && B64TOKEN.test(raw))
+          return opaque.verifyOpaque(raw, requirement);
         const target = iss === undefined ? undefined : targets.get(iss);
         if (target === undefined) return fail('invalid_token', iss === undefined ? 'no iss' : 'iss not accepted here');
         return target === 'own' ? ownOnly(authorization, requirement, request) : target.verify(raw, requirement);

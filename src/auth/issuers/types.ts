@@ -1,6 +1,7 @@
 import type { Clock } from '#common';
 import type { AuthDecision, KeyResolver, RouteRequirement, VerifierStats } from '../types.ts';
 import type { ClaimMapping } from './claim-mapping.ts';
+import type { IntrospectionUse } from './introspected.ts';
 
 /** One external authorization server whose JWT access tokens routes may accept. */
 export interface ExternalIssuerOptions {
@@ -21,6 +22,8 @@ export interface ExternalIssuerOptions {
   readonly clock?: Clock | undefined;
   readonly tokenCache?: { readonly maxEntries: number; readonly maxBytes: number } | undefined;
   readonly negativeCache?: { readonly maxEntries: number; readonly ttlSec: number } | undefined;
+  /** RFC 7662 for its opaque tokens (and, with `tokens: all`, its JWTs). */
+  readonly introspection?: IntrospectionUse | undefined;
 }
 
 /** Verifies one external issuer's tokens; `raw` is the token without its scheme. */
@@ -28,5 +31,9 @@ export interface ExternalVerifier {
   readonly name: string;
   readonly issuer: string;
   verify(raw: string, requirement: RouteRequirement): AuthDecision | Promise<AuthDecision>;
+  /** Only for an issuer with introspection: a token that is not a JWT. */
+  readonly verifyOpaque?:
+    | ((raw: string, requirement: RouteRequirement) => AuthDecision | Promise<AuthDecision>)
+    | undefined;
   stats(): VerifierStats;
 }

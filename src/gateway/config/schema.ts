@@ -63,7 +63,16 @@ export const gatewayFileSchema = z
   // A route may only name an issuer the file declares.
   .superRefine((file, ctx) => {
     const known = new Set([OWN_ISSUER, ...file.externalIssuers.map((i) => i.name)]);
+    const introspecting = new Set(file.externalIssuers.filter((i) => i.introspection).map((i) => i.name));
     file.routes.forEach((route, index) => {
+      // An opaque token names no issuer: a route can send it to one introspection endpoint only.
+      const opaque = route.issuers?.filter((name) => introspecting.has(name)) ?? [];
+      if (opaque.length > 1)
+        ctx.addIssue({
+          code: 'custom',
+          message: `accepts two issuers that introspect opaque tokens (${opaque.join(', ')}): an opaque token could not say whose it is`,
+          path: ['routes', index, 'issuers'],
+        });
       route.issuers?.forEach((name, at) => {
         if (known.has(name)) return;
         ctx.addIssue({

@@ -1,8 +1,11 @@
 import {
   createExternalVerifier,
+  createIntrospector,
   createRemoteKeySet,
   discover,
   type ExternalVerifier,
+  type IntrospectionUse,
+  type IssuerMetadata,
   type KeyResolver,
   type KeySetEvent,
   type RemoteKeySet,
@@ -30,6 +33,8 @@ interface Deps {
 interface StartableKeys extends KeyResolver {
   start(): Promise<void>;
   stop(): void;
+  /** The issuer's metadata once discovered (discoveryUrl only). */
+  metadata?(): IssuerMetadata | undefined;
 }
 
 const MAX_RETRY_MS = 30_000;
@@ -53,6 +58,7 @@ export function createExternalIssuers(config: GatewayConfig, deps: Deps): Extern
       clock: deps.clock,
       tokenCache: config.caches.tokens,
       negativeCache: config.caches.negative,
+      introspection: introspectionOf(issuer, keys, deps),
     });
   });
   return {
@@ -85,7 +91,9 @@ function keysOf(issuer: ExternalIssuerConfig, deps: Deps, signal: AbortSignal): 
   if (issuer.jwksUrl !== undefined) return make(issuer.jwksUrl);
   const discoveryUrl = issuer.discoveryUrl as string;
   let inner: RemoteKeySet | undefined;
+  let discovered: IssuerMetadata | undefined;
   return {
+    metadata: () => discovered,
     get: (kid) => inner?.get(kid),
     refreshFor: (kid) => (inner === undefined ? Promise.resolve(undefined) : inner.refreshFor(kid)),
     ready: () => inner?.ready() ?? false,
@@ -94,6 +102,7 @@ function keysOf(issuer: ExternalIssuerConfig, deps: Deps, signal: AbortSignal): 
       for (let attempt = 0; !signal.aborted; attempt++) {
         try {
           const metadata = await discover(discoveryUrl, issuer.issuer, issuer.keySet.fetchTimeoutMs, signal);
+          discovered = metadata;
           inner = make(metadata.jwksUri);
           if (signal.aborted) inner.stop();
           else await inner.start();
@@ -108,6 +117,24 @@ function keysOf(issuer: ExternalIssuerConfig, deps: Deps, signal: AbortSignal): 
     },
     stop: () => inner?.stop(),
   };
+}
+
+function introspectionOf(issuer: ExternalIssuerConfig, keys: StartableKeys, deps: Deps): IntrospectionUse | undefined {
+  const config = issuer.introspection;
+  if (config === undefined) return undefined;
+  const introspector = createIntrospector({
+    url: config.url ?? (() => keys.metadata?.()?.introspectionEndpoint),
+    issuer: issuer.issuer,
+    audience: issuer.audience,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    cacheMaxSec: config.cacheMaxSec,
+    negativeCacheSec: config.negativeCacheSec,
+    maxConcurrent: config.maxConcurrent,
+    timeoutMs: config.timeoutMs,
+    clock: deps.clock,
+  });
+  return { introspector, tokens: config.tokens, failOpen: config.failOpen, cacheMaxSec: config.cacheMaxSec };
 }
 
 function recordEvent(metrics: GatewayMetrics, issuer: string, event: KeySetEvent): void {

@@ -64,6 +64,14 @@ describe('external issuers in gateway.yaml', () => {
     ]);
   });
 
+  it('refuses introspection without an endpoint, and a route sending opaque tokens to two issuers', () => {
+    expect(problemsOf('introspection.yaml')).toEqual([
+      'externalIssuers[0].introspection.url: needs introspection.url, or a discoveryUrl that advertises the endpoint (line 6)',
+      'routes[0].issuers: accepts two issuers that introspect opaque tokens (a, b): an opaque token could not say ' +
+        'whose it is (line 13)',
+    ]);
+  });
+
   it('makes check-config exit 2 with the message', () => {
     const result = checkConfig(fixture('unknown-issuer.yaml'), {});
     expect(result.exitCode).toBe(2);

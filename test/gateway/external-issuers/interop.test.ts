@@ -14,7 +14,9 @@ let h: Harness;
 
 beforeAll(async () => {
   oidc = await startOidcIssuer();
-  h = await startHarness(import.meta.dirname, { env: { PARTNER_ISSUER: oidc.issuer } });
+  h = await startHarness(import.meta.dirname, {
+    env: { PARTNER_ISSUER: oidc.issuer, PARTNER_INTROSPECTION_SECRET: oidc.gatewayClient.secret },
+  });
   // Readiness never waits for an external issuer: wait until its keys have loaded.
   const probe = await oidc.token(RESOURCE, 'address');
   await until(
@@ -83,6 +85,34 @@ describe("an external issuer's JWT access tokens beside tokengate's own", () => 
       error_code: '1024',
       message: 'OAuth key has been revoked',
     });
+  });
+
+  it("forwards the issuer's opaque token as its introspection endpoint describes it, until it is revoked there", async () => {
+    const opaque = await oidc.token(`${RESOURCE}/opaque`, 'address');
+    expect(opaque).not.toContain('.');
+    const res = await call('/api/both', opaque);
+    expect(res.status).toBe(200);
+    expect(h.upstream.seen.at(-1)?.headers['x-tokengate-identity']).toMatch(
+      /^client_id="partner-app", project_id="partner", scope="address", jti="", issuer="partner"$/,
+    );
+    await oidc.revoke(opaque);
+    // The active answer is kept for at most cacheMaxSec (1 s here), then the issuer says inactive.
+    await until(async () => (await call('/api/both', opaque)).status === 401, 'the revoked opaque token is refused', {
+      timeoutMs: 5_000,
+    });
+    expect(await (await call('/api/both', opaque)).json()).toMatchObject({ error_code: '1024' });
+  });
+
+  it("refuses an opaque token without the route's scope with 1026", async () => {
+    const res = await call('/api/both', await oidc.token(`${RESOURCE}/opaque`, 'phone'));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1026' });
+  });
+
+  it('refuses an opaque token on a route of tokengate alone without asking anyone', async () => {
+    const res = await call('/api/own', await oidc.token(`${RESOURCE}/opaque`, 'address'));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1024' });
   });
 
   it('labels the external key set in the metrics by the issuer name', async () => {

@@ -6,15 +6,19 @@ import Provider from 'oidc-provider';
 /**
  * An independent authorization server in this process: node-oidc-provider on a free loopback
  * port, with one confidential client for the client-credentials grant and resource indicators
- * (RFC 8707). A resource ending in `/opaque` gets opaque tokens (for introspection); any other
- * gets RFC 9068 JWT access tokens with that resource as `aud`.
+ * (RFC 8707). A resource ending in `/opaque` gets opaque tokens (for introspection) for the
+ * resource without that suffix; any other gets RFC 9068 JWT access tokens with it as `aud`.
  */
 export interface OidcIssuer {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** The resource server's own client, which introspects (RFC 7662). */
+  readonly gatewayClient: { readonly id: string; readonly secret: string };
   /** A client-credentials token for `resource` with `scope`. */
   token(resource: string, scope: string): Promise<string>;
+  /** Revokes a token at the issuer (RFC 7009), as its client. */
+  revoke(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,11 +31,20 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const clientId = 'partner-app';
   const clientSecret = 'partner-app-secret-0123456789abcdef';
+  const gatewayClient = { id: 'tokengate-gateway', secret: 'gateway-introspection-secret-0123456789' };
   const provider = new Provider(issuer, {
     clients: [
       {
         client_id: clientId,
         client_secret: clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      {
+        client_id: gatewayClient.id,
+        client_secret: gatewayClient.secret,
         grant_types: ['client_credentials'],
         redirect_uris: [],
         response_types: [],
@@ -43,6 +56,7 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
     features: {
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
+      revocation: { enabled: true },
       devInteractions: { enabled: false },
       resourceIndicators: {
         enabled: true,
@@ -50,7 +64,7 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => ({
           scope: 'address phone email',
-          audience: resource,
+          audience: resource.replace(/\/opaque$/, ''),
           accessTokenTTL: 600,
           accessTokenFormat: resource.endsWith('/opaque') ? 'opaque' : 'jwt',
           jwt: { sign: { alg: 'RS256' } },
@@ -64,6 +78,15 @@ export async function startOidcIssuer(): Promise<OidcIssuer> {
     issuer,
     clientId,
     clientSecret,
+    gatewayClient,
+    async revoke(token) {
+      const res = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }),
+      });
+      if (res.status !== 200) throw new Error(`revocation answered ${res.status}`);
+    },
     async token(resource, scope) {
       const res = await fetch(`${issuer}/token`, {
         method: 'POST',

@@ -2,6 +2,7 @@ import { KEY_SET_DEFAULTS, SUPPORTED_ALGORITHMS, VERIFIER_DEFAULTS } from '#auth
 import { SCOPES } from '#common';
 import { z } from 'zod';
 import { duration } from '../duration.ts';
+import { introspectionSchema } from './introspection.ts';
 import { keySetSchema } from './issuer.ts';
 import { documented, requestUrl, url } from './values.ts';
 
@@ -94,11 +95,16 @@ export const externalIssuerSchema = z
           'access tokens are `at+jwt`; add `JWT` for issuers that type them so.',
       ),
     claims: claimsSchema,
+    introspection: introspectionSchema,
     keySet: keySetSchema("Past it this issuer's tokens get 503 `1052`; `/readyz` never waits for an external issuer."),
   })
   .refine((i) => i.jwksUrl !== undefined || i.discoveryUrl !== undefined, {
     message: 'needs jwksUrl or discoveryUrl',
     path: ['jwksUrl'],
+  })
+  .refine((i) => i.introspection === undefined || i.introspection.url !== undefined || i.discoveryUrl !== undefined, {
+    message: 'needs introspection.url, or a discoveryUrl that advertises the endpoint',
+    path: ['introspection', 'url'],
   })
   .refine((i) => i.jwksUrl === undefined || i.discoveryUrl === undefined, {
     message: 'give jwksUrl or discoveryUrl, not both',
@@ -128,7 +134,7 @@ export const externalIssuersSchema = z
     });
   })
   .describe(
-    "Other authorization servers whose tokens routes may accept (`routes[].issuers`), verified as JWTs. A token's unverified " +
+    "Other authorization servers whose tokens routes may accept (`routes[].issuers`): JWTs verified here, opaque tokens introspected. A token's unverified " +
       "`iss` picks the issuer; its keys, audience, algorithms and claims are that issuer's alone, and an `iss` " +
       'the route does not accept is refused (401 `1024`) before any key is looked up. Their tokens are not ' +
       "in tokengate's revocation list: they are revoked as their issuer offers.",
