@@ -56,7 +56,7 @@ export async function setApiKeyEnabled(
 }
 
 /** The key's project, if the actor sees it (else 404, as for no key) and may change it (else 403). */
-async function writableKeyProject(ctx: AdminContext, actor: Actor, key: string): Promise<Project> {
+export async function writableKeyProject(ctx: AdminContext, actor: Actor, key: string): Promise<Project> {
   const found = isWellFormedId(key) ? await ctx.store.getApiKey(key) : null;
   const project = found ? await findProject(ctx, actor, found.projectId) : null;
   if (!project) throw notFound('api key', key);

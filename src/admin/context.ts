@@ -10,6 +10,7 @@ import type {
   ProjectStore,
   RateLimitStore,
   SecondFactorStore,
+  SecretStore,
   UsageStore,
 } from '#store';
 
@@ -26,7 +27,8 @@ export type AdminStore = AccountStore &
   RateLimitStore &
   UsageStore &
   ActivityStore &
-  SecondFactorStore;
+  SecondFactorStore &
+  SecretStore;
 
 /** What the admin operations work on. */
 export interface AdminContext {

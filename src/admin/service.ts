@@ -14,6 +14,7 @@ import { confirmTotpSetup, startTotpSetup } from './people/second-factor-enrol.t
 import { listOwnFactors, removeOwnFactor, renewRecoveryCodes } from './people/second-factor-list.ts';
 import { getAccountRequire2fa, resetPersonFactors, setAccountRequire2fa } from './people/second-factor-policy.ts';
 import { reloadAddresses } from './addresses.ts';
+import { retireApiKeySecret, rotateApiKeySecret } from './api-key-secrets.ts';
 import { createApiKey, deleteApiKey, listApiKeys, setApiKeyEnabled } from './api-keys.ts';
 import {
   createClient,
@@ -25,6 +26,7 @@ import {
   setClientKeys,
 } from './clients.ts';
 import { setClientIntrospect } from './client-introspect.ts';
+import { getClientDetail, retireClientSecret, rotateClientSecret } from './client-secrets.ts';
 import type { AdminContext } from './context.ts';
 import { asAdminError } from './errors.ts';
 import { listKeys, rotateKeys } from './keys.ts';
@@ -68,6 +70,9 @@ const OPERATIONS = {
   setClientKeys,
   setClientDpop,
   setClientIntrospect,
+  getClientDetail,
+  rotateClientSecret,
+  retireClientSecret,
   revokeToken,
   listKeys,
   rotateKeys,
@@ -75,6 +80,8 @@ const OPERATIONS = {
   deleteApiKey,
   setApiKeyEnabled,
   listApiKeys,
+  rotateApiKeySecret,
+  retireApiKeySecret,
   reloadAddresses,
   getProjectLimits,
   setProjectLimits,

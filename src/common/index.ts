@@ -13,6 +13,7 @@ export { LOG_FORMATS, type LogFormat, logFormat, logFormatProblem, prettyOutput 
 export { sendJson, readBody, BodyTooLargeError, remoteAddress } from './http.ts';
 export { escapeHtml } from './escape-html.ts';
 export { generateSecret, hashSecret, verifySecret } from './secrets.ts';
+export { verifyRotatingSecret } from './rotating-secret.ts';
 export { ADMIN_TOKEN_RULE, ADMIN_TOKEN_UNUSABLE, adminTokenUnusable, isUsableAdminToken } from './admin-token.ts';
 export { ensurePrivateDirectory } from './private-dir.ts';
 export { ignoreHangUps, stopSignal } from './signals.ts';

@@ -54,7 +54,7 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
   const feed = new RevocationFeed({ store, feedToken: config.feedToken, clock, log, keys: keyring });
   const { issuer, audience } = config;
   const assertions = new ClientAssertions({ store, issuer, clock });
-  const auth = { clients, guard: new BruteForceGuard(clock), assertions, trustedProxies: proxies, log };
+  const auth = { clients, guard: new BruteForceGuard(clock), assertions, trustedProxies: proxies, log, clock };
   const tokens = { keyring, revocations: live, issuer, audience, clock };
   const metadata = metadataDocument(issuer);
   const nonces = createDpopNonces({ mode: 'off', ...config.dpopNonce, now: () => clock.now() });

@@ -1,24 +1,30 @@
 import { newApiKey } from './ids.ts';
 import { lockProject } from './project-guard.ts';
+import { previousSecret } from './previous-secret.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
 import type { ApiKey, ApiKeyStore } from './repositories/api-keys.ts';
 import type { RepositoryContext } from './repository-context.ts';
 
-interface ApiKeyRow {
+export interface ApiKeyRow {
   key: string;
   project_id: string;
   secret_hash: string;
+  previous_secret_hash: string | null;
+  previous_valid_until: unknown;
   enabled: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'key, project_id, secret_hash, enabled, created_at';
+const COLUMNS = 'key, project_id, secret_hash, previous_secret_hash, previous_valid_until, enabled, created_at';
+/** The columns `toApiKey` reads (secret-rotation.ts updates them too). */
+export const API_KEY_COLUMNS = COLUMNS;
 
-function toApiKey(row: ApiKeyRow): ApiKey {
+export function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     key: row.key,
     projectId: row.project_id,
     secretHash: row.secret_hash,
+    previousSecret: previousSecret(row.previous_secret_hash, row.previous_valid_until),
     enabled: row.enabled,
     createdAt: toNumber(row.created_at),
   };

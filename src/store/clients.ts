@@ -2,6 +2,7 @@ import type { Scope } from '#common';
 import { isUniqueViolation, StoreError } from './errors.ts';
 import { newClientId } from './ids.ts';
 import { requireOAuthPlan } from './project-guard.ts';
+import { previousSecret } from './previous-secret.ts';
 import { type SqlRunner, toNumber } from './sql-runner.ts';
 import type { ClientKeySet, ClientStore, NewClient, OAuthClient } from './repositories/clients.ts';
 import type { RepositoryContext } from './repository-context.ts';
@@ -14,6 +15,8 @@ export interface ClientRow {
   enabled: boolean;
   generation: unknown;
   secret_hash: string | null;
+  previous_secret_hash: string | null;
+  previous_valid_until: unknown;
   jwks: ClientKeySet | null;
   require_dpop: boolean;
   introspect: boolean;
@@ -21,7 +24,7 @@ export interface ClientRow {
 }
 
 export const COLUMNS =
-  'client_id, project_id, name, scopes, enabled, generation, secret_hash, jwks, require_dpop, introspect, created_at';
+  'client_id, project_id, name, scopes, enabled, generation, secret_hash, previous_secret_hash, previous_valid_until, jwks, require_dpop, introspect, created_at';
 
 export function toClient(row: ClientRow): OAuthClient {
   return {
@@ -32,6 +35,7 @@ export function toClient(row: ClientRow): OAuthClient {
     enabled: row.enabled,
     generation: toNumber(row.generation),
     secretHash: row.secret_hash,
+    previousSecret: previousSecret(row.previous_secret_hash, row.previous_valid_until),
     jwks: row.jwks,
     requireDpop: row.require_dpop,
     introspect: row.introspect,

@@ -23,6 +23,8 @@ export type {
   RateLimitStore,
 } from './repositories/rate-limits.ts';
 export type { DailyUsage, UsageReport, UsageStore } from './repositories/usage.ts';
+export type { PreviousSecret } from './repositories/previous-secret.ts';
+export type { SecretStore } from './repositories/secrets.ts';
 export type { ActivityEntry, ActivityStore, NewActivity } from './repositories/activity.ts';
 export type {
   SecondFactor,

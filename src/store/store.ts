@@ -13,6 +13,7 @@ import { rateLimitStore, usageStore } from './rate-limits.ts';
 import { secondFactorStore } from './second-factors.ts';
 import type { RepositoryContext } from './repository-context.ts';
 import { revocationStore } from './revocations.ts';
+import { secretStore } from './secret-rotation.ts';
 import { signingKeyStore } from './signing-keys.ts';
 import { notifyChange, type StoreChange, type StoreChangeKind } from './store-change.ts';
 import type { Store } from './types.ts';
@@ -59,6 +60,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     ...usageStore(context),
     ...activityStore(context),
     ...secondFactorStore(context),
+    ...secretStore(context),
 
     ping: async () => void (await db.query('SELECT 1')),
 

@@ -11,6 +11,7 @@ import type { ProjectStore } from './repositories/projects.ts';
 import type { RateLimitStore } from './repositories/rate-limits.ts';
 import type { SecondFactorStore } from './repositories/second-factors.ts';
 import type { RevocationStore } from './repositories/revocations.ts';
+import type { SecretStore } from './repositories/secrets.ts';
 import type { SigningKeyStore } from './repositories/signing-keys.ts';
 import type { UsageStore } from './repositories/usage.ts';
 import type { UsedJtiStore } from './repositories/used-jtis.ts';
@@ -36,7 +37,8 @@ export interface Store
     RateLimitStore,
     UsageStore,
     ActivityStore,
-    SecondFactorStore {
+    SecondFactorStore,
+    SecretStore {
   readonly kind: 'embedded' | 'postgres';
   /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */
   ping(): Promise<void>;

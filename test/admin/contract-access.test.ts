@@ -68,6 +68,11 @@ describe('who may call each admin operation, as the contract declares', () => {
       setClientIntrospect: { id: c, input: { allowed: true } },
       disableClient: { id: c, input: undefined },
       enableClient: { id: c, input: undefined },
+      getClient: { id: c, input: undefined },
+      rotateClientSecret: { id: c, input: { overlap: '1h' } },
+      retireClientSecret: { id: c, input: undefined },
+      rotateApiKeySecret: { id: key, input: {} },
+      retireApiKeySecret: { id: key, input: undefined },
       // Unsigned: the role is checked before the issuer checks the signature.
       revokeToken: { id: '', input: { token: `e30.${claims(c)}.sig` } },
       listKeys: { id: '', input: undefined },

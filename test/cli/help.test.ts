@@ -120,7 +120,7 @@ describe('tokengate admin help', () => {
 
   it('shows each admin command’s usage, options and environment with --help, sending nothing', async () => {
     for (const command of ADMIN_COMMANDS) {
-      const text = await adminOutput([command.noun, command.verb, '--help']);
+      const text = await adminOutput([command.noun, ...command.verb.split(' '), '--help']);
       expect(text).toContain(`usage: tokengate admin ${command.usage}`);
       expect(text).toContain(ADMIN_HELP[`${command.noun} ${command.verb}`]?.summary);
       for (const flag of command.usage.match(/--[a-z]+/g) ?? []) expect(text).toContain(flag);
@@ -133,7 +133,8 @@ describe('tokengate admin help', () => {
     const text = await adminOutput(['client', '--help']);
     for (const command of ADMIN_COMMANDS.filter((c) => c.noun === 'client'))
       expect(text).toMatch(new RegExp(`^  ${command.verb} +\\S`, 'm'));
-    expect(text).not.toContain('rotate');
+    // `keys rotate` is another noun's.
+    expect(text).not.toMatch(/^ {2}rotate /m);
   });
 });
 
@@ -155,7 +156,7 @@ describe('the command-line documentation', () => {
       .filter((line) => line.startsWith('| `'))
       .map((line) => line.split(' | ')[0] ?? '');
     const documented = firstCells.flatMap((cell) =>
-      [...cell.matchAll(/`([a-z]+ [a-z][a-z0-9-]*)\b[^`]*`/g)].map((m) => m[1]),
+      [...cell.matchAll(/`([a-z]+(?: [a-z][a-z0-9-]*)+)\b[^`]*`/g)].map((m) => m[1]),
     );
     expect([...new Set(documented)].sort()).toEqual([...keys].sort());
   });

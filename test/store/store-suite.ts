@@ -14,6 +14,7 @@ import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
 import { secondFactorCases } from './cases/second-factors.ts';
+import { secretRotationCases } from './cases/secret-rotation.ts';
 import { signingKeyCases } from './cases/signing-keys.ts';
 import { usedJtiCases } from './cases/used-jtis.ts';
 
@@ -46,6 +47,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('OAuth clients', () => clientCases(context));
   describe('OAuth clients: the introspection permission', () => clientIntrospectCases(context));
   describe('API keys', () => apiKeyCases(context));
+  describe('secret rotation', () => secretRotationCases(context));
   describe('signing keys', () => signingKeyCases(context));
   describe('revocations', () => revocationCases(context));
   describe('portal sessions', () => portalSessionCases(context));

@@ -2,6 +2,7 @@ import { accountOperations } from './accounts.ts';
 import { clientOperations } from './clients.ts';
 import { projectOperations } from './projects.ts';
 import { secondFactorOperations } from './second-factor.ts';
+import { secretOperations } from './secrets.ts';
 
 /**
  * Every admin operation, once: the admin API registers a route for each, the typed client
@@ -12,6 +13,7 @@ export const ADMIN_OPERATIONS = {
   ...projectOperations,
   ...clientOperations,
   ...secondFactorOperations,
+  ...secretOperations,
 };
 
 export type AdminOperations = typeof ADMIN_OPERATIONS;

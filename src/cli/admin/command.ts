@@ -34,6 +34,8 @@ export interface AdminValues {
   /** `account require-2fa ID --on|--off`. */
   readonly on?: boolean | undefined;
   readonly off?: boolean | undefined;
+  /** `client secret rotate ID --overlap 24h`: how long the previous secret keeps working. */
+  readonly overlap?: string | undefined;
 }
 
 export interface CommandInput {

@@ -6,6 +6,7 @@ import type { AdminCommand } from './command.ts';
 import { keyCommands } from './keys.ts';
 import { projectCommands } from './project.ts';
 import { projectLimitCommands } from './project-limits.ts';
+import { apiKeySecretCommands, clientSecretCommands } from './secret.ts';
 import { tokenCommands } from './token.ts';
 import { userCommands } from './user.ts';
 
@@ -16,8 +17,10 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   ...projectCommands,
   ...projectLimitCommands,
   ...clientCommands,
+  ...clientSecretCommands,
   ...tokenCommands,
   ...keyCommands,
   ...apiKeyCommands,
+  ...apiKeySecretCommands,
   ...addressCommands,
 ];

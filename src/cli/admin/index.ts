@@ -7,6 +7,7 @@ import { type AdminClient, type AdminTransport, createAdminClient } from '#admin
 import { createAdminTransport } from './api-client.ts';
 import { ADMIN_COMMANDS } from './commands.ts';
 import { adminCommandHelp, adminNounHelp, adminOverview } from './help.ts';
+import { findCommand } from './lookup.ts';
 import { type AdminSettings, adminSettings } from './settings.ts';
 
 export { ADMIN_COMMANDS } from './commands.ts';
@@ -16,9 +17,10 @@ export function adminUsage(): string {
 }
 
 /** `--help` after nothing, a noun, or a noun and verb. */
-function adminHelp(noun: string | undefined, verb: string | undefined): string {
-  const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
-  if (command) return adminCommandHelp(command);
+function adminHelp(positionals: readonly string[]): string {
+  const [noun] = positionals;
+  const found = findCommand(ADMIN_COMMANDS, positionals);
+  if (found) return adminCommandHelp(found.command);
   if (noun !== undefined && ADMIN_COMMANDS.some((c) => c.noun === noun)) return adminNounHelp(noun, ADMIN_COMMANDS);
   return adminUsage();
 }
@@ -51,10 +53,10 @@ export async function runAdmin(
   place: AdminPlace = { cwd: process.cwd(), stderr: process.stderr },
 ): Promise<void> {
   const { values, positionals } = parseAdminArgs(argv);
-  const [noun, verb, ...args] = positionals;
-  if (values.help) return out(adminHelp(noun, verb));
-  const command = ADMIN_COMMANDS.find((c) => c.noun === noun && c.verb === verb);
-  if (!command) throw unknownCommand(noun, verb);
+  if (values.help) return out(adminHelp(positionals));
+  const found = findCommand(ADMIN_COMMANDS, positionals);
+  if (!found) throw unknownCommand(positionals[0], positionals[1]);
+  const { command, args } = found;
   const api = lazyClient(() => adminSettings(env, place.cwd));
   const output = await command.run({ api, values, args, env, cwd: place.cwd, stderr: place.stderr });
   out(values.json ? JSON.stringify(output.json) : output.text);
@@ -84,6 +86,7 @@ const OPTIONS = {
   'no-introspect': { type: 'boolean' },
   on: { type: 'boolean' },
   off: { type: 'boolean' },
+  overlap: { type: 'string' },
 } as const;
 
 function parseAdminArgs(argv: readonly string[]) {

@@ -14,8 +14,8 @@ type Request<N extends OperationName> = (
 ) => CallArgs<AdminOperations[N]> | Promise<CallArgs<AdminOperations[N]>>;
 
 /**
- * A command that is one operation of the contract. Its noun and verb are the usage's first two
- * words, its help's summary is the operation's; `request` reads the call's id and input from the
+ * A command that is one operation of the contract. Its noun is the usage's first word and its verb
+ * the lower-case words after it (`secret rotate`), its help's summary is the operation's; `request` reads the call's id and input from the
  * command line (a usage error for a wrong one), and may be left out by an operation that takes
  * neither (the command then refuses any positional).
  */
@@ -34,7 +34,10 @@ export type OperationCommandSpec<N extends OperationName> = {
   : { readonly request: Request<N> });
 
 export function operationCommand<N extends OperationName>(spec: OperationCommandSpec<N>): AdminCommand {
-  const [noun = '', verb = ''] = spec.usage.split(' ');
+  // The verb is every lower-case word after the noun: `client secret rotate CLIENT_ID …` has two.
+  const [noun = '', ...rest] = spec.usage.split(' ');
+  const end = rest.findIndex((word) => !/^[a-z][a-z0-9-]*$/.test(word));
+  const verb = (end === -1 ? rest : rest.slice(0, end)).join(' ');
   const help: AdminHelp = {
     summary: ADMIN_OPERATIONS[spec.operation].summary,
     ...(spec.arguments && { arguments: spec.arguments }),

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { hashSecret, type Logger, verifySecret } from '#common';
+import { type Clock, type Logger, verifyRotatingSecret } from '#common';
 import type { ClientDirectory, ClientRecord } from '../clients/client-directory.ts';
 import type { BruteForceGuard } from './brute-force.ts';
 import type { ClientAssertions } from './client-assertion.ts';
@@ -15,10 +15,9 @@ export interface ClientAuthDeps {
   readonly assertions: ClientAssertions;
   readonly trustedProxies: TrustedProxies;
   readonly log: Logger;
+  /** When a rotated client's previous secret stops (its overlap ends). */
+  readonly clock: Clock;
 }
-
-/** Compared against when the client id is unknown, so both failures cost the same (no enumeration). */
-const DUMMY_HASH = hashSecret('tokengate-unknown-client');
 
 /** What could be one of our ids, typos and truncations included (we mint `cli_` + 22 base64url); no secret starts `cli_`. */
 const CLIENT_ID_SHAPE = /^cli_[A-Za-z0-9_-]{1,124}$/;
@@ -76,9 +75,9 @@ export async function authenticateClient(
   throw refusal;
 }
 
-/** For an unknown id, a secret is still compared (against the dummy) so it costs what a known one does. */
+/** For an unknown id, a secret is still compared (against dummies, twice) so it costs what a known one does. */
 function unknownClient(credentials: PresentedCredentials): string {
-  if (credentials.method !== 'private_key_jwt') verifySecret(credentials.clientSecret, DUMMY_HASH);
+  if (credentials.method !== 'private_key_jwt') verifyRotatingSecret(credentials.clientSecret, null, null, 0);
   return 'unknown client';
 }
 
@@ -106,8 +105,10 @@ async function credentialsProblem(
     if (!client.jwks) return 'assertion for a client that uses a secret';
     return deps.assertions.problem(credentials.assertion, client.clientId, client.jwks);
   }
-  // A private_key_jwt client has no secret: compare against the dummy so both cost the same.
-  const secretOk = verifySecret(credentials.clientSecret, client.secretHash ?? DUMMY_HASH);
+  // The current secret, or the previous one during a rotation's overlap: both always compared (a
+  // private_key_jwt client's absent ones against a dummy), so every case costs the same.
+  const now = deps.clock.now();
+  const secretOk = verifyRotatingSecret(credentials.clientSecret, client.secretHash, client.previousSecret, now);
   if (client.secretHash === null) return 'secret for a client that uses private_key_jwt';
   return secretOk ? null : 'wrong secret';
 }

@@ -1,7 +1,11 @@
+import type { PreviousSecret } from './previous-secret.ts';
+
 export interface ApiKey {
   key: string;
   projectId: string;
   secretHash: string;
+  /** The secret before the last rotation while it is still accepted (or was: compare `validUntil` with now). */
+  previousSecret: PreviousSecret | null;
   /** A disabled key's calls are refused until it is enabled again (migration 013). */
   enabled: boolean;
   createdAt: number;

@@ -1,4 +1,5 @@
 import type { Scope } from '#common';
+import type { PreviousSecret } from './previous-secret.ts';
 
 export interface OAuthClient {
   clientId: string;
@@ -13,6 +14,8 @@ export interface OAuthClient {
   generation: number;
   /** Hash of the 256-bit secret; the secret itself is never stored. Null for a private_key_jwt client. */
   secretHash: string | null;
+  /** The secret before the last rotation while it is still accepted (or was: compare `validUntil` with now). */
+  previousSecret: PreviousSecret | null;
   /** The public keys a private_key_jwt client signs its assertions with (RFC 7523); null for a secret client. */
   jwks: ClientKeySet | null;
   /** Its token requests must carry a DPoP proof (RFC 9449), so all its tokens are key-bound. */

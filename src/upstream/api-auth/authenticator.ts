@@ -43,7 +43,7 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
       try {
         return usesBearer(authorization)
           ? await authenticateBearer(options.verifier, projects, authorization ?? '', route, routeLog, req)
-          : await authenticateKeySecret(apiKeys, projects, query, authorization, route, routeLog);
+          : await authenticateKeySecret(apiKeys, projects, query, authorization, route, routeLog, clock);
       } catch (error) {
         routeLog.error({ err: error }, 'api auth failed');
         if (isStoreUnavailable(error)) return { ok: false, ...storeUnavailableAnswer(route.errorExtra) };

@@ -1,4 +1,4 @@
-import { type Logger, SCOPES, verifySecret } from '#common';
+import { type Clock, type Logger, SCOPES, verifyRotatingSecret } from '#common';
 import { type ApiKey, isWellFormedId, type Project } from '#store';
 import type { ValidationRoute } from '#validation';
 import { readKeySecret } from './key-secret-input.ts';
@@ -9,7 +9,8 @@ import type { ApiAuthResult } from './types.ts';
 /**
  * Key/secret authentication (the spec's other method; codes of the public API). After the
  * syntactic checks (key-secret-input.ts): 1001 unknown key → 1006 wrong secret (constant-time
- * hash compare) → 1001 again if the key is disabled, or its project no longer exists or its
+ * hash compares of the current secret and of the previous one, which counts until its rotation's
+ * overlap ends) → 1001 again if the key is disabled, or its project no longer exists or its
  * account is disabled. The key and the secret are never logged.
  *
  * Scopes: a key carries none. It grants every scope, because every plan includes all three
@@ -22,6 +23,7 @@ export async function authenticateKeySecret(
   authorization: string | undefined,
   route: ValidationRoute,
   log: Logger,
+  clock: Clock,
 ): Promise<ApiAuthResult> {
   const input = readKeySecret(query, authorization);
   if (!input.ok) {
@@ -32,7 +34,8 @@ export async function authenticateKeySecret(
   // A key no key can be (a NUL byte, which PostgreSQL refuses outright) names none: unknown, no query.
   const apiKey = isWellFormedId(input.key) ? await apiKeys(input.key) : null;
   if (apiKey === null) return refused('key_not_found', route, log, 'unknown key');
-  if (!verifySecret(input.secret, apiKey.secretHash))
+  // The current secret, or the previous one until its rotation's overlap ends (both compared).
+  if (!verifyRotatingSecret(input.secret, apiKey.secretHash, apiKey.previousSecret, clock.now()))
     return refused('invalid_credentials', route, log, 'secret mismatch', apiKey.projectId);
   // A disabled key is answered as an unknown one, and only to its secret's holder; the log says why.
   if (!apiKey.enabled) return refused('key_not_found', route, log, 'key disabled', apiKey.projectId);
