@@ -31,7 +31,11 @@ export function relayForNginx(res: ServerResponse): void {
       head.status === 401 || head.status === 403 ? head.status : 403,
       { ...head.headers, 'x-tokengate-status': String(head.status), 'x-tokengate-body': asHeaderValue(body) },
     ]);
-    return Reflect.apply(end, this, args) as ServerResponse;
+    const ended = Reflect.apply(end, this, args) as ServerResponse;
+    // What the client gets, for the access line and the metrics (read when the response closes):
+    // the status on the wire was only NGINX's carrier.
+    this.statusCode = head.status;
+    return ended;
   } as ServerResponse['end'];
 }
 

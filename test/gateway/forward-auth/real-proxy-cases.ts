@@ -85,6 +85,9 @@ export function realProxyCases(fixture: string, start: Start): void {
     await expectStatus(limited, 429);
     expect(await limited.json()).toMatchObject({ error_code: '1045', success: false });
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The access line and the metrics count the status the client got.
+    const line = h.logs.entries().findLast((entry) => entry['route'] === '/limited/*');
+    expect(line).toMatchObject({ method: 'GET', status: 429, decision: 'denied', errorCode: '1045' });
     expect(reached(h)).toBe(before + 1);
   });
 
