@@ -115,6 +115,22 @@ describe("an external issuer's JWT access tokens beside tokengate's own", () => 
     expect(await res.json()).toMatchObject({ error_code: '1024' });
   });
 
+  it("spends the partner's unknown-kid budget, never tokengate's, on a partner token with an unknown kid", async () => {
+    const ownFetches = h.jwks.requests;
+    const strange = h.kit.rawToken(
+      { alg: 'RS256', kid: 'not-a-partner-kid', typ: 'at+jwt' },
+      { ...h.kit.claimsFor(), iss: oidc.issuer, aud: RESOURCE },
+    );
+    const res = await call('/api/both', strange);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error_code: '1024' });
+    const metrics = await (await fetch(h.gateway.metricsUrl)).text();
+    expect(metrics).toMatch(
+      /tokengate_gateway_external_unknown_kid_total\{issuer="partner",refetched="(true|false)"\} 1/,
+    );
+    expect(h.jwks.requests).toBe(ownFetches);
+  });
+
   it('labels the external key set in the metrics by the issuer name', async () => {
     const metrics = await (await fetch(h.gateway.metricsUrl)).text();
     expect(metrics).toMatch(/tokengate_gateway_external_keyset_fetch_total\{issuer="partner",outcome="ok"\} [1-9]/);
