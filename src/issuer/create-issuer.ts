@@ -30,6 +30,7 @@ import type { Issuer, IssuerDeps } from './types.ts';
 
 /** Every algorithm the issuer signs with: a key keeps its own after SIGNING_ALG changes. */
 const INTROSPECTION_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+const INTROSPECTION_TOKEN_CACHE = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
 /**
  * Builds the issuer: loads (or creates) the signing keys, syncs the live revocations, and
@@ -68,6 +69,8 @@ export async function createIssuer(deps: IssuerDeps): Promise<Issuer> {
     keys: keyResolver,
     revocations: live,
     clock,
+    // Introspection is not the hot path the gateways' caches are sized for: a small cache bounds its memory.
+    tokenCache: INTROSPECTION_TOKEN_CACHE,
   });
   const inspect = createInspector({ verifier, clients, issuer, audience });
   const routes = new Map<string, OAuthHandler>([
