@@ -66,3 +66,4 @@ export { type Authorize, createIssuerDispatch, type IssuerDispatch } from './iss
 export { discover, type IssuerMetadata } from './issuers/discovery.ts';
 export { createIntrospector, type Introspector, type IntrospectionOptions } from './issuers/introspection.ts';
 export type { IntrospectionUse } from './issuers/introspected.ts';
+export { createRedisReplayCache } from './dpop/redis-replay-cache.ts';

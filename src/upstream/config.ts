@@ -51,6 +51,8 @@ export interface UpstreamConfig {
   readonly portalUrl: string | undefined;
   /** DPOP_NONCE and DPOP_NONCE_SECRET: server nonces at the token endpoint (RFC 9449 §8). */
   readonly dpopNonce: { readonly mode: DpopNonceMode; readonly secret: string | undefined };
+  /** REDIS_URL and REDIS_KEY_PREFIX: where the replicas share their DPoP replay memory; undefined: in memory. */
+  readonly dpopReplayRedis: { readonly url: string; readonly keyPrefix: string } | undefined;
   /** OpenTelemetry export (OTEL_EXPORTER_OTLP_ENDPOINT …); undefined: tracing off. */
   readonly tracing: TracingSettings | undefined;
 }
@@ -99,6 +101,7 @@ function upstreamConfig(v: UpstreamEnvironment, env: Env, cwd: string): Upstream
     trustedProxies: v.TRUSTED_PROXIES,
     portalUrl: v.PORTAL_URL,
     dpopNonce: { mode: v.DPOP_NONCE, secret: v.DPOP_NONCE_SECRET },
+    dpopReplayRedis: v.REDIS_URL === undefined ? undefined : { url: v.REDIS_URL, keyPrefix: v.REDIS_KEY_PREFIX },
     tracing: tracingSettings(env, 'tokengate-upstream'),
   };
 }

@@ -187,6 +187,24 @@ export const upstreamEnvironment = z.object({
     defaultText: 'random per process',
     description: 'At least 16 characters; signs DPoP nonces. Every replica and gateway must share it (below).',
   }),
+  REDIS_URL: variable(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S*$/, 'must be a redis:// or rediss:// URL')
+      .optional(),
+    {
+      readBy: UP_GATEWAY,
+      defaultText: 'unset',
+      description:
+        'The Redis the replicas record DPoP proofs of API calls in, so a proof is accepted once by all of them (the gateways share it too, under their own keys); unset: each replica remembers its own ([operations.md](operations.md#dpop-replays-at-the-upstream-replicas)).',
+    },
+  ),
+  REDIS_KEY_PREFIX: variable(z.string().max(200).default('tokengate:'), {
+    readBy: UP,
+    defaultText: '`tokengate:`',
+    description:
+      "Prefix of the upstream's Redis keys (`<prefix>upstream:dpop:…`), to share one Redis with other programs.",
+  }),
   // The email route's own variables (#validation), checked here with the rest.
   ...emailEnvironment.shape,
 });

@@ -16,6 +16,7 @@ import { createUpstreamMetrics } from './metrics/upstream-metrics.ts';
 import { storeOpenError } from './store-open-error.ts';
 import { loadUpstreamTracing } from './tracing/load.ts';
 import { defaultValidationRoutes } from './validation-routes.ts';
+import { dpopReplayCache } from './dpop-replay.ts';
 
 /** The algorithms the issuer creates keys with (SIGNING_ALG); never HMAC or none. */
 const SIGNING_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -92,6 +93,8 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       },
     });
     cleanups.push(() => issuer.close());
+    const replay = dpopReplayCache(config, log, clock);
+    if (replay) cleanups.push(async () => replay.close());
     const verifier = createVerifier({
       issuer: config.publicUrl,
       audience: config.audience,
@@ -101,7 +104,10 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       keys: issuer.keyResolver,
       revocations: issuer.revocationChecker,
       // The gateway forwards the DPoP header: the proof is checked again against PUBLIC_URL and the path.
-      dpop: { htu: (request) => config.publicUrl.replace(/\/+$/, '') + (request.url ?? '/').split('?')[0] },
+      dpop: {
+        htu: (request) => config.publicUrl.replace(/\/+$/, '') + (request.url ?? '/').split('?')[0],
+        ...(replay ? { replay } : {}),
+      },
       ...(clock ? { clock } : {}),
     });
     const apiAuth = createApiAuthenticator({ verifier, store, log, ...(clock ? { clock } : {}) });

@@ -9,7 +9,7 @@ import {
 } from '#auth';
 import { createLogger } from '#common';
 import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
-import { createRedisReplayCache } from '../../src/gateway/verification/dpop-replay.ts';
+import { createRedisReplayCache } from '../../src/auth/dpop/redis-replay-cache.ts';
 import { ANY, type VerifierFixture, verifierFixture } from './verifier-setup.ts';
 
 const URL_ = 'https://api.example.com/api/phone/v1/verification';

@@ -13,10 +13,14 @@ export interface ReplicaPair {
  * Two upstream replicas on a new PostgreSQL database under `baseUrl` (TEST_DATABASE_URL), started
  * one after the other: the first creates the schema and the signing keys the second reads.
  */
-export async function startReplicaPair(baseUrl: string, options: UpstreamOptions = {}): Promise<ReplicaPair> {
+export async function startReplicaPair(
+  baseUrl: string,
+  options: UpstreamOptions & { env?: Record<string, string> } = {},
+): Promise<ReplicaPair> {
   const db = await temporaryDatabase(baseUrl);
-  const first = await startTestUpstream({ ...options, env: { DATABASE_URL: db.url } });
-  const second = await startTestUpstream({ ...options, env: { DATABASE_URL: db.url } });
+  const env = { ...options.env, DATABASE_URL: db.url };
+  const first = await startTestUpstream({ ...options, env });
+  const second = await startTestUpstream({ ...options, env });
   return {
     first,
     second,

@@ -2,6 +2,7 @@ import {
   type Authorize,
   createDpopNonces,
   createIssuerDispatch,
+  createRedisReplayCache,
   createRemoteKeySet,
   createRevocationFeedClient,
   createRevocationSet,
@@ -15,7 +16,6 @@ import { type Clock, type Logger, systemClock } from '#common';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
 import { OWN_ISSUER } from '../config/file/external-issuers.ts';
-import { createRedisReplayCache } from './dpop-replay.ts';
 import { createExternalIssuers } from './external-issuers.ts';
 import { resolveFeedToken } from './feed-token.ts';
 import { type ReadinessReport, readinessOf } from './readiness.ts';

@@ -1,11 +1,12 @@
-import type { DpopReplayCache } from '#auth';
 import type { Logger } from '#common';
 import { Redis } from 'ioredis';
+import type { DpopReplayCache } from './replay-cache.ts';
 
 /**
- * DPoP proofs accepted by any gateway, in the Redis the gateways share (`rateLimits.redis.url`,
- * REDIS_URL): `SET key 1 PX ttl NX` answers OK only to the first gateway that records a proof.
- * Fails closed: while Redis does not answer, proofs are refused (a replay must never pass).
+ * DPoP proofs accepted by any process sharing one Redis (the gateways: `rateLimits.redis.url`,
+ * REDIS_URL; the upstream replicas: REDIS_URL, under their own prefix): `SET key 1 PX ttl NX`
+ * answers OK only to the first that records a proof. Fails closed: while Redis does not answer,
+ * proofs are refused (a replay must never pass).
  */
 export function createRedisReplayCache(
   url: string,
