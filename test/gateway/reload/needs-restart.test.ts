@@ -34,4 +34,15 @@ describe('which changed sections need a restart', () => {
     expect(authChanged(off, required)).toBe(true);
     expect(authChanged(required, config('dpop: { nonce: required }\n'))).toBe(false);
   });
+
+  it('rebuilds the verification runtime, without a restart, when the external issuers change', () => {
+    const partner = (audience: string) =>
+      config(
+        `externalIssuers:\n  - { name: partner, issuer: https://idp.test, jwksUrl: https://idp.test/jwks, audience: ${audience} }\n`,
+      );
+    expect(sectionsNeedingRestart(config(''), partner('a'))).toEqual([]);
+    expect(authChanged(config(''), partner('a'))).toBe(true);
+    expect(authChanged(partner('a'), partner('b'))).toBe(true);
+    expect(authChanged(partner('a'), partner('a'))).toBe(false);
+  });
 });
