@@ -33,7 +33,7 @@ import type { LoadJob } from './gateway/loadgen.ts';
 import { BEARER_PATH as PATH, gatewayYaml, PUBLIC_PATH } from './gateway/config.ts';
 import { findHaproxy, haproxyVersion, startHaproxy } from './gateway/haproxy.ts';
 import { type MachineLoad, watchMachine } from './gateway/machine.ts';
-import { benchHtu, type DpopClients, dpopKeys } from './gateway/dpop.ts';
+import { dpopClients } from './gateway/dpop.ts';
 import { type BenchKey, benchKey, mintTokens } from './gateway/mint.ts';
 import {
   DPOP_ROW,
@@ -154,7 +154,8 @@ export default async function gatewayBench(): Promise<void> {
       one: file('one.txt', tokens.slice(0, 1)),
       cycle: file('cycle.txt', tokens.slice(1, 1 + DISTINCT)),
       fresh: file('fresh.txt', tokens.slice(1 + DISTINCT)),
-      dpop: file('dpop.json', [JSON.stringify(await dpopClients(key))]),
+      dpop: file('dpop.json', [JSON.stringify(await dpopClients(key, 'ES256', DISTINCT, DPOP_KEYS, PATH))]),
+      dpopEd: file('dpop-eddsa.json', [JSON.stringify(await dpopClients(key, 'EdDSA', DISTINCT, DPOP_KEYS, PATH))]),
     };
     const configs: Configs = {
       httpProxy: join(dir, 'gateway-http-proxy-3.yaml'),
@@ -243,19 +244,9 @@ interface TokenFiles {
   readonly one: string;
   readonly cycle: string;
   readonly fresh: string;
-  /** (d)'s DpopClients (dpop.ts). */
+  /** (d)'s DpopClients (dpop.ts), ES256 proofs; `dpopEd` the same with EdDSA (Ed25519) proofs. */
   readonly dpop: string;
-}
-
-/** DISTINCT tokens bound to DPOP_KEYS keys in turn: (b)'s traffic, as DPoP clients send it. */
-async function dpopClients(key: BenchKey): Promise<DpopClients> {
-  const keys = await dpopKeys(DPOP_KEYS);
-  const tokens = mintTokens(key, DISTINCT, (i) => (keys[i % DPOP_KEYS] as (typeof keys)[number]).jkt);
-  return {
-    htu: benchHtu(PATH),
-    keys: keys.map((k) => k.privateJwk),
-    tokens: tokens.map((token, i) => ({ token, key: i % DPOP_KEYS })),
-  };
+  readonly dpopEd: string;
 }
 
 /**
@@ -290,6 +281,7 @@ async function measureRun(
       b: await processes('gateway-server.ts', [config]),
       c: await processes('gateway-server.ts', [config]),
       d: await processes('gateway-server.ts', [config]),
+      e: await processes('gateway-server.ts', [config]),
     });
     const httpProxy = await gateways(configs.httpProxy);
     const undici = await gateways(configs.undici);
@@ -318,7 +310,8 @@ async function measureRun(
       { name: `gw ${engine} (a) one token`, servers: g.a, mode: 'cycle', tokensFile: files.one },
       { name: `gw ${engine} (b) 10,000 tokens cycled`, servers: g.b, mode: 'cycle', tokensFile: files.cycle },
       { name: `gw ${engine} (c) every token new`, servers: g.c, mode: 'fresh', tokensFile: files.fresh },
-      { name: `gw ${engine} ${DPOP_ROW} 10,000 tokens`, servers: g.d, mode: 'dpop', tokensFile: files.dpop },
+      { name: `gw ${engine} ${DPOP_ROW} ES256 10,000 tokens`, servers: g.d, mode: 'dpop', tokensFile: files.dpop },
+      { name: `gw ${engine} ${DPOP_ROW} EdDSA 10,000 tokens`, servers: g.e, mode: 'dpop', tokensFile: files.dpopEd },
     ];
     // Every scenario sends the same request (one bearer token) except where its tokens differ,
     // so the proxies parse the same bytes; the plain proxies, the upstream and the auth: none

@@ -16,10 +16,12 @@ import {
 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { BENCH_ISSUER } from './mint.ts';
+import { type BenchKey, BENCH_ISSUER, mintTokens } from './mint.ts';
 
 /** What the load generator reads from a DPoP scenario's file (JSON). */
 export interface DpopClients {
+  /** The proofs' algorithm: ES256 (P-256 keys) or EdDSA (Ed25519 keys). */
+  readonly alg: DpopAlg;
   /** The URL the proofs name (`htu`): the gateway's public base URL and the route's path. */
   readonly htu: string;
   /** Each client's private key, as a JWK. */
@@ -28,17 +30,21 @@ export interface DpopClients {
   readonly tokens: Array<{ readonly token: string; readonly key: number }>;
 }
 
+/** The proof algorithms the bench measures: ES256 (P-256) and EdDSA (Ed25519). */
+export type DpopAlg = 'ES256' | 'EdDSA';
+
 export interface DpopKey {
   readonly privateJwk: JWK;
   /** RFC 7638 SHA-256 thumbprint: the `cnf.jkt` of the tokens bound to it. */
   readonly jkt: string;
 }
 
-/** `count` fresh P-256 keys with their thumbprints. */
-export async function dpopKeys(count: number): Promise<DpopKey[]> {
+/** `count` fresh P-256 (ES256) or Ed25519 (EdDSA) keys with their thumbprints. */
+export async function dpopKeys(count: number, alg: DpopAlg = 'ES256'): Promise<DpopKey[]> {
   const keys: DpopKey[] = [];
   for (let i = 0; i < count; i++) {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey, publicKey } =
+      alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('ed25519');
     keys.push({
       privateJwk: privateKey.export({ format: 'jwk' }) as JWK,
       jkt: await calculateJwkThumbprint(publicKey.export({ format: 'jwk' }) as JWK, 'sha256'),
@@ -50,6 +56,24 @@ export async function dpopKeys(count: number): Promise<DpopKey[]> {
 /** `htu` for a route: the gateway checks proofs against its public base URL (the issuer), not the hop's address. */
 export function benchHtu(path: string): string {
   return `${BENCH_ISSUER}${path}`;
+}
+
+/** `tokens` tokens bound to `keys` keys of `alg` in turn, calling `path`: a DPoP scenario's file. */
+export async function dpopClients(
+  key: BenchKey,
+  alg: DpopAlg,
+  tokens: number,
+  keys: number,
+  path: string,
+): Promise<DpopClients> {
+  const clientKeys = await dpopKeys(keys, alg);
+  const minted = mintTokens(key, tokens, (i) => (clientKeys[i % keys] as DpopKey).jkt);
+  return {
+    alg,
+    htu: benchHtu(path),
+    keys: clientKeys.map((k) => k.privateJwk),
+    tokens: minted.map((token, i) => ({ token, key: i % keys })),
+  };
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -73,7 +97,7 @@ export function proofBatcher(file: string): ProofBatcher {
     const { d: _private, ...publicJwk } = jwk;
     return {
       key: createPrivateKey({ format: 'jwk', key: jwk as JsonWebKey }),
-      header: b64({ typ: 'dpop+jwt', alg: 'ES256', jwk: publicJwk }),
+      header: b64({ typ: 'dpop+jwt', alg: clients.alg, jwk: publicJwk }),
     };
   });
   const tokens = clients.tokens.map(({ token, key }) => ({
@@ -89,7 +113,10 @@ export function proofBatcher(file: string): ProofBatcher {
       for (let i = 0; i < count; i++) {
         const t = tokens[next++ % tokens.length] as (typeof tokens)[number];
         const input = `${t.signer.header}.${b64({ jti: randomUUID(), htm: 'GET', htu: clients.htu, iat, ath: t.ath })}`;
-        const signature = sign('sha256', Buffer.from(input), { key: t.signer.key, dsaEncoding: 'ieee-p1363' });
+        const signature =
+          clients.alg === 'ES256'
+            ? sign('sha256', Buffer.from(input), { key: t.signer.key, dsaEncoding: 'ieee-p1363' })
+            : sign(null, Buffer.from(input), t.signer.key);
         out.push(
           Buffer.from(
             `${head}authorization: DPoP ${t.token}\r\ndpop: ${input}.${signature.toString('base64url')}\r\n\r\n`,

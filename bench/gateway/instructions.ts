@@ -1,6 +1,7 @@
 /**
  * Instructions per request, counted by valgrind's callgrind (not part of `npm run bench`):
- * `npx node bench/gateway/instructions.ts [plain|public|one|cycle|fresh ...]`.
+ * `npx node bench/gateway/instructions.ts [plain|forwarder|public|one|cycle|fresh|dpop|dpop-ed ...]`,
+ * the gateway on CG_ENGINE (`undici` or the default `http-proxy-3`).
  *
  * Time on this shared machine drifts by ±5 % and more from run to run, so the split of a
  * request's cost is read here: callgrind counts the instructions each thread of the measured
@@ -20,7 +21,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CYCLED, chosenScenarios, setUpBench } from './one-server.ts';
+import type { LoadResult } from './loadgen.ts';
+import { type Bench, CYCLED, chosenScenarios, ENGINE, type Scenario, setUpBench } from './one-server.ts';
+import type { Child } from './children.ts';
 
 const scenarios = chosenScenarios(process.argv.slice(2));
 const MEASURED = Number(process.env.CG_MEASURED ?? 4_000);
@@ -32,9 +35,25 @@ const NODE_FLAGS = [
   ...(process.env.CG_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 
+/**
+ * `count` requests of the scenario. DPoP proofs are signed just before they are sent and refused
+ * once older than 60 s, while callgrind runs the server 50× slower: DPoP goes in batches of 1,000.
+ */
+async function send(bench: Bench, scenario: Scenario, server: Child, count: number): Promise<LoadResult> {
+  const step = scenario.startsWith('dpop') ? 1_000 : count;
+  const sum: LoadResult = { requests: 0, errors: 0, non2xx: 0, elapsedMs: 0, p50: 0, p99: 0 };
+  for (let done = 0; done < count; done += step) {
+    const r = await bench.load.run(bench.job(scenario, server, Math.min(step, count - done)));
+    sum.requests += r.requests;
+    sum.errors += r.errors;
+    sum.non2xx += r.non2xx;
+  }
+  return sum;
+}
+
 const bench = await setUpBench('tg-cg-', WARMUP + MEASURED);
 console.log(
-  `node ${process.version}; callgrind${process.env.CG_PREDICTABLE === '1' ? ' (V8 --predictable)' : ''}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`,
+  `node ${process.version}; gateway engine ${ENGINE} (CG_ENGINE); callgrind${process.env.CG_PREDICTABLE === '1' ? ' (V8 --predictable)' : ''}; ${WARMUP} warm-up requests, then ${MEASURED} counted; 4 connections`,
 );
 for (const scenario of scenarios) {
   const out = mkdtempSync(join(bench.dir, `${scenario}-`));
@@ -48,10 +67,10 @@ for (const scenario of scenarios) {
     `--callgrind-out-file=${join(out, 'cg.%p')}`,
   ];
   const server = await bench.start(scenario, NODE_FLAGS, valgrind);
-  const warm = await bench.load.run(bench.job(scenario, server, WARMUP));
+  const warm = await send(bench, scenario, server, WARMUP);
   const pid = String(server.process.pid);
   execFileSync('callgrind_control', ['--instr=on', pid], { stdio: 'ignore' });
-  const measured = await bench.load.run(bench.job(scenario, server, MEASURED));
+  const measured = await send(bench, scenario, server, MEASURED);
   execFileSync('callgrind_control', ['--dump', pid], { stdio: 'ignore' });
   server.stop();
   // One dump per thread ('cg.<pid>.1-<thread>'); thread 01 is the main (JavaScript) thread.
