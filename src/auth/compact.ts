@@ -22,7 +22,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function decodeJsonObject(segment: string): Record<string, unknown> | undefined {
+export function decodeJsonObject(segment: string): Record<string, unknown> | undefined {
   if (!BASE64URL.test(segment)) return undefined;
   try {
     const value: unknown = JSON.parse(UTF8.decode(Buffer.from(segment, 'base64url')));
@@ -40,7 +40,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * Base64url without padding whose unused trailing bits are zero (RFC 4648 §3.5), so exactly one
  * text decodes to each byte string. Checked on the text, without re-encoding the decoded bytes.
  */
-function isCanonicalBase64url(text: string): boolean {
+export function isCanonicalBase64url(text: string): boolean {
   const rest = text.length % 4;
   if (rest === 1 || !BASE64URL.test(text)) return false;
   if (rest === 0) return true;

@@ -163,7 +163,8 @@ export interface DpopOptions {
 export interface Verifier {
   /**
    * `request` is read only for `Authorization: DPoP` (its `DPoP` header, method and URL), which
-   * needs `dpop` in the options; such a request always answers with a Promise.
+   * needs `dpop` in the options; such a request answers with a Promise when its token or its
+   * replay cache needs one (a signature batch, a refetch, a shared replay cache).
    */
   authorize(
     authorization: string | undefined,

@@ -18,6 +18,11 @@ beforeAll(async () => {
 
 const proof = (options: Parameters<typeof dpopProof>[3] = {}, htm = 'GET', htu = URL_) =>
   dpopProof(key, htm, htu, { nowSec: NOW, ...options });
+/** A proof with the key's jwk under `header`, unsigned (its header is refused before the signature is read). */
+const forged = (header: Record<string, unknown>) => {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ typ: 'dpop+jwt', jwk: key.publicJwk, ...header })}.${part({ htm: 'GET', htu: URL_, iat: NOW, jti: 'x' })}.c2ln`;
+};
 type Extra = { accessToken?: string; nonces?: DpopNonces | undefined };
 const nonceRules = (mode: 'supported' | 'required', at = NOW) =>
   createDpopNonces({ mode, secret: 'nonce-secret-for-tests', now: () => at * 1000 });
@@ -28,6 +33,22 @@ describe('a DPoP proof', () => {
   it('is accepted with its key thumbprint, jti and iat', async () => {
     const result = await check(await proof());
     expect(result).toMatchObject({ ok: true, jkt: key.jkt, iat: NOW });
+  });
+
+  it('is accepted signed with EdDSA, RS256 or PS256, each with its own thumbprint', async () => {
+    for (const alg of ['EdDSA', 'RS256', 'PS256'] as const) {
+      const signer = await dpopKey(alg);
+      const value = await dpopProof(signer, 'GET', URL_, { nowSec: NOW });
+      expect(await check(value)).toMatchObject({ ok: true, jkt: signer.jkt });
+    }
+  });
+
+  it('reads a repeated header the same way each time, and a changed one anew', async () => {
+    const first = await proof();
+    expect(await check(first)).toMatchObject({ ok: true, jkt: key.jkt });
+    expect(await check(await proof())).toMatchObject({ ok: true, jkt: key.jkt });
+    const swapped = `${(await dpopProof(other, 'GET', URL_, { nowSec: NOW })).split('.')[0]}${first.slice(first.indexOf('.'))}`;
+    expect(await check(swapped)).toMatchObject({ ok: false, detail: 'signature invalid' });
   });
 
   it('goes with its access token (ath) and a nonce the server accepts', async () => {
@@ -58,6 +79,16 @@ describe('a DPoP proof', () => {
     ['no iat', () => proof({ claims: { iat: undefined } }), {}, 'iat missing'],
     ['no jti', () => proof({ claims: { jti: undefined } }), {}, 'jti missing'],
     ['ath of another token', () => proof({ token: 'other' }), { accessToken: 'tok' }, 'ath'],
+    ['a jwk of another key type than its alg', async () => forged({ alg: 'EdDSA' }), {}, 'malformed'],
+    [
+      'a jwk whose own alg differs',
+      () => proof({ header: { jwk: { ...key.publicJwk, alg: 'RS256' } } }),
+      {},
+      'malformed',
+    ],
+    ['a crit header', async () => forged({ alg: 'ES256', crit: ['exp'] }), {}, 'malformed'],
+    ['an exp passed', () => proof({ claims: { exp: NOW - 1 } }), {}, 'claim exp'],
+    ['an nbf ahead', () => proof({ claims: { nbf: NOW + 5 } }), {}, 'claim nbf'],
     ['no ath with a token', () => proof(), { accessToken: 'tok' }, 'ath'],
   ];
   for (const [what, make, extra, detail] of refusals) {

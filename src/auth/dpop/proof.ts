@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, EmbeddedJWK, errors, type JWK, jwtVerify } from 'jose';
-import { SUPPORTED_ALGORITHMS } from '../algorithms.ts';
+import { isCanonicalBase64url, decodeJsonObject } from '../compact.ts';
 import { describeValue } from '../describe.ts';
+import { verifySignature } from '../signature.ts';
 import { normalizeHtu } from './htu.ts';
 import type { DpopNonces } from './nonce.ts';
+import { createProofKeyMemo, DPOP_PROOF_TYPE } from './proof-key.ts';
 
-/** RFC 9449 §4.2: the proof's `typ`. */
-export const DPOP_PROOF_TYPE = 'dpop+jwt';
+export { DPOP_PROOF_TYPE };
 /** A proof is small (one public key, a few claims); anything longer is refused unparsed. */
 export const MAX_PROOF_LENGTH = 4096;
 const MAX_JTI_LENGTH = 256;
@@ -61,44 +61,62 @@ export function accessTokenHash(token: string): string {
   return createHash('sha256').update(token, 'ascii').digest('base64url');
 }
 
+const proofKey = createProofKeyMemo();
+
+/** A JWT time claim, when present: a finite number (RFC 7519 §2 NumericDate). */
+const isTime = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value));
+
+/**
+ * The signed claims of a compact JWS proof, or why not: the key its header names (proof-key.ts,
+ * remembered per header text) verifies its signature, with node:crypto directly, synchronously.
+ */
+function signedClaims(proof: string, now: number): { payload: Record<string, unknown>; jkt: string } | string {
+  const first = proof.indexOf('.');
+  const second = proof.indexOf('.', first + 1);
+  if (first <= 0 || second <= first + 1 || proof.indexOf('.', second + 1) !== -1)
+    return 'malformed (not a three-segment compact JWS)';
+  const key = proofKey(proof.slice(0, first));
+  if (typeof key === 'string') return key;
+  const signature = proof.slice(second + 1);
+  if (!isCanonicalBase64url(signature)) return 'malformed (signature is not canonical base64url)';
+  if (!verifySignature(key.alg, key.key, proof.slice(0, second), Buffer.from(signature, 'base64url')))
+    return 'signature invalid';
+  const payload = decodeJsonObject(proof.slice(first + 1, second));
+  if (payload === undefined) return 'malformed (payload is not a base64url JSON object)';
+  // As a JWT library would: a proof that says it has expired, or is not valid yet, is not.
+  const { exp, nbf } = payload;
+  if (!isTime(exp) || (exp !== undefined && (exp as number) * 1000 <= now)) return 'claim exp invalid';
+  if (!isTime(nbf) || (nbf !== undefined && (nbf as number) * 1000 > now)) return 'claim nbf invalid';
+  return { payload, jkt: key.jkt };
+}
+
 /**
  * Checks a DPoP proof (RFC 9449 §4.3) in this order: present and short enough → compact JWS with
- * `typ: dpop+jwt`, a pinned asymmetric `alg` and a public `jwk` → signature by that key → `htm`,
+ * `typ: dpop+jwt`, a supported asymmetric `alg` and a public `jwk` → signature by that key → `htm`,
  * `htu` (scheme, host and path, normalised) → `iat` within the window → `jti` → `ath` when a
- * token goes with it → `nonce` when the server hands nonces out. Never throws for any input; the
- * replay check (the `jti` seen before) is the caller's, after this passes.
+ * token goes with it → `nonce` when the server hands nonces out. Synchronous; never throws for
+ * any input; the replay check (the `jti` seen before) is the caller's, after this passes.
  */
-export async function verifyProof(request: ProofRequest, rules: ProofRules): Promise<ProofResult> {
+export function verifyProof(request: ProofRequest, rules: ProofRules): ProofResult {
   const { proof } = request;
   if (proof === undefined || proof === '') return refuse('no DPoP proof');
   if (typeof proof !== 'string' || proof.length > MAX_PROOF_LENGTH) return refuse('DPoP proof too long');
-  let payload: Record<string, unknown>;
-  let jwk: JWK;
-  try {
-    const verified = await jwtVerify(proof, EmbeddedJWK, {
-      typ: DPOP_PROOF_TYPE,
-      algorithms: [...SUPPORTED_ALGORITHMS],
-      // iat is checked below against our own window; jose would only check it is a number.
-      currentDate: new Date(rules.now()),
-    });
-    payload = verified.payload;
-    jwk = verified.protectedHeader.jwk as JWK;
-  } catch (error) {
-    return refuse(proofFailure(error));
-  }
+  const now = rules.now();
+  const signed = signedClaims(proof, now);
+  if (typeof signed === 'string') return refuse(signed);
+  const { payload } = signed;
   const { htm, htu, iat, jti } = payload;
   if (htm !== request.method) return refuse(`htm ${describeValue(htm, 16)} is not ${request.method}`);
   const wanted = normalizeHtu(request.url);
   if (typeof htu !== 'string' || wanted === undefined || normalizeHtu(htu) !== wanted) return refuse('htu mismatch');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return refuse('iat missing');
-  const nowSec = rules.now() / 1000;
-  if (Math.abs(nowSec - iat) > rules.iatWindowSec) return refuse('iat outside the window');
+  if (Math.abs(now / 1000 - iat) > rules.iatWindowSec) return refuse('iat outside the window');
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) return refuse('jti missing or too long');
   if (request.accessToken !== undefined && payload['ath'] !== accessTokenHash(request.accessToken))
     return refuse('ath does not match the access token');
   const nonceProblem = checkNonce(request.nonces, payload['nonce']);
   if (nonceProblem !== undefined) return { ok: false, error: 'use_dpop_nonce', detail: nonceProblem };
-  return { ok: true, jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat: Math.floor(iat) };
+  return { ok: true, jkt: signed.jkt, jti, iat: Math.floor(iat) };
 }
 
 /** Why the proof's `nonce` is not good enough, or undefined when it is (or nonces are off). */
@@ -106,12 +124,4 @@ function checkNonce(nonces: DpopNonces | undefined, nonce: unknown): string | un
   if (nonces === undefined) return undefined;
   if (nonce === undefined) return nonces.mode === 'required' ? 'nonce missing' : undefined;
   return nonces.accepts(nonce) ? undefined : 'nonce stale or not ours';
-}
-
-function proofFailure(error: unknown): string {
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'signature invalid';
-  if (error instanceof errors.JOSEAlgNotAllowed) return 'alg not allowed';
-  if (error instanceof errors.JWTClaimValidationFailed) return `claim ${error.claim} invalid`;
-  if (error instanceof errors.JOSEError) return `malformed (${error.code})`;
-  return 'malformed';
 }

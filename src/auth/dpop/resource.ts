@@ -43,32 +43,51 @@ export function createDpopCheck(options: DpopOptions, clock: Clock, maxTokenLeng
   });
   const refuse = (kind: AuthFailure['kind'], detail: string) => refused(fail(kind, detail));
 
-  async function authorize(
+  /**
+   * Synchronous while the token check and the replay cache are (a cached token, the in-memory
+   * cache): a promise per call would cost the caller an asynchronous step for nothing.
+   */
+  function authorize(
     authorization: string,
     requirement: RouteRequirement,
     request: DpopRequest | undefined,
     verifyToken: VerifyToken,
-  ): Promise<AuthDecision> {
+  ): AuthDecision | Promise<AuthDecision> {
     let start = 5;
     while (authorization.charCodeAt(start) === SPACE) start++;
     const raw = authorization.slice(start);
     if (raw === '' || raw.length > maxTokenLength || !TOKEN68.test(raw))
       return refuse('invalid_token', 'Authorization is not "DPoP", spaces, then a token');
-    const decision = await verifyToken(authorization, raw, requirement, 'dpop');
+    const decision = verifyToken(authorization, raw, requirement, 'dpop');
+    return decision instanceof Promise
+      ? decision.then((settled) => withProof(settled, raw, request))
+      : withProof(decision, raw, request);
+  }
+
+  /** The proof, once the token it goes with is accepted, then its `jti` in the replay cache. */
+  function withProof(
+    decision: AuthDecision,
+    raw: string,
+    request: DpopRequest | undefined,
+  ): AuthDecision | Promise<AuthDecision> {
     if (!decision.ok) return refused(decision);
     const header = request?.headers['dpop'];
     const proof = Array.isArray(header) ? header.join(', ') : header;
     const url = request === undefined ? undefined : options.htu(request);
     if (url === undefined) return refuse('invalid_dpop_proof', 'no request URL to check htu against');
-    const result = await verifyProof(
+    const result = verifyProof(
       { proof, method: request?.method ?? '', url, accessToken: raw, nonces },
       { now, iatWindowSec },
     );
     if (!result.ok) return refuse(result.error, result.detail);
     if (result.jkt !== decision.token.jkt) return refuse('invalid_dpop_proof', "proof key is not the token's cnf.jkt");
     const expiresAtMs = (result.iat + iatWindowSec + 1) * 1000;
-    if (!(await replay.claim(`${result.jkt}.${result.jti}`, expiresAtMs)))
-      return refuse('invalid_dpop_proof', 'proof replayed (jti seen)');
+    const fresh = replay.claim(`${result.jkt}.${result.jti}`, expiresAtMs);
+    return fresh instanceof Promise ? fresh.then((f) => accepted(f, decision)) : accepted(fresh, decision);
+  }
+
+  function accepted(fresh: boolean, decision: AuthDecision): AuthDecision {
+    if (!fresh) return refuse('invalid_dpop_proof', 'proof replayed (jti seen)');
     return nonces === undefined ? decision : { ...decision, dpopNonce: nonces.current() };
   }
 
