@@ -57,6 +57,7 @@ export {
 } from './input/account.ts';
 export { type ClientAuthMethod, clientAuthMethod, MAX_CLIENT_KEYS } from './input/jwks.ts';
 export { parseInput } from './input/parse.ts';
+export { type RotateSecretInput, rotateSecretInput } from './input/secret-rotation.ts';
 export { type Month, monthSchema, type SetLimitsInput, setLimitsInput } from './input/limits.ts';
 export type { ProjectLimits, ProjectUsage } from './rate-limits.ts';
 export { type AdminService, createAdminService } from './service.ts';

@@ -3,6 +3,8 @@ import { apiKeyDeleteRoutes } from './pages/api-key-delete.ts';
 import { apiKeyStateRoutes } from './pages/api-key-state.ts';
 import { apiKeyRoutes } from './pages/api-keys.ts';
 import { clientDeleteRoutes } from './pages/client-delete.ts';
+import { clientSecretRoutes } from './pages/client-secret.ts';
+import { apiKeySecretRoutes } from './pages/api-key-secret.ts';
 import { clientSettingsRoutes } from './pages/client-settings.ts';
 import { clientStateRoutes } from './pages/client-state.ts';
 import { invitationRoutes } from './pages/invitations.ts';
@@ -31,10 +33,12 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
   ...apiKeyRoutes,
   ...apiKeyStateRoutes,
   ...apiKeyDeleteRoutes,
+  ...apiKeySecretRoutes,
   ...clientRoutes,
   ...clientStateRoutes,
   ...clientDeleteRoutes,
   ...clientSettingsRoutes,
+  ...clientSecretRoutes,
   ...tokenRoutes,
 ];
 

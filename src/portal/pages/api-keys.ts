@@ -8,15 +8,24 @@ import { actor, mayChange, loadProject, type SessionRequest, setNotice } from '.
 import { sendProjectPage } from './project-page.ts';
 import { apiKeyHref } from './api-key-delete.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
+import { previousUntil } from './secret-rotation.ts';
 
 /** Disable (asked first) or enable, and delete; a viewer sees the keys only. */
 function keyActions(r: SessionRequest, project: Project, key: ApiKey): Html {
-  if (!mayChange(r, project.accountId)) return html`<span class="muted">View only</span>`;
   const href = apiKeyHref(r, project, key);
+  const secret = html`<a href="${href}/secret">Secret<span class="visually-hidden"> of ${key.key}</span></a>`;
+  if (!mayChange(r, project.accountId))
+    return html`<span class="row-actions">${secret} <span class="muted">View only</span></span>`;
   const toggle = key.enabled
     ? html`<a href="${href}/disable">Disable<span class="visually-hidden"> ${key.key}</span></a>`
     : html`<form method="post" action="${href}/enable" class="inline">${csrfField(r.session)}<button type="submit" class="button-small">Enable<span class="visually-hidden"> ${key.key}</span></button></form>`;
-  return html`<span class="row-actions">${toggle} <a href="${href}/delete">Delete<span class="visually-hidden"> ${key.key}</span></a></span>`;
+  return html`<span class="row-actions">${secret} ${toggle} <a href="${href}/delete">Delete<span class="visually-hidden"> ${key.key}</span></a></span>`;
+}
+
+/** Until when the secret before the last rotation still works, or none. */
+function previousCell(r: SessionRequest, key: ApiKey): Html | string {
+  const until = previousUntil(r, key.previousSecret);
+  return until === null ? html`<span class="muted">None</span>` : html`Works until ${when(until)}`;
 }
 
 /** `status`: a refused creation shows the tab again with the refusal's status (403 for a viewer). */
@@ -29,11 +38,12 @@ async function apiKeysTab(r: SessionRequest, status = 200) {
     cells: [
       key.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`,
       when(key.createdAt),
+      previousCell(r, key),
       keyActions(r, project, key),
     ],
   }));
   const content = html`<p>An API key and its secret authenticate calls with the <code>key</code> and <code>secret</code> parameters. Every plan may hold API keys.</p>
-${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Enabled', 'Created', 'Action'], rows) : html`<p>No API keys yet.</p>`}
+${keys.length ? dataTable(`API keys of ${project.name}`, ['Key', 'Enabled', 'Created', 'Previous secret', 'Action'], rows) : html`<p>No API keys yet.</p>`}
 ${
   mayChange(r, project.accountId)
     ? html`<form method="post" action="${credentialsHref(r, project, 'api-keys')}/api-keys">${csrfField(r.session)}<button type="submit">Create API key</button></form>`

@@ -6,23 +6,13 @@ import { type Html, html } from '../html/escape.ts';
 import { dataTable } from '../html/table.ts';
 import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { loadClient } from './client-state.ts';
-import {
-  actor,
-  forbiddenPage,
-  type Linked,
-  mayChange,
-  notFoundPage,
-  projectHref,
-  type SessionRequest,
-  setNotice,
-  takeNotice,
-} from './common.ts';
+import { clientSecretSection } from './client-secret.ts';
+import { clientHref, loadClient } from './client-state.ts';
+import { actor, forbiddenPage, mayChange, notFoundPage, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { credentialsCrumbs, credentialsHref } from './credentials.ts';
 import { sendProjectPage } from './project-page.ts';
 
-export const clientSettingsHref = (r: Linked, project: Project, client: OAuthClient) =>
-  `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
+export const clientSettingsHref = clientHref;
 
 /** What the keys form held when it was refused: shown again with the reason, so nothing pasted is lost. */
 interface Refusal {
@@ -96,6 +86,7 @@ async function sendSettings(r: SessionRequest, project: Project, client: OAuthCl
 <div><dt>Created</dt><dd>${when(client.createdAt)}</dd></div></dl>
 ${mayChange(r, project.accountId) ? '' : html`<p class="hint">Your role in this account (viewer) lets you see this client, not change it.</p>`}
 ${keysSection(r, project, client, refusal)}
+${clientSecretSection(r, project, client)}
 ${dpopSection(r, project, client)}
 <p><a href="${back}">Back to OAuth 2.0 clients</a></p>`;
   const crumbs = credentialsCrumbs(r, project, { label: 'OAuth 2.0 clients', href: back }, { label: client.name });

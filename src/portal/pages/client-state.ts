@@ -1,8 +1,12 @@
 import type { OAuthClient, Project } from '#store';
 import { html } from '../html/escape.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, loadProject, notFoundPage, type SessionRequest } from './common.ts';
+import { actor, type Linked, loadProject, notFoundPage, projectHref, type SessionRequest } from './common.ts';
 import { actStep, type Credential, confirmStep } from './credential-action.ts';
+
+/** The client's settings page (client-settings.ts), under which its secret's forms post too. */
+export const clientHref = (r: Linked, project: Project, client: OAuthClient) =>
+  `${projectHref(r, project)}/oauth-clients/${encodeURIComponent(client.clientId)}`;
 
 /** The client named in the path, only if it belongs to the project in the path. */
 export async function loadClient(r: SessionRequest): Promise<{ project: Project; client: OAuthClient } | undefined> {

@@ -10,6 +10,7 @@ import { actor, mayChange, freePlanMessage, loadProject, type SessionRequest } f
 import { clientSettingsHref } from './client-settings.ts';
 import { credentialsCrumbs, credentialsHref, sendCredentials } from './credentials.ts';
 import { sendProjectPage } from './project-page.ts';
+import { previousUntil } from './secret-rotation.ts';
 
 const clientHref = clientSettingsHref;
 
@@ -23,12 +24,14 @@ function clientRow(r: SessionRequest, project: Project, client: OAuthClient): Ta
     : html`<span class="row-actions"><a href="${clientHref(r, project, client)}">View<span class="visually-hidden"> ${client.name}</span></a> <span class="muted">View only</span></span>`;
   const state = client.enabled ? html`<span class="ok">Enabled</span>` : html`<span class="muted">Disabled</span>`;
   const method = `${client.jwks ? 'Private key (private_key_jwt)' : 'Client secret'}${client.requireDpop ? ', DPoP required' : ''}`;
+  const until = previousUntil(r, client.previousSecret);
+  const authentication = until === null ? method : html`${method}; previous secret works until ${when(until)}`;
   return {
     header: client.name,
     cells: [
       html`<code>${client.clientId}</code>`,
       client.scopes.join(', '),
-      method,
+      authentication,
       state,
       when(client.createdAt),
       action,
