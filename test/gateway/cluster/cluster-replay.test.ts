@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 describe("a cluster worker's DPoP replay cache", () => {
-  it('refuses the proof when the primary does not answer in time (fails closed)', async () => {
+  it('asks for the proofs of one turn in one message, and refuses them all when the primary does not answer in time (fails closed)', async () => {
     const child = fork(join(import.meta.dirname, 'claim-unanswered.ts'), { stdio: 'inherit' });
     const requests: unknown[] = [];
     const result = await new Promise<unknown>((resolve, reject) => {
@@ -15,8 +15,13 @@ describe("a cluster worker's DPoP replay cache", () => {
       child.on('exit', () => resolve('exited without a result'));
     }).finally(() => child.kill());
     expect(requests).toEqual([
-      { type: 'tokengate:dpop-claim', id: 1, key: 'jkt.jti', expiresAtMs: expect.any(Number) },
+      {
+        type: 'tokengate:dpop-claims',
+        id: 1,
+        keys: ['jkt.jti', 'jkt.jti2'],
+        expiresAtMs: [expect.any(Number), expect.any(Number)],
+      },
     ]);
-    expect(result).toBe(false);
+    expect(result).toEqual([false, false]);
   });
 });
