@@ -14,6 +14,7 @@ import { clientRoutes } from './pages/oauth-clients.ts';
 import { peopleRoutes } from './pages/people.ts';
 import { projectRoutes } from './pages/project.ts';
 import { projectsRoutes } from './pages/projects.ts';
+import { sessionRoutes } from './pages/sessions.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { secondStepRoutes } from './pages/second-step.ts';
 import { signInRoutes } from './pages/sign-in.ts';
@@ -51,6 +52,7 @@ export const PEOPLE_ROUTES: readonly PortalRoute[] = [
   ...twoFactorRoutes,
   ...twoFactorSetupRoutes,
   ...twoFactorRuleRoutes,
+  ...sessionRoutes,
   ...peopleRoutes,
   ...activityRoutes,
   ...PROJECT_ROUTES,

@@ -22,13 +22,16 @@ export function shownRecoveryCodes(page: string): string[] {
  * Sets an authenticator app up from the signed-in person's setup page, typing the current code:
  * that step is used up, so the next sign-in types the next one (`appCode(secret, 1)`).
  */
-export async function enrolTotp(c: PeopleClient): Promise<{ secret: string; recoveryCodes: string[] }> {
+export async function enrolTotp(
+  c: PeopleClient,
+): Promise<{ secret: string; setupCode: string; recoveryCodes: string[] }> {
   const setup = await c.get('/portal/settings/two-factor/totp');
   expect(setup.status).toBe(200);
   const secret = shownSecret(setup.text);
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  const done = await c.post('/portal/settings/two-factor/totp', { code: appCode(secret), label: 'Phone' });
+  const setupCode = appCode(secret);
+  const done = await c.post('/portal/settings/two-factor/totp', { code: setupCode, label: 'Phone' });
   // The first factor comes with the recovery codes (201); a later one goes back to the list.
   expect([201, 303]).toContain(done.status);
-  return { secret, recoveryCodes: shownRecoveryCodes(done.text) };
+  return { secret, setupCode, recoveryCodes: shownRecoveryCodes(done.text) };
 }

@@ -34,14 +34,14 @@ describe('a second factor in the account portal', () => {
 
   it('signs in with a code of the next step once, refuses it replayed, and opens nothing before it', async () => {
     const setter = await member(t, acme, 'totp@example.com', 'developer');
-    const { secret, recoveryCodes } = await enrolTotp(setter);
+    const { secret, setupCode, recoveryCodes } = await enrolTotp(setter);
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
 
     const c = await passwordStep('totp@example.com');
     expect((await c.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
-    // The setup used this step's code up: typed again it is refused, the next step's (+1 skew) is taken.
-    expect((await c.post(SECOND_STEP, { code: appCode(secret) })).status).toBe(401);
+    // The setup used its code up: typed again it is refused; the next step's (+1 skew) is taken.
+    expect((await c.post(SECOND_STEP, { code: setupCode })).status).toBe(401);
     const code = appCode(secret, 1);
     const signedIn = await c.post(SECOND_STEP, { code });
     expect(signedIn.headers.get('location')).toBe('/portal/projects');
@@ -123,6 +123,28 @@ describe('a second factor in the account portal', () => {
     const removed = await owner.follow(await owner.post(`/portal/settings/two-factor/${ids[1]}/remove`));
     expect(removed.text).toContain('Factor removed.');
     expect(removed.text).toContain('Two-factor authentication is off');
+  });
+
+  it('lists the person’s sessions with device and address, and signs one of them out', async () => {
+    const laptop = await member(t, acme, 'two-devices@example.com', 'developer');
+    const phone = browser();
+    await phone.request('GET', '/portal/login', {
+      headers: { 'user-agent': 'Mozilla/5.0 (Android 15) Firefox/133.0' },
+    });
+    const signedIn = await phone.request('POST', '/portal/login', {
+      form: { csrf_token: phone.csrfToken(), email: 'two-devices@example.com', password: PASSWORD },
+      headers: { 'user-agent': 'Mozilla/5.0 (Android 15) Firefox/133.0' },
+    });
+    expect(signedIn.headers.get('location')).toBe('/portal/projects');
+    const settings = await laptop.get('/portal/settings');
+    expect(settings.text).toContain('Firefox on Android');
+    expect(settings.text).toContain('This session');
+    expect(settings.text).toContain('127.0.0.1');
+    const end = /action="(\/portal\/settings\/sessions\/\d+\/end)"/.exec(settings.text)?.[1] ?? '';
+    expect((await phone.get('/portal/projects')).status).toBe(200);
+    expect((await laptop.post(end)).headers.get('location')).toBe('/portal/settings');
+    expect((await phone.get('/portal/projects')).headers.get('location')).toBe('/portal/login');
+    expect((await laptop.get('/portal/projects')).status).toBe(200);
   });
 
   it('resets a person’s factors from the CLI, logged, so the password alone signs them in', async () => {

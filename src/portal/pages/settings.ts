@@ -6,6 +6,7 @@ import { redirect } from '../http/respond.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
+import { sessionsSection } from './sessions.ts';
 import { sendSessionPage } from './session-page.ts';
 
 /** The person's own sign-in: change the password, sign out of every session. */
@@ -26,10 +27,11 @@ ${errorSummary(error)}
 <button type="submit">Change password</button></form></section>
 <section aria-labelledby="two-factor"><h2 id="two-factor">Two-factor authentication</h2>
 <p>A code from an authenticator app at each sign-in, after your password.</p>
-<p><a href="${r.app.base}/settings/two-factor">Manage two-factor authentication</a></p></section>
+<p><a href="${r.app.base}/settings/two-factor">Manage two-factor authentication</a></p></section></div>
+${await sessionsSection(r)}
 <section aria-labelledby="everywhere"><h2 id="everywhere">Sign out everywhere</h2>
 <p>Ends every session of yours, on every device, this one included.</p>
-<form method="post" action="${r.app.base}/settings/sign-out-everywhere">${csrfField(r.session)}<button type="submit" class="button-danger">Sign out everywhere</button></form></section></div>`;
+<form method="post" action="${r.app.base}/settings/sign-out-everywhere">${csrfField(r.session)}<button type="submit" class="button-danger">Sign out everywhere</button></form></section>`;
   sendSessionPage(r, { title: 'Your sign-in', section: 'settings', notice: await takeNotice(r), status }, body);
 }
 

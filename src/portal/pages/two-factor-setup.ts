@@ -5,7 +5,7 @@ import { csrfField, errorSummary } from '../html/components.ts';
 import { Html, html } from '../html/escape.ts';
 import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
-import { actor, type SessionRequest, setNotice } from './common.ts';
+import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
 import { TWO_FACTOR_PATH, TWO_FACTOR_SETUP_PATH } from './two-factor-paths.ts';
 
@@ -14,6 +14,9 @@ function qrCode(uri: string): Html {
   // uqr draws only rect and path elements with fill attributes: no script, no style attribute.
   return new Html(renderSVG(uri, { border: 2, ecc: 'M' }));
 }
+
+/** A refusal's message as a sentence on the page: `that code …` → `That code ….` */
+const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
 
 /** `ABCD EFGH …`: the key readable and typeable in groups of four. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -47,7 +50,11 @@ ${errorSummary(error)}
 <p class="hint" id="totp-label-hint">So you can tell it from others later, for example “Phone”.</p></div>
 <button type="submit">Turn on two-factor authentication</button></form></li>
 </ol></div>`;
-  sendSessionPage(r, { title: 'Set up an authenticator app', section: 'settings', status }, body);
+  sendSessionPage(
+    r,
+    { title: 'Set up an authenticator app', section: 'settings', status, notice: await takeNotice(r) },
+    body,
+  );
 }
 
 async function confirm(r: SessionRequest) {
@@ -55,7 +62,7 @@ async function confirm(r: SessionRequest) {
   const result = await attempt(() =>
     r.app.service.confirmTotpSetup(actor(r), { code: r.form.get('code') ?? '', label }),
   );
-  if (!result.ok) return setupPage(r, result.status, result.message.replace(/^code: /, ''), label);
+  if (!result.ok) return setupPage(r, result.status, sentence(result.message.replace(/^code: /, '')), label);
   const codes = result.value.recoveryCodes;
   if (!codes) {
     await setNotice(r, 'Authenticator app added.');
