@@ -160,6 +160,7 @@ describe('admin API over HTTP', () => {
       'enabled',
       'auth',
       'require_dpop',
+      'introspect',
     ]);
     expect(client).toMatchObject({ name: 'backend', scopes: ['address', 'phone'], enabled: true });
     expect(String(client['client_secret']).length).toBeGreaterThanOrEqual(43);
@@ -172,6 +173,7 @@ describe('admin API over HTTP', () => {
         enabled: true,
         auth: 'client_secret',
         require_dpop: false,
+        introspect: false,
       },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(String(client['client_secret']));

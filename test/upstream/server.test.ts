@@ -183,6 +183,7 @@ describe('upstream restart', () => {
             enabled: true,
             auth: 'client_secret',
             require_dpop: false,
+            introspect: false,
           },
         ]);
         expect((await second.admin('GET', '/keys')).body).toEqual(keys);
