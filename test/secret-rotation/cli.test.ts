@@ -212,6 +212,31 @@ describe('secret rotation with an overlap, through the CLI', () => {
     }
   });
 
+  it('answers the admin API’s refusals with the documented statuses and codes', async () => {
+    const client = await newClient('api-refusals');
+    const rotate = (id: string, body: unknown) => t.admin('POST', `/clients/${id}/secret/rotate`, body);
+    expect(await rotate(client.id, { overlap: 3600 })).toMatchObject({
+      status: 400,
+      body: { error_code: '1000', message: 'overlap: must be a string such as "24h"' },
+    });
+    expect(await rotate(client.id, { overlap: '31d' })).toMatchObject({
+      status: 400,
+      body: { error_code: '1000', message: 'overlap: at most 30 days (30d), not "31d"' },
+    });
+    expect(await rotate(client.id, '[]')).toMatchObject({ status: 400, body: { error_code: '1000' } });
+    expect(await rotate('cli_doesnotexist0000000000', {})).toMatchObject({
+      status: 404,
+      body: { error_code: '1011' },
+    });
+    expect(await t.admin('POST', '/apikeys/key_doesnotexist00000000000/secret/retire')).toMatchObject({
+      status: 404,
+      body: { error_code: '1011' },
+    });
+    // Nothing was changed by any refusal: the secret is still the only one.
+    expect((await t.admin('GET', `/clients/${client.id}`)).body).toMatchObject({ previous_valid_until: null });
+    expect(await tokenStatus(client.id, client.secret)).toBe(200);
+  });
+
   it('rotates an API key: both secrets work on the validation API until the overlap ends', async () => {
     const created = await json(['apikey', 'create', '--project', projectId]);
     const key = String(created['key']);
