@@ -177,6 +177,8 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE
       'invitations',
       'memberships',
       'oauth_clients',
+      'policy_changes',
+      'policy_feed',
       'portal_sessions',
       'project_limits',
       'project_usage',
