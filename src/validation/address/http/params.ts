@@ -29,6 +29,20 @@ function label(name: string): string {
 /** Absent, or empty once trimmed when `trim`: the parameter's default applies. */
 const unset = (value: string | null, trim = false): boolean => value === null || (trim ? value.trim() : value) === '';
 
+/**
+ * Each parameter's schema is built once and kept: building a zod schema costs far more than
+ * running one, and these ran on every request (a CPU profile of the whole stack under load).
+ */
+const built = new Map<string, z.ZodType<unknown, string | null>>();
+function schemaOf<T>(key: string, build: () => z.ZodType<T, string | null>): z.ZodType<T, string | null> {
+  let schema = built.get(key) as z.ZodType<T, string | null> | undefined;
+  if (schema === undefined) {
+    schema = build();
+    built.set(key, schema);
+  }
+  return schema;
+}
+
 const text = (name: string) =>
   z
     .string()
@@ -42,7 +56,10 @@ const text = (name: string) =>
     );
 
 export function requiredText(query: URLSearchParams, name: string): string {
-  return read(text(name), query.get(name));
+  return read(
+    schemaOf(`text:${name}`, () => text(name)),
+    query.get(name),
+  );
 }
 
 const flagSchema = (name: string, fallback: boolean) =>
@@ -55,7 +72,10 @@ const flagSchema = (name: string, fallback: boolean) =>
 
 /** `0`/`1` (also `false`/`true`); absent → the default. */
 export function flag(query: URLSearchParams, name: string, fallback: boolean): boolean {
-  return read(flagSchema(name, fallback), query.get(name));
+  return read(
+    schemaOf(`flag:${name}:${fallback}`, () => flagSchema(name, fallback)),
+    query.get(name),
+  );
 }
 
 /**
@@ -63,12 +83,14 @@ export function flag(query: URLSearchParams, name: string, fallback: boolean): b
  * omitted or empty → whether the endpoint returns them by default. Anything else is 1000.
  */
 export function censusYear(query: URLSearchParams, byDefault: boolean): boolean {
-  const schema = z
-    .string()
-    .nullable()
-    .transform((value) => value?.trim() ?? '')
-    .pipe(z.string().regex(/^(\d{4})?$/, { error: 'Census must be a census year, e.g. 2016' }))
-    .transform((value) => (value === '' ? byDefault : true));
+  const schema = schemaOf(`census:${byDefault}`, () =>
+    z
+      .string()
+      .nullable()
+      .transform((value) => value?.trim() ?? '')
+      .pipe(z.string().regex(/^(\d{4})?$/, { error: 'Census must be a census year, e.g. 2016' }))
+      .transform((value) => (value === '' ? byDefault : true)),
+  );
   return read(schema, query.get('census'));
 }
 
