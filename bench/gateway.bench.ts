@@ -14,7 +14,8 @@
  * judges each goal on the median of its runs. BENCH_SLICES sets the passes (default 16),
  * BENCH_SLICE_MS their length (default 500); BENCH_SKIP_MEMORY=1 leaves out the (slow)
  * 1,000,000-token memory run. Each engine's (d) row is (b) with DPoP-bound tokens, every request
- * with its own proof (issue 23), signed by the load generator before each slice (gateway/dpop.ts).
+ * with its own proof (issue 23), ES256 in one row and EdDSA in another (issue 31), signed by the
+ * load generator before each slice (gateway/dpop.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -195,7 +196,7 @@ export default async function gatewayBench(): Promise<void> {
         : 'HAProxy: not installed (and not root to install it): its row and the goals against it are left out',
     );
     console.log(
-      `node ${process.version}; ${RUNS} runs; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted, ${DISTINCT} more bound to ${DPOP_KEYS} DPoP keys (ES256 proofs signed by the load generator before each slice)`,
+      `node ${process.version}; ${RUNS} runs; ${CONNECTIONS} connections; ${PROCESSES} processes per scenario, ${WARMUP} warm-up requests each; ${SLICES} passes of ${SLICE_MS} ms slices per scenario, interleaved, summed; measured servers on core 1, upstream + load generator on core 0 (${pinningNote}); ${tokens.length} RS256 tokens pre-minted, ${DISTINCT} more bound to ${DPOP_KEYS} P-256 DPoP keys and ${DISTINCT} to ${DPOP_KEYS} Ed25519 ones (ES256 and EdDSA proofs signed by the load generator before each slice)`,
     );
     const runs: Row[][] = [];
     for (let run = 1; run <= RUNS; run++) {
