@@ -47,9 +47,9 @@ describe('the introspection endpoint under arbitrary input', () => {
         if (res.json['active'] === false) expect(res.json).toEqual({ active: false });
         else expect(res.json).toEqual(active);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 120_000);
 
   it('answers any body with a documented status and a JSON body', async () => {
     const body = fc.oneof(
@@ -78,7 +78,7 @@ describe('the introspection endpoint under arbitrary input', () => {
         if (res.status === 200) expect(json['active']).toBe(false);
         else expect(typeof json['error']).toBe('string');
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 120_000);
 });
