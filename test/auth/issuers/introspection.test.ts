@@ -162,7 +162,7 @@ describe('RFC 7662 introspection of external tokens', () => {
       }),
       { numRuns: 2_000 },
     );
-  });
+  }, 60_000);
 });
 
 describe('an opaque token when the introspection endpoint fails', () => {

@@ -29,7 +29,7 @@ describe('reading the unverified iss', () => {
       }),
       { numRuns: 2_000 },
     );
-  });
+  }, 60_000);
 
   it('reads back the iss of any payload object that carries one', () => {
     fc.assert(
@@ -43,7 +43,7 @@ describe('reading the unverified iss', () => {
       ),
       { numRuns: 500 },
     );
-  });
+  }, 60_000);
 
   it('reads nothing from a payload that is not an object, or is not UTF-8', () => {
     expect(unverifiedIssuer(`x.${b64(['iss'])}.y`)).toBeUndefined();
@@ -70,7 +70,7 @@ describe('mapping an external token’s claims', () => {
       }),
       { numRuns: 2_000 },
     );
-  });
+  }, 60_000);
 
   it('never throws on any claim set, and accepts only string identities and a bounded lifetime', () => {
     fc.assert(
@@ -84,7 +84,7 @@ describe('mapping an external token’s claims', () => {
       }),
       { numRuns: 1_000 },
     );
-  });
+  }, 60_000);
 
   it('maps a list claim through the map, and drops names it neither maps nor knows', () => {
     const rule = { format: 'list', separator: ' ', claim: 'scp', map: { 'api.address': 'address' } } as const;
@@ -117,5 +117,5 @@ describe('reading issuer metadata', () => {
     expect(readMetadata({ issuer: 'https://idp.test', jwks_uri: 'file:///etc/passwd' }, 'https://idp.test')).toBe(
       'metadata has no http(s) jwks_uri',
     );
-  });
+  }, 60_000);
 });
