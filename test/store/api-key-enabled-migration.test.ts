@@ -24,6 +24,7 @@ async function expectStillEnabled(store: Store): Promise<void> {
     key: KEY,
     projectId: 'prj_keys',
     secretHash: 'h',
+    previousSecret: null,
     enabled: true,
     createdAt: 2,
   });
