@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { generatePair, publicMembers, thumbprint } from '../../src/issuer/keys/algorithms.ts';
 import { KeyWrapper } from '../../src/issuer/keys/envelope.ts';
 import { KeyEncryptionError } from '../../src/issuer/keys/key-errors.ts';
-import { activeKey, isExpired, rotationChanges } from '../../src/issuer/keys/lifecycle.ts';
+import { activeKey, isExpired, promotableAt, rotationChanges } from '../../src/issuer/keys/lifecycle.ts';
 import { newSigningKey } from '../../src/issuer/keys/new-key.ts';
+import { NEXT_KEY_MIN_PUBLISHED_SEC } from '../../src/issuer/limits.ts';
 import { createJwtSigner } from '../../src/issuer/tokens/jwt-signer.ts';
 import type { SigningKey } from '#store';
 
@@ -64,6 +65,16 @@ describe('lifecycle', () => {
 
   it('picks the most recently activated key when two replicas raced', () => {
     expect(activeKey([key('a', 'active', 1), key('b', 'active', 5)])?.kid).toBe('b');
+  });
+
+  it('lets the next key of the first start sign at once, also one another replica created moments later', () => {
+    const keys = [key('a', 'active', 1_000), key('n', 'next', 1_900)];
+    expect(promotableAt(keys[1] as SigningKey, keys)).toBe(1_900);
+  });
+
+  it('makes a next key created after a rotation wait until it was in every key set', () => {
+    const keys = [key('r', 'retired', 0), key('a', 'active', 1_000), key('n', 'next', 1_000)];
+    expect(promotableAt(keys[2] as SigningKey, keys)).toBe(1_000 + NEXT_KEY_MIN_PUBLISHED_SEC * 1000);
   });
 
   it('expires a retired key 3660 s after retirement', () => {

@@ -97,6 +97,9 @@ export class Keyring implements KeyAnnouncer {
     const now = this.#clock.now();
     const keys = (await this.#store.listSigningKeys()).filter((k) => !isExpired(k, now));
     if (!activeKey(keys)) return; // nothing can sign yet: the next load() creates it
+    // First start on another replica, between its active and its next key: serving this set would
+    // make that next key one a key set was served without (lifecycle.ts promotableAt).
+    if (!nextKey(keys) && !keys.some((k) => k.status === 'retired')) return;
     this.#swap(this.#build(keys, now));
   }
 

@@ -34,14 +34,14 @@ export function nextKey(keys: readonly SigningKey[]): SigningKey | undefined {
 /**
  * Epoch ms from which a rotation may make this next key sign: once it has been published for the
  * key set's max-age plus a margin, so that every gateway (and any cache that honours max-age) has
- * fetched it. The next key of the first start may sign at once: it was created with the active key
- * before any key set was served, so no key set was ever served without it (once a rotation has
- * run, a retired key stays in the store for longer than the wait).
+ * fetched it. The next key of the first start may sign at once, also when another replica starting
+ * at the same time created it moments after the active key: no key set is served until a next key
+ * exists (keyring.ts), so none was ever served without it (once a rotation has run, a retired key
+ * stays in the store for longer than the wait).
  */
 export function promotableAt(next: SigningKey, keys: readonly SigningKey[]): number {
   const active = activeKey(keys);
-  const firstPair =
-    active !== undefined && next.createdAt <= active.createdAt && !keys.some((k) => k.status === 'retired');
+  const firstPair = active !== undefined && !keys.some((k) => k.status === 'retired');
   return firstPair ? next.createdAt : next.createdAt + NEXT_KEY_MIN_PUBLISHED_SEC * 1000;
 }
 
