@@ -256,14 +256,14 @@ describe('configuration reload', () => {
       const reloading = h.gateway.reload();
       await until(() => jwks.requests > 0, 'the new verifier asked for its keys');
       await h.gateway.close();
-      // A poll sent just before close() may reach the feed after it: count from when the feed
-      // holds none (the closed verifier dropped it), not from close() itself.
       await until(() => feed.held() === 0, 'the closed verifier dropped its held poll');
       const polls = feed.requests.length;
-      // Nothing to wait for: the check is that no poll comes. A verifier left running would poll
-      // this feed again as soon as its poll (held at most 1 s) ends, so 1.5 s would show one.
+      // Nothing to wait for: the check is that no poll goes on. A poll sent just before close()
+      // may still arrive on a busy machine, and is dropped at once; a verifier left running would
+      // have its poll held (at most 1 s) and then poll again, so 1.5 s shows either.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(feed.requests.length).toBe(polls);
+      expect(feed.requests.length - polls).toBeLessThanOrEqual(1);
+      expect(feed.held()).toBe(0);
       expect(await reloading).toEqual({ ok: false, problems: ['the gateway is closing'] });
     } finally {
       await Promise.all([feed.close(), jwks.close()]);
