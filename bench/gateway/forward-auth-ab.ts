@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, startLoadGenerator } from './children.ts';
+import { type Figures, interleave, median } from './interleaved.ts';
 import { BEARER_PATH, gatewayYaml } from './config.ts';
 import { benchKey, mintTokens } from './mint.ts';
 
@@ -36,34 +37,11 @@ const servers = {
   },
 };
 const load = await startLoadGenerator(0);
-const job = (url: string, durationMs: number) => ({
-  label: 'forward-auth',
-  url,
-  connections: 16,
-  durationMs,
-  mode: 'cycle' as const,
-  tokensFile,
-});
-for (let warm = 0; warm < 3; warm++)
-  for (const s of Object.values(servers))
-    await load.run({ ...job(`${s.child.info.url}${s.path}`, 60_000), limit: 10_000 });
-const figures: Record<string, { cpu: number[]; rps: number[]; non2xx: number }> = {};
-for (const name of Object.keys(servers)) figures[name] = { cpu: [], rps: [], non2xx: 0 };
-for (let r = 0; r < rounds; r++) {
-  const order = Object.entries(servers);
-  for (const [name, s] of r % 2 === 0 ? order : order.toReversed()) {
-    const before = await s.child.usage();
-    const res = await load.run(job(`${s.child.info.url}${s.path}`, 1_000));
-    const after = await s.child.usage();
-    const f = figures[name] as { cpu: number[]; rps: number[]; non2xx: number };
-    f.cpu.push((after.cpuUs - before.cpuUs) / res.requests);
-    f.rps.push((res.requests / res.elapsedMs) * 1000);
-    f.non2xx += res.non2xx + res.errors;
-  }
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const base = figures['proxied'] as { cpu: number[]; rps: number[] };
-console.log(`node ${process.version}; ${rounds} rounds of 1 s slices per gateway, interleaved; 16 connections`);
+const contenders = Object.fromEntries(
+  Object.entries(servers).map(([name, s]) => [name, { child: s.child, url: `${s.child.info.url}${s.path}` }]),
+);
+const figures = await interleave(load, contenders, { label: 'forward-auth', tokensFile, rounds });
+const base = figures['proxied'] as Figures;
 for (const [name, f] of Object.entries(figures))
   console.log(
     `${name.padEnd(9)} CPU median ${median(f.cpu).toFixed(1)} µs/req (min ${Math.min(...f.cpu).toFixed(1)}), ` +
