@@ -3,7 +3,7 @@ import type { Store } from '#store';
 import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
-import { upgradeEmbedded, upgradePostgres } from './upgrade.ts';
+import { UPGRADE_TIMEOUT_MS, upgradeEmbedded, upgradePostgres } from './upgrade.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const KEY = `key_${'k'.repeat(22)}`;
@@ -32,7 +32,7 @@ async function expectStillEnabled(store: Store): Promise<void> {
 }
 
 describe('upgrading a store whose API keys had no enabled state', () => {
-  it('keeps every existing key enabled (embedded)', async () => {
+  it('keeps every existing key enabled (embedded)', { timeout: UPGRADE_TIMEOUT_MS }, async () => {
     await upgradeEmbedded(clock, seedKey, expectStillEnabled);
   });
 

@@ -3,7 +3,7 @@ import type { Store } from '#store';
 import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
-import { upgradeEmbedded, upgradePostgres } from './upgrade.ts';
+import { UPGRADE_TIMEOUT_MS, upgradeEmbedded, upgradePostgres } from './upgrade.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const id = (letter: string) => `cli_${letter.repeat(22)}`;
@@ -40,7 +40,9 @@ async function expectRenamedOnOpen(store: Store): Promise<void> {
 }
 
 describe('upgrading a store whose projects hold clients of the same name', () => {
-  it('keeps the oldest name and appends the client id to each later one (embedded)', async () => {
+  it('keeps the oldest name and appends the client id to each later one (embedded)', {
+    timeout: UPGRADE_TIMEOUT_MS,
+  }, async () => {
     await upgradeEmbedded(clock, seedDuplicates, expectRenamedOnOpen);
   });
 

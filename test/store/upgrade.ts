@@ -7,6 +7,9 @@ import { openPostgresRunner } from '../../src/store/postgres-runner.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { type FakeClock, postgresHarness, TEST_DATABASE_URL } from './harness.ts';
 
+/** An embedded upgrade runs initdb and every migration from scratch: over 20 s on a busy CI run, as account-migration.test.ts found. */
+export const UPGRADE_TIMEOUT_MS = 120_000;
+
 type Seed = (runner: SqlRunner) => Promise<void>;
 type Check = (store: Store) => Promise<void>;
 
