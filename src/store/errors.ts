@@ -6,6 +6,8 @@ export type StoreErrorCode =
   | 'last_owner'
   /** The person's last second factor, and an account of theirs requires one. */
   | 'last_factor'
+  /** The passkey (its credential id) is registered already. */
+  | 'passkey_registered'
   | 'plan_forbids_oauth'
   /** The project already has a client of that name (compared without case and surrounding spaces). */
   | 'client_name_taken'

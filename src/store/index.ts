@@ -27,6 +27,13 @@ export type { PreviousSecret } from './repositories/previous-secret.ts';
 export type { SecretStore } from './repositories/secrets.ts';
 export type { ActivityEntry, ActivityStore, NewActivity } from './repositories/activity.ts';
 export type {
+  ChallengePurpose,
+  NewChallenge,
+  NewPasskey,
+  Passkey,
+  PasskeyStore,
+} from './repositories/passkeys.ts';
+export type {
   SecondFactor,
   SecondFactorState,
   SecondFactorStore,

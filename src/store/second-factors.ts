@@ -6,6 +6,7 @@ import { type Queryable, type SqlRunner, toNullableNumber, toNumber } from './sq
 
 interface FactorRow {
   id: string;
+  kind: 'totp' | 'passkey';
   label: string;
   created_at: unknown;
   last_used_at: unknown;
@@ -48,7 +49,7 @@ async function addPendingTotp(db: SqlRunner, userId: string, secret: string, now
   return id;
 }
 
-async function insertRecoveryCodes(tx: Queryable, userId: string, hashes: readonly string[], nowMs: number) {
+export async function insertRecoveryCodes(tx: Queryable, userId: string, hashes: readonly string[], nowMs: number) {
   await tx.query('DELETE FROM recovery_codes WHERE user_id = $1', [userId]);
   for (const hash of hashes)
     await tx.query('INSERT INTO recovery_codes (user_id, code_hash, created_at) VALUES ($1, $2, $3)', [
@@ -77,13 +78,13 @@ async function confirmTotp(
 
 async function listFactors(db: SqlRunner, userId: string): Promise<SecondFactor[]> {
   const rows = await db.query<FactorRow>(
-    `SELECT id, label, created_at, last_used_at FROM user_factors
+    `SELECT id, kind, label, created_at, last_used_at FROM user_factors
       WHERE user_id = $1 AND confirmed_at IS NOT NULL ORDER BY created_at, id`,
     [userId],
   );
   return rows.map((row) => ({
     id: row.id,
-    kind: 'totp',
+    kind: row.kind,
     label: row.label,
     createdAt: toNumber(row.created_at),
     lastUsedAt: toNullableNumber(row.last_used_at),

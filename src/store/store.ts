@@ -6,6 +6,7 @@ import type { Backend } from './backend.ts';
 import { clientIntrospectStore } from './client-introspect.ts';
 import { clientStore } from './clients.ts';
 import { invitationStore } from './invitations.ts';
+import { passkeyStore } from './passkeys.ts';
 import { peopleStore } from './people.ts';
 import { portalSessionStore } from './portal-sessions.ts';
 import { projectStore } from './projects.ts';
@@ -60,6 +61,7 @@ export function createStore({ kind, runner: db, signal }: Backend, clock: Clock,
     ...usageStore(context),
     ...activityStore(context),
     ...secondFactorStore(context),
+    ...passkeyStore(context),
     ...secretStore(context),
 
     ping: async () => void (await db.query('SELECT 1')),

@@ -5,6 +5,7 @@ import type { ApiKeyStore } from './repositories/api-keys.ts';
 import type { ChangeFeed } from './repositories/changes.ts';
 import type { ClientStore } from './repositories/clients.ts';
 import type { InvitationStore } from './repositories/invitations.ts';
+import type { PasskeyStore } from './repositories/passkeys.ts';
 import type { PeopleStore } from './repositories/people.ts';
 import type { PortalSessionStore } from './repositories/portal-sessions.ts';
 import type { ProjectStore } from './repositories/projects.ts';
@@ -38,6 +39,7 @@ export interface Store
     UsageStore,
     ActivityStore,
     SecondFactorStore,
+    PasskeyStore,
     SecretStore {
   readonly kind: 'embedded' | 'postgres';
   /** Resolves once the database answers a trivial query (readiness); rejects like any call when it does not. */

@@ -13,6 +13,7 @@ import { policyChangeCases } from './cases/policy-changes.ts';
 import { portalSessionCases } from './cases/portal-sessions.ts';
 import { projectCases } from './cases/projects.ts';
 import { revocationCases } from './cases/revocations.ts';
+import { passkeyCases } from './cases/passkeys.ts';
 import { secondFactorCases } from './cases/second-factors.ts';
 import { secretRotationCases } from './cases/secret-rotation.ts';
 import { signingKeyCases } from './cases/signing-keys.ts';
@@ -54,6 +55,7 @@ export function storeSuite(makeHarness: () => Promise<StoreHarness>): void {
   describe('used JWT ids and client key sets', () => usedJtiCases(context));
   describe('people and invitations', () => peopleCases(context));
   describe('second factors', () => secondFactorCases(context));
+  describe('passkeys', () => passkeyCases(context));
   describe('change announcements', () => changeCases(context));
   describe('the rate-limit policy change log', () => policyChangeCases(context));
   describe('lifecycle', () => lifecycleCases(context));

@@ -1,7 +1,7 @@
 /** A confirmed second factor of a person, as their list shows it (never its secret). */
 export interface SecondFactor {
   id: string;
-  kind: 'totp';
+  kind: 'totp' | 'passkey';
   label: string;
   createdAt: number;
   lastUsedAt: number | null;
@@ -21,7 +21,7 @@ export interface SecondFactorState {
 }
 
 /**
- * People's second factors (TOTP), their recovery codes and the accounts' "require 2FA" rule.
+ * People's second factors (TOTP and passkeys), their recovery codes and the accounts' "require 2FA" rule.
  * Nothing here is cached by a replica: every request reads the store, so a change holds everywhere at once.
  */
 export interface SecondFactorStore {
