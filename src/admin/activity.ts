@@ -37,7 +37,17 @@ export async function recordSignIn(
   succeeded: boolean,
   address: string,
 ): Promise<void> {
-  const action = succeeded ? 'sign_in.success' : 'sign_in.failure';
+  await recordPersonAction(store, person, accountIds, succeeded ? 'sign_in.success' : 'sign_in.failure', address);
+}
+
+/** Something a person did while signing in (a recovery code used up), in each of their accounts' logs. */
+export async function recordPersonAction(
+  store: ActivityStore,
+  person: { id: string; email: string },
+  accountIds: readonly string[],
+  action: string,
+  address: string,
+): Promise<void> {
   const actor: Actor = { kind: 'person', userId: person.id, email: person.email, roles: {}, session: '', address };
   for (const accountId of accountIds)
     await store.addActivity({ accountId, actor: who(actor), action, target: person.id, address: known(address) });

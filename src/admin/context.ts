@@ -6,6 +6,7 @@ import type {
   ApiKeyStore,
   ClientStore,
   InvitationStore,
+  PasskeyStore,
   PeopleStore,
   ProjectStore,
   RateLimitStore,
@@ -28,6 +29,7 @@ export type AdminStore = AccountStore &
   UsageStore &
   ActivityStore &
   SecondFactorStore &
+  PasskeyStore &
   SecretStore;
 
 /** What the admin operations work on. */

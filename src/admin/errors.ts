@@ -85,6 +85,7 @@ export function asAdminError(error: unknown): AdminError | undefined {
     });
   if (error instanceof StoreError && (error.code === 'last_owner' || error.code === 'last_factor'))
     return conflict(error.message);
+  if (error instanceof StoreError && error.code === 'passkey_registered') return conflict(error.message);
   if (error instanceof StoreError && error.code === 'client_name_taken') return conflict(`name: ${error.message}`);
   return undefined;
 }

@@ -1,6 +1,6 @@
 export type { Actor, PersonActor } from './actor.ts';
 export { ACTIVITY_LIMIT } from './account-activity.ts';
-export { recordInvitationAccepted, recordSignIn } from './activity.ts';
+export { recordInvitationAccepted, recordPersonAction, recordSignIn } from './activity.ts';
 export { isOperator, roleIn } from './access.ts';
 export { type InviteInput, inviteInput, ROLES, type RoleInput, roleInput } from './input/people.ts';
 export { isEmail, normalEmail } from './people/email.ts';
@@ -8,6 +8,10 @@ export type { CreatedInvitation } from './people/members.ts';
 export type { AcceptInvitationInput, PasswordAttempts, UnusableInvitation } from './people/invitation-accept.ts';
 export type { NewPassword, NoPerson, PasswordRefusal } from './people/own-password.ts';
 export { checkSecondFactor, type SecondFactorPassed } from './people/second-factor-check.ts';
+export { checkPasskey, type PasskeyPassed } from './people/passkey-check.ts';
+export { type PasskeyDeps, passkeyRequestOptions } from './people/passkey-challenge.ts';
+export { CREDENTIAL_JSON_MAX_LENGTH, readAuthenticationJson, readRegistrationJson } from './people/passkey-json.ts';
+export { type RelyingParty, relyingParty } from './people/passkey-rp.ts';
 export { CODE_MAX_LENGTH, RECOVERY_CODE_COUNT } from './people/second-factor-codes.ts';
 export { type ConfirmedTotp, FACTOR_LABEL_MAX_LENGTH, type TotpSetup } from './people/second-factor-enrol.ts';
 export type { OwnFactors } from './people/second-factor-list.ts';

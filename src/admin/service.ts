@@ -10,6 +10,7 @@ import { accountActivity } from './account-activity.ts';
 import { acceptInvitation } from './people/invitation-accept.ts';
 import { invitePerson, listPeople, removePerson, setPersonRole } from './people/members.ts';
 import { changeOwnPassword } from './people/own-password.ts';
+import { confirmPasskeySetup, startPasskeySetup } from './people/passkey-enrol.ts';
 import { confirmTotpSetup, startTotpSetup } from './people/second-factor-enrol.ts';
 import { listOwnFactors, removeOwnFactor, renewRecoveryCodes } from './people/second-factor-list.ts';
 import { getAccountRequire2fa, resetPersonFactors, setAccountRequire2fa } from './people/second-factor-policy.ts';
@@ -42,6 +43,8 @@ const OPERATIONS = {
   changeOwnPassword,
   startTotpSetup,
   confirmTotpSetup,
+  startPasskeySetup,
+  confirmPasskeySetup,
   listOwnFactors,
   removeOwnFactor,
   renewRecoveryCodes,

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { SECURITY_HEADERS } from './http/respond.ts';
 
-/** The stylesheet and the copy-button script: files beside this module, read once at start. */
+/** The stylesheet, the copy-button script and the passkey script: files beside this module, read once at start. */
 const FILES = {
   'portal.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'passkey.js': 'text/javascript; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 } as const;
 

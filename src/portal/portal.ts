@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Router from 'find-my-way';
-import { AdminError } from '#admin';
+import { AdminError, relyingParty } from '#admin';
 import { BodyTooLargeError, remoteAddress, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
 import { StoreUnavailableError } from '#store';
 import { loadAssets } from './assets.ts';
@@ -33,6 +33,7 @@ export function createPortal(options: PortalOptions): Portal {
     signInLimits: new SignInLimits(clock),
     adminToken: options.adminToken,
     store: options.store,
+    relyingParty: () => relyingParty(options.portalUrl?.() ?? 'http://localhost/portal'),
     log: options.log.child({ server: 'portal' }),
     clock,
   };

@@ -11,6 +11,8 @@ import { invitationRoutes } from './pages/invitations.ts';
 import { limitsRoutes } from './pages/limits.ts';
 import { consoleLoginRoutes } from './pages/login.ts';
 import { clientRoutes } from './pages/oauth-clients.ts';
+import { passkeySetupRoutes } from './pages/passkey-setup.ts';
+import { passkeySignInRoutes } from './pages/passkey-sign-in.ts';
 import { peopleRoutes } from './pages/people.ts';
 import { projectRoutes } from './pages/project.ts';
 import { projectsRoutes } from './pages/projects.ts';
@@ -46,11 +48,13 @@ const PROJECT_ROUTES: readonly PortalRoute[] = [
 /** The account portal (`/portal`): people of the accounts, each seeing their own. */
 export const PEOPLE_ROUTES: readonly PortalRoute[] = [
   ...signInRoutes,
+  ...passkeySignInRoutes,
   ...secondStepRoutes,
   ...invitationRoutes,
   ...settingsRoutes,
   ...twoFactorRoutes,
   ...twoFactorSetupRoutes,
+  ...passkeySetupRoutes,
   ...twoFactorRuleRoutes,
   ...sessionRoutes,
   ...peopleRoutes,

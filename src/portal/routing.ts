@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AdminService } from '#admin';
+import type { AdminService, RelyingParty } from '#admin';
 import type { Clock, Logger } from '#common';
-import type { ActivityStore, InvitationStore, PeopleStore, Role, SecondFactorStore } from '#store';
+import type { ActivityStore, InvitationStore, PasskeyStore, PeopleStore, Role, SecondFactorStore } from '#store';
 import type { LoginLimiter } from './auth/login-limiter.ts';
 import type { Session, Sessions } from './auth/sessions.ts';
 import type { SignInLimits } from './auth/sign-in-limits.ts';
@@ -24,7 +24,13 @@ export interface PortalApp extends Mount {
   readonly store: Pick<PeopleStore, 'getUser' | 'findUserByEmail' | 'listMemberships'> &
     Pick<InvitationStore, 'peekInvitation'> &
     ActivityStore &
-    Pick<SecondFactorStore, 'secondFactorState' | 'listTotpFactors' | 'acceptTotpStep' | 'useRecoveryCode'>;
+    Pick<SecondFactorStore, 'secondFactorState' | 'listTotpFactors' | 'acceptTotpStep' | 'useRecoveryCode'> &
+    Pick<
+      PasskeyStore,
+      'addPasskeyChallenge' | 'takePasskeyChallenge' | 'listPasskeys' | 'findPasskey' | 'acceptPasskeyCounter'
+    >;
+  /** The site passkeys belong to, from the portal's public URL (known once the admin server listens). */
+  relyingParty(): RelyingParty;
   readonly log: Logger;
   readonly clock: Clock;
 }

@@ -152,6 +152,7 @@ export async function startUpstream(config: UpstreamConfig, options: UpstreamOpt
       log,
       adminToken: adminToken.value,
       clock,
+      portalUrl: context.portalUrl,
     });
     const admin = await startAdminServer({
       service,

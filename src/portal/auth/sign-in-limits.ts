@@ -21,18 +21,21 @@ export class SignInLimits {
     this.#account = new LoginLimiter(clock, SIGN_IN_LIMITS.account);
   }
 
-  /** Milliseconds until an attempt is checked again; 0 when it is now. */
-  retryAfterMs(address: string, email: string, accountIds: readonly string[]): number {
+  /**
+   * Milliseconds until an attempt is checked again; 0 when it is now. The email is null for a
+   * passkey not known yet (a sign-in without a password): the address's limit alone applies.
+   */
+  retryAfterMs(address: string, email: string | null, accountIds: readonly string[]): number {
     return Math.max(
       this.#address.retryAfterMs(address),
-      this.#email.retryAfterMs(email),
+      email === null ? 0 : this.#email.retryAfterMs(email),
       ...accountIds.map((id) => this.#account.retryAfterMs(id)),
     );
   }
 
-  recordFailure(address: string, email: string, accountIds: readonly string[]): void {
+  recordFailure(address: string, email: string | null, accountIds: readonly string[]): void {
     this.#address.recordFailure(address);
-    this.#email.recordFailure(email);
+    if (email !== null) this.#email.recordFailure(email);
     for (const id of accountIds) this.#account.recordFailure(id);
   }
 }

@@ -54,6 +54,7 @@ export function page(options: PageOptions, content: Html): Html {
 <link rel="icon" href="${base}/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${base}/assets/portal.css">
 <script src="${base}/assets/app.js" defer></script>
+${mode === 'people' ? html`<script src="${base}/assets/passkey.js" defer></script>` : ''}
 </head>
 <body class="mode-${mode}">
 <a class="skip-link" href="#main">Skip to main content</a>

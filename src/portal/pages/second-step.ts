@@ -1,21 +1,42 @@
-import { CODE_MAX_LENGTH, checkSecondFactor, recordSignIn } from '#admin';
+import {
+  CODE_MAX_LENGTH,
+  checkPasskey,
+  checkSecondFactor,
+  passkeyRequestOptions,
+  recordPersonAction,
+  recordSignIn,
+} from '#admin';
 import { remoteAddress } from '#common';
+import { sessionLabel } from '../actor.ts';
 import { startSession } from '../auth/login-nonce.ts';
+import { passkeyDeps } from '../auth/passkeys.ts';
 import { SESSION_COOKIE, type Session } from '../auth/sessions.ts';
 import { csrfField, errorSummary } from '../html/components.ts';
 import { html } from '../html/escape.ts';
 import { page } from '../html/layout.ts';
+import { CREDENTIAL_FIELD, passkeyForm } from '../html/passkey-form.ts';
 import { clearedCookie } from '../http/cookies.ts';
 import { redirect, sendPage } from '../http/respond.ts';
-import type { PortalRoute, RouteRequest } from '../routing.ts';
+import type { Person, PortalRoute, RouteRequest } from '../routing.ts';
 import { SECOND_STEP_PATH } from './two-factor-paths.ts';
 
 type PendingRequest = RouteRequest<Session>;
 
 const NO_MATCH =
   'That code is not right, or was used already. Type the current code from your app, or an unused recovery code.';
+const NO_PASSKEY = 'That passkey was not accepted. Try again, or type a code instead.';
 
-function secondStepPage(r: PendingRequest, status: number, error?: string, headers: Record<string, string> = {}) {
+/** The person's passkeys, offered first when they have some: a challenge bound to this pending session. */
+async function passkeySection(r: PendingRequest) {
+  if (!r.person || (await r.app.store.listPasskeys(r.person.id)).length === 0) return '';
+  const deps = passkeyDeps(r.app);
+  const options = await passkeyRequestOptions(deps, 'second_step', sessionLabel(r.session.id), r.person.id);
+  return html`<section aria-labelledby="use-passkey"><h2 id="use-passkey">Use a passkey</h2>
+${passkeyForm({ action: `${r.app.base}${SECOND_STEP_PATH}/passkey`, mode: 'get', options, hidden: csrfField(r.session), button: 'Use a passkey' })}
+</section><h2>Or type a code</h2>`;
+}
+
+async function secondStepPage(r: PendingRequest, status: number, error?: string, headers: Record<string, string> = {}) {
   const invalid = error
     ? html` aria-invalid="true" aria-describedby="form-error code-hint"`
     : html` aria-describedby="code-hint"`;
@@ -23,6 +44,7 @@ function secondStepPage(r: PendingRequest, status: number, error?: string, heade
 <h1>Two-factor authentication</h1>
 <p>Your password is right. Now prove it is you with your second factor.</p>
 ${errorSummary(error)}
+${await passkeySection(r)}
 <form method="post" action="${r.app.base}${SECOND_STEP_PATH}" class="stack card">${csrfField(r.session)}
 <div class="field"><label for="code">Authentication code</label>
 <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required maxlength="${CODE_MAX_LENGTH}"${invalid}>
@@ -35,11 +57,11 @@ ${errorSummary(error)}
 }
 
 /**
- * The second step: the sign-in limits of the password step apply (per address, per email, per
- * account), counted together with its failures, so a stolen password buys no more guesses.
+ * The second step, by code or by passkey: the sign-in limits of the password step apply (per
+ * address, per email, per account), counted together with its failures, so a stolen password
+ * buys no more guesses. `check` says how the step was passed, or null.
  */
-async function verify(r: PendingRequest): Promise<void> {
-  const userId = r.session.userId ?? '';
+async function secondStep(r: PendingRequest, check: (person: Person) => Promise<string | null>, refusal: string) {
   const user = r.person;
   if (!user) return redirect(r.res, `${r.app.base}/login`);
   const address = remoteAddress(r.req);
@@ -57,17 +79,33 @@ async function verify(r: PendingRequest): Promise<void> {
       },
     );
   }
-  const passed = await checkSecondFactor(r.app.store, r.app.clock, userId, r.form.get('code') ?? '');
+  const passed = await check(user);
   if (!passed) {
     r.app.signInLimits.recordFailure(address, user.email, accounts);
-    r.app.log.warn({ address, userId }, 'portal: failed second factor');
-    await recordSignIn(r.app.store, { id: userId, email: user.email }, accounts, false, address);
-    return secondStepPage(r, 401, NO_MATCH);
+    r.app.log.warn({ address, userId: user.id }, 'portal: failed second factor');
+    await recordSignIn(r.app.store, user, accounts, false, address);
+    return secondStepPage(r, 401, refusal);
   }
-  r.app.log.info({ userId, factor: passed }, 'portal: signed in');
-  await recordSignIn(r.app.store, { id: userId, email: user.email }, accounts, true, address);
-  await startSession(r, userId);
+  r.app.log.info({ userId: user.id, factor: passed }, 'portal: signed in');
+  // A recovery code used up is worth its own line: the person has one fewer, and may have lost their factor.
+  if (passed === 'recovery_code')
+    await recordPersonAction(r.app.store, user, accounts, 'two_factor.recovery_code_used', address);
+  await recordSignIn(r.app.store, user, accounts, true, address);
+  await startSession(r, user.id);
 }
+
+const verifyCode = (r: PendingRequest) =>
+  secondStep(r, (user) => checkSecondFactor(r.app.store, r.app.clock, user.id, r.form.get('code') ?? ''), NO_MATCH);
+
+const verifyPasskey = (r: PendingRequest) =>
+  secondStep(
+    r,
+    async (user) => {
+      const how = { purpose: 'second_step' as const, binding: sessionLabel(r.session.id), userId: user.id };
+      return (await checkPasskey(passkeyDeps(r.app), how, r.form.get(CREDENTIAL_FIELD) ?? '')) ? 'passkey' : null;
+    },
+    NO_PASSKEY,
+  );
 
 async function cancel(r: PendingRequest): Promise<void> {
   await r.app.sessions.end(r.session);
@@ -76,6 +114,7 @@ async function cancel(r: PendingRequest): Promise<void> {
 
 export const secondStepRoutes: readonly PortalRoute[] = [
   { method: 'GET', path: SECOND_STEP_PATH, access: 'pending', handle: (r) => secondStepPage(r, 200) },
-  { method: 'POST', path: SECOND_STEP_PATH, access: 'pending', handle: verify },
+  { method: 'POST', path: SECOND_STEP_PATH, access: 'pending', handle: verifyCode },
+  { method: 'POST', path: `${SECOND_STEP_PATH}/passkey`, access: 'pending', handle: verifyPasskey },
   { method: 'POST', path: `${SECOND_STEP_PATH}/cancel`, access: 'pending', handle: cancel },
 ];

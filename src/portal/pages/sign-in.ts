@@ -9,6 +9,7 @@ import { page } from '../html/layout.ts';
 import { clearedCookie } from '../http/cookies.ts';
 import { redirect, sendPage } from '../http/respond.ts';
 import type { PortalRoute, RouteRequest } from '../routing.ts';
+import { PASSKEY_SIGN_IN_PATH } from './two-factor-paths.ts';
 
 type AnyRequest = RouteRequest<Session | undefined>;
 
@@ -30,6 +31,7 @@ ${errorSummary(error)}
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="${PASSWORD_MAX_LENGTH}"${invalid}></div>
 <button type="submit">Sign in</button>
 </form>
+<p><a class="button button-secondary" href="${r.app.base}${PASSKEY_SIGN_IN_PATH}">Sign in with a passkey</a></p>
 <p class="hint">No account yet? The person who runs your account sends you an invitation link.</p>
 </div>`;
   sendPage(r.res, status, page({ app: r.app, title: 'Sign in' }, body), {

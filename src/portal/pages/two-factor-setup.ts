@@ -7,7 +7,7 @@ import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
-import { TWO_FACTOR_PATH, TWO_FACTOR_SETUP_PATH } from './two-factor-paths.ts';
+import { PASSKEY_SETUP_PATH, TWO_FACTOR_PATH, TWO_FACTOR_SETUP_PATH } from './two-factor-paths.ts';
 
 /** The QR code of the `otpauth://` URI, drawn here as SVG (no request leaves the page). */
 function qrCode(uri: string): Html {
@@ -16,7 +16,7 @@ function qrCode(uri: string): Html {
 }
 
 /** A refusal's message as a sentence on the page: `that code …` → `That code ….` */
-const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+export const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
 
 /** `ABCD EFGH …`: the key readable and typeable in groups of four. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -30,7 +30,7 @@ async function setupPage(r: SessionRequest, status = 200, error?: string, label 
   const { secret, uri } = setup.value;
   const must = r.person?.mustEnrol
     ? html`<div class="callout" role="note"><h2>Your account requires two-factor authentication</h2>
-<p>Set up an authenticator app to go on. Until you have, no other page of the portal opens.</p></div>`
+<p>Set up an authenticator app to go on, or <a href="${r.app.base}${PASSKEY_SETUP_PATH}">add a passkey instead</a>. Until you have, no other page of the portal opens.</p></div>`
     : '';
   const invalid = error ? html` aria-invalid="true" aria-describedby="form-error"` : '';
   const body = html`<div class="narrow"><h1>Set up an authenticator app</h1>${must}

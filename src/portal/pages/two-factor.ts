@@ -8,7 +8,7 @@ import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
 import { recoveryCodesPage } from './two-factor-setup.ts';
-import { TWO_FACTOR_PATH, TWO_FACTOR_SETUP_PATH } from './two-factor-paths.ts';
+import { PASSKEY_SETUP_PATH, TWO_FACTOR_PATH, TWO_FACTOR_SETUP_PATH } from './two-factor-paths.ts';
 
 function factorRow(r: SessionRequest, factor: SecondFactor, removable: boolean): TableRow {
   const remove = removable
@@ -16,7 +16,12 @@ function factorRow(r: SessionRequest, factor: SecondFactor, removable: boolean):
     : html`<span class="muted">Your only factor: add another to remove it</span>`;
   return {
     header: factor.label,
-    cells: ['Authenticator app', when(factor.createdAt), when(factor.lastUsedAt), remove],
+    cells: [
+      factor.kind === 'passkey' ? 'Passkey' : 'Authenticator app',
+      when(factor.createdAt),
+      when(factor.lastUsedAt),
+      remove,
+    ],
   };
 }
 
@@ -37,12 +42,12 @@ async function factorsPage(r: SessionRequest) {
     : html`<p>Two-factor authentication is off: you sign in with your password alone.</p>`;
   const codes = factors.length
     ? html`<section aria-labelledby="recovery"><h2 id="recovery">Recovery codes</h2>
-<p>${recoveryCodesLeft} of 10 recovery codes unused. Each signs you in once when you do not have your app.</p>
+<p>${recoveryCodesLeft} of 10 recovery codes unused. Each signs you in once when you do not have your app or passkey.</p>
 <form method="post" action="${r.app.base}${TWO_FACTOR_PATH}/recovery-codes">${csrfField(r.session)}<button type="submit" class="button-secondary">Make new recovery codes</button></form>
 <p class="hint">The earlier codes stop working.</p></section>`
     : '';
   const body = html`<h1>Two-factor authentication</h1>${rule}${list}
-<p><a class="button" href="${r.app.base}${TWO_FACTOR_SETUP_PATH}">Add an authenticator app</a></p>${codes}`;
+<p class="actions"><a class="button" href="${r.app.base}${TWO_FACTOR_SETUP_PATH}">Add an authenticator app</a> <a class="button button-secondary" href="${r.app.base}${PASSKEY_SETUP_PATH}">Add a passkey</a></p>${codes}`;
   sendSessionPage(
     r,
     {
