@@ -29,6 +29,13 @@ export function passkeyDeps(ctx: AdminContext): PasskeyDeps {
   };
 }
 
+/**
+ * EdDSA, ES256 and RS256 (COSE -8, -7, -257): what authenticators make. Named rather than left to
+ * the library, whose default adds ML-DSA where Node has it: keys and signatures of kilobytes,
+ * beyond the bounds the posted answer is read with (passkey-json.ts).
+ */
+const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** The label of the person's session: a passkey is added in the session that asked for its challenge. */
 const sessionOf = (actor: Actor) => ('session' in actor ? actor.session : '');
 
@@ -57,6 +64,7 @@ export async function startPasskeySetup(
     attestationType: 'none',
     excludeCredentials: existing.map((key) => ({ id: key.credentialId, transports: key.transports })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   });
 }
 
@@ -80,6 +88,7 @@ export async function confirmPasskeySetup(
     expectedOrigin: deps.rp.origin,
     expectedRPID: deps.rp.id,
     requireUserVerification: false,
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   }).catch((error: unknown) => {
     if (error instanceof StoreUnavailableError) throw error;
     // Why goes to the log (which check failed), never to the page.
