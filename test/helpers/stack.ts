@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, runCliInProcess } from './cli-in-process.ts';
+import { freePort } from './free-port.ts';
 import { migratedDataDir } from './store-template.ts';
+
+export { freePort };
 
 /**
  * Starts the real processes of the local stack (upstream, then gateway) on free loopback
@@ -13,19 +15,6 @@ import { migratedDataDir } from './store-template.ts';
  */
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'src', 'cli', 'main.ts');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface StackOptions {
   dataDir?: string;
