@@ -82,7 +82,8 @@ export const upstreamEnvironment = z.object({
   PORTAL_URL: variable(httpUrl.optional(), {
     readBy: UP,
     defaultText: "the admin server's URL + `/portal`",
-    description: "The account portal's public base URL: invitation links start with it.",
+    description:
+      "The account portal's public base URL: invitation links start with it, and passkeys belong to its host and origin (a loopback IP is served as `localhost`).",
   }),
   HOST: variable(host.default('127.0.0.1'), {
     readBy: UP,
