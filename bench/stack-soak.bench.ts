@@ -1,8 +1,9 @@
 /**
  * The whole local stack (`tokengate start`: upstream and gateway in one process) under a mixed
- * load from 64 keep-alive clients: valid calls on three routes, a wrong scope, invalid tokens, no
- * credentials and revoked tokens, while tokens are revoked (one a second), a client is disabled
- * and enabled (every 2 s) and the gateway reloads (SIGHUP, every 5 s). Requests per second and
+ * load from 64 keep-alive clients: valid calls on three routes, a wrong scope (401 1026, as the
+ * spec has it), invalid tokens, no credentials and revoked tokens, while tokens are revoked (one a
+ * second), a client is disabled and enabled (every 2 s) and the gateway reloads (SIGHUP, every
+ * 5 s). Requests per second and
  * the process's resident memory (VmRSS, sampled every second after the warm-up) are printed per
  * checkout, side by side in one run, rounds alternating between the checkouts:
  *
@@ -139,18 +140,18 @@ async function soak(dir: string, base: number): Promise<Result> {
     let toggledToken = await token(s, toggled);
     const invalid = `${good.slice(0, -8)}AAAAAAAA`;
     const calls: Array<() => { path: string; auth?: string }> = [
-      () => ({ path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU', auth: good }),
+      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU', auth: good }),
       () => ({ path: '/api/email/v1/verification?email=someone%40example.com', auth: good }),
       () => ({ path: '/api/au/address/autocomplete?q=1%20george%20st', auth: good }),
-      () => ({ path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU', auth: good }),
+      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU', auth: good }),
       () => ({ path: '/api/email/v1/verification?email=x%40example.com', auth: wrong }),
-      () => ({ path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU', auth: invalid }),
-      () => ({ path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU' }),
+      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU', auth: invalid }),
+      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU' }),
       () => ({
-        path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU',
+        path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU',
         auth: revoked[revoked.length - 1],
       }),
-      () => ({ path: '/api/phone/v1/verification?number=%2B61412345678&default_country_code=AU', auth: toggledToken }),
+      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU', auth: toggledToken }),
     ];
     const pool = new Pool(s.gateway, { connections: CONNECTIONS, pipelining: 1 });
     const statuses = new Map<number, number>();
