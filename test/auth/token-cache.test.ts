@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthDecision, KeyResolver } from '#auth';
 import { bearer, createTestKey, staticKeys } from '#test/tokens.ts';
+import { entryBytes } from '../../src/auth/token-cache.ts';
 import { ADDRESS, ANY, verifierFixture } from './verifier-setup.ts';
 
 function claimsOf(decision: AuthDecision | Promise<AuthDecision>): unknown {
@@ -140,11 +141,24 @@ describe('verified-token cache', () => {
   });
 
   it('is bounded by bytes: tokens beyond maxBytes are not kept', async () => {
-    const f = await verifierFixture({ tokenCache: { maxEntries: 100, maxBytes: 1500 } });
-    const a = bearer(await f.kit.goodToken());
-    const first = admit(f, a);
+    const a = bearer(await (await verifierFixture()).kit.goodToken());
+    // Room for one such token and not two.
+    const f = await verifierFixture({ tokenCache: { maxEntries: 100, maxBytes: entryBytes(a.length) * 1.5 } });
+    const token = bearer(await f.kit.goodToken());
+    const first = admit(f, token);
+    expect(claimsOf(f.verifier.authorize(token, ANY))).toBe(first);
     admit(f, bearer(await f.kit.goodToken()));
-    expect(claimsOf(f.verifier.authorize(a, ANY))).not.toBe(first);
+    expect(claimsOf(f.verifier.authorize(token, ANY))).not.toBe(first);
+  });
+
+  it('counts a token with many claims for the heap its claims take, not its length alone', async () => {
+    const f = await verifierFixture({ tokenCache: { maxEntries: 100, maxBytes: 5_000 } });
+    const claims = Object.fromEntries([...Array(60).keys()].map((i) => [`claim_${i}`, `value-${i}-0123456789`]));
+    const token = bearer(await f.kit.goodToken({ claims }));
+    // Its length plus a fixed overhead would fit in 5,000 bytes; its parsed claims make it larger.
+    expect(token.length + 500).toBeLessThan(5_000);
+    expect(entryBytes(token.length)).toBeGreaterThan(5_000);
+    expect(admit(f, token)).not.toBe(claimsOf(f.verifier.authorize(token, ANY)));
   });
 
   it("refuses a token that shares a cached token's length and signature tail, and keeps the cached one", async () => {

@@ -18,7 +18,10 @@ export const cachesSchema = z
         maxEntries: int(0, 10_000_000).default(tokens.maxEntries).describe('Most tokens cached; 0 disables the cache.'),
         maxBytes: int(0, 2 ** 32)
           .default(tokens.maxBytes)
-          .describe('Most bytes the cache holds (the default is 64 MiB).'),
+          .describe(
+            'Most heap bytes the cache holds (the default is 64 MiB), each token counted as about 2.15 times its ' +
+              'length plus 100: the string and the claims parsed from it (about 1.7 KB for a 750-character token).',
+          ),
       })
       .prefault({})
       .describe(
