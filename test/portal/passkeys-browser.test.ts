@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from '../console/browser.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { createAccount, invite, PASSWORD, type TestAccount } from './people-client.ts';
-import { DESKTOP, fitsWidth, PHONE, runBrowser } from './portal-browser.ts';
+import { DESKTOP, runBrowser, shotsAtBothWidths, startPortalOnly } from './portal-browser.ts';
 
 if (!runBrowser) console.warn('portal passkey browser tests skipped: /usr/bin/chromium is missing and CI is unset');
 
@@ -17,18 +16,15 @@ if (!runBrowser) console.warn('portal passkey browser tests skipped: /usr/bin/ch
 describe.skipIf(!runBrowser)('passkeys in Chromium', { timeout: 180_000 }, () => {
   let t: TestUpstream;
   let browser: Browser;
+  let close: () => Promise<void>;
   let account: TestAccount;
   const origin = () => t.upstream.adminUrl.replace('127.0.0.1', 'localhost');
   const portal = (path: string) => `${origin()}/portal${path}`;
   beforeAll(async () => {
-    t = await startTestUpstream({ routes: [] });
-    browser = await launchChromium();
+    ({ t, browser, close } = await startPortalOnly());
     account = await createAccount(t, 'Acme Logistics');
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.destroy();
-  });
+  afterAll(() => close?.());
 
   /** A page with a platform authenticator that keeps discoverable credentials and verifies the person. */
   async function pageWithAuthenticator(): Promise<Page> {
@@ -49,13 +45,7 @@ describe.skipIf(!runBrowser)('passkeys in Chromium', { timeout: 180_000 }, () =>
     return page;
   }
 
-  async function shots(page: Page, name: string): Promise<void> {
-    await screenshot(page, `passkey-${name}-desktop`);
-    await page.setViewportSize(PHONE.viewport);
-    expect(await fitsWidth(page), name).toBe(true);
-    await screenshot(page, `passkey-${name}-phone`);
-    await page.setViewportSize(DESKTOP.viewport);
-  }
+  const shots = (page: Page, name: string) => shotsAtBothWidths(page, `passkey-${name}`);
 
   async function join(page: Page, email: string, role: string): Promise<void> {
     const link = new URL(await invite(t, account.id, email, role));

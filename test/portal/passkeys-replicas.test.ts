@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryDatabase } from '../e2e/support.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { enrolPasskey, PASSKEY_SIGN_IN } from './passkey-flow.ts';
+import { startReplicaPair } from './replica-pair.ts';
 import { createAccount, member, PeopleClient, type TestAccount } from './people-client.ts';
 import { pageOptions, type SoftAuthenticator } from './soft-authenticator.ts';
 
@@ -16,24 +16,16 @@ const ORIGIN = 'http://portal.test';
  * one signs in at neither from the next request on.
  */
 describe.skipIf(!base)('passkeys across replicas (skipped: TEST_DATABASE_URL is not set)', () => {
-  const cleanups: Array<() => Promise<void>> = [];
   let a: TestUpstream;
   let b: TestUpstream;
+  let close: () => Promise<void>;
   let account: TestAccount;
 
   beforeAll(async () => {
-    const db = await temporaryDatabase(base!);
-    cleanups.push(db.drop);
-    const env = { DATABASE_URL: db.url, PORTAL_URL };
-    a = await startTestUpstream({ routes: [], env });
-    cleanups.push(() => a.destroy());
-    b = await startTestUpstream({ routes: [], env });
-    cleanups.push(() => b.destroy());
+    ({ a, b, close } = await startReplicaPair(base!, { PORTAL_URL }));
     account = await createAccount(a, 'Replicated keys');
   }, 120_000);
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => close?.());
 
   /** The passkey sign-in page opened at one replica: its challenge and the browser's answer. */
   async function answerAt(upstream: TestUpstream, key: SoftAuthenticator) {

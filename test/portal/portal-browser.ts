@@ -162,3 +162,26 @@ export async function secretNeverShownAgain(page: Page, client: CreatedClient): 
   await page.getByRole('cell', { name: client.clientId }).waitFor();
   expect(await page.content()).not.toContain(client.secret);
 }
+
+/** A portal-only stack (an upstream with no validation routes) and one Chromium, shared by a file's tests. */
+export async function startPortalOnly(): Promise<{ t: TestUpstream; browser: Browser; close(): Promise<void> }> {
+  const t = await startTestUpstream({ routes: [] });
+  const browser = await launchChromium();
+  return {
+    t,
+    browser,
+    async close() {
+      await browser.close();
+      await t.destroy();
+    },
+  };
+}
+
+/** The page at desktop width, then at phone width (where nothing may be wider than the screen). */
+export async function shotsAtBothWidths(page: Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-desktop`);
+  await page.setViewportSize(PHONE.viewport);
+  expect(await fitsWidth(page), name).toBe(true);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP.viewport);
+}

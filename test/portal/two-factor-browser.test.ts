@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from '../console/browser.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { createAccount, invite, PASSWORD, type TestAccount } from './people-client.ts';
-import { DESKTOP, fitsWidth, PHONE, runBrowser } from './portal-browser.ts';
+import { DESKTOP, runBrowser, shotsAtBothWidths, startPortalOnly } from './portal-browser.ts';
 import { appCode } from './two-factor-flow.ts';
 
 if (!runBrowser) console.warn('portal two-factor browser tests skipped: /usr/bin/chromium is missing and CI is unset');
@@ -17,17 +16,14 @@ if (!runBrowser) console.warn('portal two-factor browser tests skipped: /usr/bin
 describe.skipIf(!runBrowser)('two-factor authentication in Chromium', { timeout: 180_000 }, () => {
   let t: TestUpstream;
   let browser: Browser;
+  let close: () => Promise<void>;
   let account: TestAccount;
   const portal = (path: string) => `${t.upstream.adminUrl}/portal${path}`;
   beforeAll(async () => {
-    t = await startTestUpstream({ routes: [] });
-    browser = await launchChromium();
+    ({ t, browser, close } = await startPortalOnly());
     account = await createAccount(t, 'Acme Logistics');
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.destroy();
-  });
+  afterAll(() => close?.());
 
   async function newPage(): Promise<Page> {
     const context = await browser.newContext(DESKTOP);
@@ -35,14 +31,7 @@ describe.skipIf(!runBrowser)('two-factor authentication in Chromium', { timeout:
     return context.newPage();
   }
 
-  /** The page at desktop width, then at phone width (where nothing may be wider than the screen). */
-  async function shots(page: Page, name: string): Promise<void> {
-    await screenshot(page, `two-factor-${name}-desktop`);
-    await page.setViewportSize(PHONE.viewport);
-    expect(await fitsWidth(page), name).toBe(true);
-    await screenshot(page, `two-factor-${name}-phone`);
-    await page.setViewportSize(DESKTOP.viewport);
-  }
+  const shots = (page: Page, name: string) => shotsAtBothWidths(page, `two-factor-${name}`);
 
   async function signInWithPassword(page: Page, email: string): Promise<void> {
     await page.goto(portal('/login'));

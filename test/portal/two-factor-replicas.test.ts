@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryDatabase } from '../e2e/support.ts';
-import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
+import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { startReplicaPair } from './replica-pair.ts';
 import { createAccount, member, PASSWORD, PeopleClient, type TestAccount } from './people-client.ts';
 import { appCode, enrolTotp } from './two-factor-flow.ts';
 
@@ -13,23 +13,16 @@ const SECOND_STEP = '/portal/login/second-factor';
  * the rule, a code used once, a reset, and sessions ended.
  */
 describe.skipIf(!base)('the second factor across replicas (skipped: TEST_DATABASE_URL is not set)', () => {
-  const cleanups: Array<() => Promise<void>> = [];
   let a: TestUpstream;
   let b: TestUpstream;
+  let close: () => Promise<void>;
   let account: TestAccount;
 
   beforeAll(async () => {
-    const db = await temporaryDatabase(base!);
-    cleanups.push(db.drop);
-    a = await startTestUpstream({ routes: [], env: { DATABASE_URL: db.url } });
-    cleanups.push(() => a.destroy());
-    b = await startTestUpstream({ routes: [], env: { DATABASE_URL: db.url } });
-    cleanups.push(() => b.destroy());
+    ({ a, b, close } = await startReplicaPair(base!));
     account = await createAccount(a, 'Replicated');
   }, 120_000);
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+  afterAll(() => close?.());
 
   it('holds the rule, a used code and a reset made on one replica at once on the other', async () => {
     const dev = await member(a, account, 'dev@replicas.example', 'developer');

@@ -16,8 +16,7 @@ import {
 } from './passkey-challenge.ts';
 import { readRegistrationJson } from './passkey-json.ts';
 import { relyingParty } from './passkey-rp.ts';
-import { newRecoveryCodes, recoveryCodeHash } from './second-factor-codes.ts';
-import { type ConfirmedTotp, FACTOR_LABEL_MAX_LENGTH, MAX_FACTORS } from './second-factor-enrol.ts';
+import { codesIfFirstFactor, type ConfirmedTotp, FACTOR_LABEL_MAX_LENGTH, MAX_FACTORS } from './second-factor-enrol.ts';
 import { now, ownUser, recordFactorChange } from './second-factor-person.ts';
 
 /** The relying party of the admin service's portal, and the store and clock, for a passkey step. */
@@ -102,9 +101,7 @@ export async function confirmPasskeySetup(
     throw badRequest('credential: that passkey could not be checked, or the page expired; try again');
   const { credential } = checked.registrationInfo;
   const label = input.label.trim().slice(0, FACTOR_LABEL_MAX_LENGTH) || 'Passkey';
-  const first = (await ctx.store.listFactors(user.id)).length === 0;
-  const codes = first ? newRecoveryCodes() : null;
-  const hashes = codes?.map((code) => recoveryCodeHash(user.id, code.replaceAll('-', '')));
+  const { codes, hashes } = await codesIfFirstFactor(ctx, user.id);
   await ctx.store.addPasskey(
     user.id,
     {

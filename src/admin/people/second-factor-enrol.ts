@@ -28,6 +28,13 @@ export async function startTotpSetup(ctx: AdminContext, actor: Actor): Promise<T
   return { secret, uri: otpauthUri(secret, user.email) };
 }
 
+/** A person's first factor, of either kind, comes with ten recovery codes: shown once, stored as digests. */
+export async function codesIfFirstFactor(ctx: AdminContext, userId: string) {
+  if ((await ctx.store.listFactors(userId)).length > 0) return { codes: null, hashes: undefined };
+  const codes = newRecoveryCodes();
+  return { codes, hashes: codes.map((code) => recoveryCodeHash(userId, code.replaceAll('-', ''))) };
+}
+
 /** The recovery codes are in this answer only (the store keeps digests); null when the person had some already. */
 export interface ConfirmedTotp {
   readonly recoveryCodes: readonly string[] | null;
@@ -51,9 +58,7 @@ export async function confirmTotpSetup(
   if (step === null)
     throw badRequest('code: that code does not match; check the time on your device and type the current code');
   const label = input.label.trim().slice(0, FACTOR_LABEL_MAX_LENGTH) || 'Authenticator app';
-  const first = (await ctx.store.listFactors(user.id)).length === 0;
-  const codes = first ? newRecoveryCodes() : null;
-  const hashes = codes?.map((code) => recoveryCodeHash(user.id, code.replaceAll('-', '')));
+  const { codes, hashes } = await codesIfFirstFactor(ctx, user.id);
   if (!(await ctx.store.confirmTotp(user.id, pending.id, label, step, hashes)))
     throw conflict('this setup was replaced by a newer one: start again');
   ctx.log.info({ actor, userId: user.id }, 'admin: second factor added');

@@ -7,7 +7,7 @@ import { redirect } from '../http/respond.ts';
 import type { PortalRoute } from '../routing.ts';
 import { actor, type SessionRequest, setNotice, takeNotice } from './common.ts';
 import { sendSessionPage } from './session-page.ts';
-import { recoveryCodesPage, sentence } from './two-factor-setup.ts';
+import { factorAdded, sentence } from './two-factor-setup.ts';
 import { PASSKEY_SETUP_PATH, TWO_FACTOR_PATH } from './two-factor-paths.ts';
 
 /** Adding a passkey: a name, then the browser's own dialog (the key, the phone, the fingerprint). */
@@ -38,12 +38,7 @@ async function confirm(r: SessionRequest) {
     r.app.service.confirmPasskeySetup(actor(r), { credential: r.form.get(CREDENTIAL_FIELD) ?? '', label }),
   );
   if (!result.ok) return setupPage(r, result.status, sentence(result.message.replace(/^credential: /, '')), label);
-  const codes = result.value.recoveryCodes;
-  if (!codes) {
-    await setNotice(r, 'Passkey added.');
-    return redirect(r.res, `${r.app.base}${TWO_FACTOR_PATH}`);
-  }
-  recoveryCodesPage(r, codes, 'Two-factor authentication is on');
+  await factorAdded(r, result.value.recoveryCodes, 'Passkey added.');
 }
 
 export const passkeySetupRoutes: readonly PortalRoute[] = [

@@ -63,12 +63,14 @@ async function confirm(r: SessionRequest) {
     r.app.service.confirmTotpSetup(actor(r), { code: r.form.get('code') ?? '', label }),
   );
   if (!result.ok) return setupPage(r, result.status, sentence(result.message.replace(/^code: /, '')), label);
-  const codes = result.value.recoveryCodes;
-  if (!codes) {
-    await setNotice(r, 'Authenticator app added.');
-    return redirect(r.res, `${r.app.base}${TWO_FACTOR_PATH}`);
-  }
-  recoveryCodesPage(r, codes, 'Two-factor authentication is on');
+  await factorAdded(r, result.value.recoveryCodes, 'Authenticator app added.');
+}
+
+/** A factor added: the first one's recovery codes, shown once, else back to the list with a notice. */
+export async function factorAdded(r: SessionRequest, codes: readonly string[] | null, notice: string) {
+  if (codes) return recoveryCodesPage(r, codes, 'Two-factor authentication is on');
+  await setNotice(r, notice);
+  redirect(r.res, `${r.app.base}${TWO_FACTOR_PATH}`);
 }
 
 /** The codes appear in this response only (no-store): the store keeps digests. */
