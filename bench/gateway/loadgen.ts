@@ -118,7 +118,9 @@ class Connection {
   }
 
   close(): void {
-    this.socket?.destroy();
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.destroy();
   }
 
   private open(): Socket {
@@ -126,7 +128,9 @@ class Connection {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      if (this.socket === socket) this.socket = undefined;
+      // A socket closed on purpose (close()) has no request of its own waiting.
+      if (this.socket !== socket) return;
+      this.socket = undefined;
       this.settle(-1);
     });
     this.socket = socket;
@@ -171,6 +175,14 @@ class Connection {
 }
 
 const pools = new Map<string, Connection[]>();
+/**
+ * A pool idle this long is reconnected before its next slice: servers close keep-alive
+ * connections idle for 5 s (Node's default, the gateway's `keepAliveTimeoutMs`), and a request
+ * written as the server closes its end fails. DPoP slices wait longest (their proofs are signed
+ * between slices): a close racing a write is the likely cause of the DPoP rows' failed requests.
+ */
+const IDLE_RECONNECT_MS = 3_000;
+const lastUsed = new Map<string, number>();
 const latencies = new Map<string, number[]>();
 
 async function run(job: LoadJob): Promise<LoadResult> {
@@ -181,6 +193,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     pools.set(job.url, pool);
   }
   while (pool.length < job.connections) pool.push(new Connection(target));
+  if (performance.now() - (lastUsed.get(job.url) ?? 0) > IDLE_RECONNECT_MS) for (const c of pool) c.close();
   const set = job.mode === 'dpop' ? dpopRequestsFor(job) : requestsFor(job);
   const once = job.mode === 'fresh' || job.mode === 'dpop';
   const seen = latencies.get(job.label) ?? [];
@@ -209,6 +222,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     }
   };
   await Promise.all(pool.slice(0, job.connections).map(worker));
+  lastUsed.set(job.url, performance.now());
   const elapsedMs = performance.now() - started;
   if (job.mode === 'dpop' && job.limit === undefined)
     peaks.set(job.url, Math.max(peaks.get(job.url) ?? 0, (requests / elapsedMs) * 1000));
