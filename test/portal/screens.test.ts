@@ -178,6 +178,8 @@ describe.skipIf(!runBrowser)('the account portal’s key pages at desktop and ph
       ['revoke', '/tokens/revoke'],
     ];
     if (who !== 'free') pages.push(['client-settings', `/projects/${p}/oauth-clients/${ids.keyClient}`]);
+    if (who === 'owner')
+      pages.push(['two-factor', '/settings/two-factor'], ['add-passkey', '/settings/two-factor/passkey']);
     if (who === 'owner' || who === 'developer')
       pages.push(
         ['new-client', `/projects/${p}/credentials/oauth-clients/new`],
