@@ -2,10 +2,9 @@ import type { KeyObject } from 'node:crypto';
 import { type Clock, systemClock } from '#common';
 import { createDoorkeeper } from './admission.ts';
 import { createBatch } from './batch.ts';
-import { describeValue } from './describe.ts';
-import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
+import { keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from './algorithms.ts';
 import { checkClaims, checkHeader, type ClaimRules, notYetValid } from './claims.ts';
-import { type CompactJws, parseCompact } from './compact.ts';
+import type { CompactJws } from './compact.ts';
 import { extractBearer } from './extractor.ts';
 import { fail } from './failure.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -14,6 +13,7 @@ import { createNegativeCache } from './negative-cache.ts';
 import { scopesSatisfy } from './scope-check.ts';
 import { verifySignature } from './signature.ts';
 import { createTokenCache } from './token-cache.ts';
+import { checkTokenHeader } from './token-header.ts';
 import { createDpopCheck, isDpopScheme } from './dpop/resource.ts';
 import type {
   AuthDecision,
@@ -162,17 +162,9 @@ export function createVerifier(options: VerifierOptions): Verifier {
       stats.negativeCacheHits += 1;
       return known;
     }
-    const parsed = parseCompact(raw, headers);
-    if (!parsed.ok) return remember(raw, fp, parsed);
-    const { jws } = parsed;
-    const { alg, kid } = jws.header;
-    if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg)) {
-      return remember(raw, fp, fail('invalid_token', `alg ${describeValue(alg, 20)} not pinned`));
-    }
-    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256)
-      return remember(raw, fp, fail('invalid_token', 'kid missing'));
-    const headerFailure = checkHeader(jws.header);
-    if (headerFailure !== undefined) return remember(raw, fp, headerFailure);
+    const checked = checkTokenHeader(raw, headers, pinned, checkHeader);
+    if (!checked.ok) return remember(raw, fp, checked);
+    const { jws, alg, kid } = checked;
     const key = keys.get(kid);
     if (key !== undefined) {
       // Decided with the key as it is now; only the signature check waits for the batch.

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { type Clock, systemClock } from '#common';
 import { createDoorkeeper } from '../admission.ts';
-import { isSupportedAlgorithm, keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from '../algorithms.ts';
-import { type CompactJws, parseCompact } from '../compact.ts';
+import { keyFitsAlgorithm, pinAlgorithms, type SupportedAlgorithm } from '../algorithms.ts';
+import type { CompactJws } from '../compact.ts';
 import { describeValue } from '../describe.ts';
 import { fail } from '../failure.ts';
 import { fingerprint } from '../fingerprint.ts';
@@ -10,6 +10,7 @@ import { createNegativeCache } from '../negative-cache.ts';
 import { scopesSatisfy } from '../scope-check.ts';
 import { verifySignature } from '../signature.ts';
 import { createTokenCache } from '../token-cache.ts';
+import { checkTokenHeader } from '../token-header.ts';
 import type { AuthDecision, AuthFailure, RouteRequirement, VerifiedToken, VerifierStats } from '../types.ts';
 import { mapClaims } from './claim-mapping.ts';
 import { createIntrospected } from './introspected.ts';
@@ -135,16 +136,9 @@ export function createExternalVerifier(options: ExternalIssuerOptions): External
       stats.negativeCacheHits += 1;
       return known;
     }
-    const parsed = parseCompact(raw, headers);
-    if (!parsed.ok) return remember(raw, fp, parsed);
-    const { jws } = parsed;
-    const { alg, kid } = jws.header;
-    if (typeof alg !== 'string' || !isSupportedAlgorithm(alg) || !pinned.has(alg))
-      return remember(raw, fp, fail('invalid_token', `alg ${describeValue(alg, 20)} not pinned`));
-    if (typeof kid !== 'string' || kid.length === 0 || kid.length > 256)
-      return remember(raw, fp, fail('invalid_token', 'kid missing'));
-    const bad = headerFailure(jws.header);
-    if (bad !== undefined) return remember(raw, fp, bad);
+    const checked = checkTokenHeader(raw, headers, pinned, headerFailure);
+    if (!checked.ok) return remember(raw, fp, checked);
+    const { jws, alg, kid } = checked;
     const key = keys.get(kid);
     if (key !== undefined) return finish(raw, fp, jws, kid, alg, key, requirement);
     if (!keys.ready()) return fail('keys_unavailable', `key set of issuer ${name} not loaded or past maxStale`);
