@@ -26,7 +26,7 @@ ${errorSummary(error)}
 <input id="confirm-password" name="confirm_password" type="password" autocomplete="new-password" required maxlength="${PASSWORD_MAX_LENGTH}"${invalid}></div>
 <button type="submit">Change password</button></form></section>
 <section aria-labelledby="two-factor"><h2 id="two-factor">Two-factor authentication</h2>
-<p>A code from an authenticator app at each sign-in, after your password.</p>
+<p>A code from an authenticator app, or a passkey, at each sign-in after your password. A passkey can also sign you in on its own.</p>
 <p><a href="${r.app.base}/settings/two-factor">Manage two-factor authentication</a></p></section></div>
 ${await sessionsSection(r)}
 <section aria-labelledby="everywhere"><h2 id="everywhere">Sign out everywhere</h2>
