@@ -14,6 +14,7 @@ import type { Clock, Logger } from '#common';
 import type { ExternalIssuerConfig } from '../config/file/external-issuers.ts';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import type { GatewayMetrics } from '../ops/metrics.ts';
+import { keySetOptions } from './key-set-options.ts';
 
 /** The external issuers of one configuration: a verifier and its own key set each. */
 export interface ExternalIssuers {
@@ -79,11 +80,7 @@ function keysOf(issuer: ExternalIssuerConfig, deps: Deps, signal: AbortSignal): 
     createRemoteKeySet({
       url,
       algorithms: issuer.algorithms,
-      fetchTimeoutMs: issuer.keySet.fetchTimeoutMs,
-      minMaxAgeSec: issuer.keySet.minRefreshSec,
-      maxMaxAgeSec: issuer.keySet.maxRefreshSec,
-      cooldownSec: issuer.keySet.cooldownSec,
-      maxStaleSec: issuer.keySet.maxStaleSec,
+      ...keySetOptions(issuer.keySet),
       log,
       onEvent: (event) => recordEvent(deps.metrics, issuer.name, event),
       ...(deps.clock ? { clock: deps.clock } : {}),

@@ -18,6 +18,7 @@ import type { GatewayMetrics, MetricsSource } from '../ops/metrics.ts';
 import { OWN_ISSUER } from '../config/file/external-issuers.ts';
 import { createExternalIssuers } from './external-issuers.ts';
 import { resolveFeedToken } from './feed-token.ts';
+import { keySetOptions } from './key-set-options.ts';
 import { type ReadinessReport, readinessOf } from './readiness.ts';
 
 /** The verification plugin as the gateway hosts it: key set + revocation feed + verifier. */
@@ -59,11 +60,7 @@ export function createAuthRuntime(config: GatewayConfig, deps: AuthRuntimeDeps):
   const keySet = createRemoteKeySet({
     url: issuer.jwksUrl,
     algorithms: issuer.algorithms,
-    fetchTimeoutMs: issuer.keySet.fetchTimeoutMs,
-    minMaxAgeSec: issuer.keySet.minRefreshSec,
-    maxMaxAgeSec: issuer.keySet.maxRefreshSec,
-    cooldownSec: issuer.keySet.cooldownSec,
-    maxStaleSec: issuer.keySet.maxStaleSec,
+    ...keySetOptions(issuer.keySet),
     log,
     onEvent: (event) => recordKeySetEvent(metrics, event),
     ...clockOption,
