@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_LIMITS } from '../../src/portal/auth/sign-in-limits.ts';
+import { PASSKEY_CHALLENGES_PER_ADDRESS, SIGN_IN_LIMITS } from '../../src/portal/auth/sign-in-limits.ts';
 import { adminCommands } from '../cli/cli-runner.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
 import { enrolPasskey, PASSKEY_SETUP, PASSKEY_SIGN_IN, passkeyOrigin, SECOND_STEP } from './passkey-flow.ts';
@@ -186,5 +186,19 @@ describe('passkeys in the account portal, over HTTP', () => {
     expect((await browser().signInAs('reset-keys@example.com', PASSWORD)).headers.get('location')).toBe(
       '/portal/projects',
     );
+  });
+
+  it(`opens at most ${PASSKEY_CHALLENGES_PER_ADDRESS} passkey sign-in pages per address in 15 minutes`, async () => {
+    // A fresh window: each page stores a challenge before anyone has proved anything.
+    skew += 15 * 60 * 1000;
+    const c = browser();
+    for (let i = 0; i < PASSKEY_CHALLENGES_PER_ADDRESS; i++) expect((await c.get(PASSKEY_SIGN_IN)).status).toBe(200);
+    const refused = await c.get(PASSKEY_SIGN_IN);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.text).not.toContain('data-passkey-get');
+    expect((await c.get('/portal/login')).status).toBe(200);
+    skew += 15 * 60 * 1000;
+    expect((await c.get(PASSKEY_SIGN_IN)).status).toBe(200);
   });
 });

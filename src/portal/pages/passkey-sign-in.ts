@@ -16,6 +16,13 @@ type AnyRequest = RouteRequest<Session | undefined>;
 
 const NO_MATCH = 'That passkey did not sign you in. Try again, or sign in with your email and password.';
 
+function tooMany(base: string, waitMs: number) {
+  const minutes = Math.ceil(waitMs / 60_000);
+  return html`<div class="narrow"><h1>Sign in with a passkey</h1>
+${errorSummary(`Too many passkey sign-ins were started from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`)}
+<p><a href="${base}/login">Sign in with your email and password instead</a></p></div>`;
+}
+
 /**
  * Signing in with a passkey alone: the browser offers the passkeys it keeps for this site
  * (discoverable credentials), and the one chosen names the person. The challenge is bound to
@@ -23,6 +30,13 @@ const NO_MATCH = 'That passkey did not sign you in. Try again, or sign in with y
  */
 async function passkeyPage(r: AnyRequest, status: number, error?: string, headers: Record<string, string> = {}) {
   const nonce = loginNonce(r);
+  const waitMs = r.app.signInLimits.takeChallenge(remoteAddress(r.req));
+  if (waitMs > 0) {
+    r.app.log.warn({ address: remoteAddress(r.req) }, 'portal: passkey sign-in page refused (too many challenges)');
+    return sendPage(r.res, 429, page({ app: r.app, title: 'Sign in with a passkey' }, tooMany(r.app.base, waitMs)), {
+      'retry-after': String(Math.ceil(waitMs / 1000)),
+    });
+  }
   const options = await passkeyRequestOptions(passkeyDeps(r.app), 'sign_in', nonce, null);
   const body = html`<div class="narrow">
 <h1>Sign in with a passkey</h1>
