@@ -76,16 +76,10 @@ export class SoftAuthenticator {
     const attested = Buffer.concat([Buffer.alloc(16), length, this.credentialId, cbor(cose)]);
     const authData = this.#authData(options.rp?.id ?? '', 0x45, attested);
     const clientData = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin });
-    return JSON.stringify({
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: b64(Buffer.from(clientData)),
-        attestationObject: b64(cbor({ fmt: 'none', attStmt: {}, authData })),
-        transports: ['internal'],
-      },
+    return this.#answer({
+      clientDataJSON: b64(Buffer.from(clientData)),
+      attestationObject: b64(cbor({ fmt: 'none', attStmt: {}, authData })),
+      transports: ['internal'],
     });
   }
 
@@ -95,18 +89,17 @@ export class SoftAuthenticator {
     const authData = this.#authData(rpId, 0x05);
     const clientData = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin }));
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), this.#key);
-    return JSON.stringify({
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      clientExtensionResults: {},
-      response: {
-        clientDataJSON: b64(clientData),
-        authenticatorData: b64(authData),
-        signature: b64(signature),
-        userHandle: this.#userHandle,
-      },
+    return this.#answer({
+      clientDataJSON: b64(clientData),
+      authenticatorData: b64(authData),
+      signature: b64(signature),
+      userHandle: this.#userHandle,
     });
+  }
+
+  /** The credential as passkey.js posts it, around the authenticator's response. */
+  #answer(response: Record<string, unknown>): string {
+    return JSON.stringify({ id: this.id, rawId: this.id, type: 'public-key', clientExtensionResults: {}, response });
   }
 }
 
