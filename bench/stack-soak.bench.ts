@@ -151,7 +151,10 @@ async function soak(dir: string, base: number): Promise<Result> {
         path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU',
         auth: revoked[revoked.length - 1],
       }),
-      () => ({ path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU', auth: toggledToken }),
+      () => ({
+        path: '/api/phone/v1/verification?phone_number=%2B61412345678&default_country_code=AU',
+        auth: toggledToken,
+      }),
     ];
     const pool = new Pool(s.gateway, { connections: CONNECTIONS, pipelining: 1 });
     const statuses = new Map<number, number>();
