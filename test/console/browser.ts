@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-/** Debian's Chromium, driven by playwright-core (playwright's own browser download cannot work here). */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium, driven by playwright-core (playwright's own browser download cannot work
+ * here). Its old headless shell (package chromium-headless-shell, which .ci/run installs) is
+ * what playwright itself runs headless: it started in 1.0-1.3 s where the full browser took
+ * 2.6-3.0 s, opened a context in 3.5 s instead of 5.3-5.9 and loaded portal pages some 20 %
+ * faster here. The full browser still serves where the shell is not installed.
+ */
+const SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = existsSync(SHELL) ? SHELL : '/usr/bin/chromium';
 export const chromiumPresent = existsSync(CHROMIUM);
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'artifacts', 'portal');
 
@@ -23,7 +30,7 @@ const ARGS = [
 /** In CI a missing Chromium is an error (CI installs it), never a silent skip. */
 export async function launchChromium(): Promise<Browser> {
   if (!chromiumPresent)
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium-headless-shell (.ci/run does)`);
   await mkdir(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
