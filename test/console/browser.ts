@@ -30,7 +30,9 @@ const ARGS = [
 /** In CI a missing Chromium is an error (CI installs it), never a silent skip. */
 export async function launchChromium(): Promise<Browser> {
   if (!chromiumPresent)
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium-headless-shell (.ci/run does)`);
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium-headless-shell (.ci/run does)`,
+    );
   await mkdir(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
