@@ -1,13 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { openStore, type Store } from '#store';
+import { unmigratedDataDir } from '#test/store-template.ts';
 import { openPgliteRunner } from '../../src/store/pglite-runner.ts';
 import { openPostgresRunner } from '../../src/store/postgres-runner.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { type FakeClock, postgresHarness, TEST_DATABASE_URL } from './harness.ts';
 
-/** An embedded upgrade runs initdb and every migration from scratch: over 20 s on a busy CI run, as account-migration.test.ts found. */
+/**
+ * An embedded upgrade opens PGlite twice (seed, then the store): over 20 s on a busy CI run when
+ * each test also ran initdb (account-migration.test.ts); the first test of a run may still wait
+ * for the run's initdb template (store-template.ts).
+ */
 export const UPGRADE_TIMEOUT_MS = 120_000;
 
 type Seed = (runner: SqlRunner) => Promise<void>;
@@ -18,7 +21,8 @@ type Check = (store: Store) => Promise<void>;
  * the store opens it (running the migrations since) and `check` looks at the result.
  */
 export async function upgradeEmbedded(clock: FakeClock, seed: Seed, check: Check): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tg-upgrade-'));
+  // An initdb'd cluster no migration touched: `seed` migrates it to the version it needs.
+  const dataDir = await unmigratedDataDir('tg-upgrade-');
   try {
     const runner = await openPgliteRunner(dataDir);
     await seed(runner);
