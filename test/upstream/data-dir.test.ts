@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyMigratedStore } from '#test/store-template.ts';
 import { startTestUpstream } from './upstream-fixture.ts';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
@@ -14,6 +15,19 @@ async function walSegment(dataDir: string): Promise<string> {
   const segment = (await readdir(wal)).find((name) => /^[0-9A-F]{24}$/.test(name));
   if (!segment) throw new Error(`no WAL segment in ${wal}`);
   return join(wal, segment);
+}
+
+/**
+ * A DATA_DIR as an earlier start left it, but with DATA_DIR and db/ mode 0755 (what a start of a
+ * version that did not narrow them left): a copy of the run's migrated store (store-template.ts)
+ * rather than a first start of our own, which would run initdb (about 5 s) for nothing the tests
+ * look at. Only the first test here is about creating a store from nothing.
+ */
+async function dataDirLeftOpen(dataDir: string): Promise<void> {
+  await mkdir(dataDir);
+  await copyMigratedStore(dataDir);
+  await chmod(dataDir, 0o755);
+  await chmod(join(dataDir, 'db'), 0o755);
 }
 
 describe('DATA_DIR of the embedded store', () => {
@@ -43,9 +57,7 @@ describe('DATA_DIR of the embedded store', () => {
     timeout: 90_000,
   }, async () => {
     const dataDir = join(root, 'existing');
-    await (await startTestUpstream({ dataDir })).stop();
-    await chmod(dataDir, 0o755);
-    await chmod(join(dataDir, 'db'), 0o755);
+    await dataDirLeftOpen(dataDir);
     const restarted = await startTestUpstream({ dataDir });
     await restarted.stop();
     expect(await modeOf(dataDir)).toBe(0o700);
@@ -79,7 +91,9 @@ describe('DATA_DIR of the embedded store', () => {
     'keeps another local user from reading the write-ahead log that holds the signing keys',
     { timeout: 60_000 },
     async () => {
+      // Left 0755, so that what keeps the other user out is the start narrowing it.
       const dataDir = join(root, 'shared');
+      await dataDirLeftOpen(dataDir);
       await (await startTestUpstream({ dataDir })).stop();
       const segment = await walSegment(dataDir);
       const asNobody = spawnSync('head', ['-c', '1', segment], { uid: 65534, gid: 65534, encoding: 'utf8' });
