@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '#test/store-template.ts';
 import { clientCredentialsToken } from '../upstream/upstream-fixture.ts';
 import { launch, runCli, stackEnv } from './cli-runner.ts';
 
@@ -11,7 +11,8 @@ describe('long-running commands', () => {
   let dataDir: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'tokengate-proc-'));
+    // A migrated store already (store-template.ts): no test here is about a first start's initdb.
+    dataDir = await migratedDataDir('tokengate-proc-');
     env = await stackEnv(dataDir);
   });
   afterAll(async () => {
