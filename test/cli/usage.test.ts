@@ -5,7 +5,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { stopProcess } from '#test/stack.ts';
 import { CLI, runCli, spawnCli } from './cli-runner.ts';
 
 /** A port that was free a moment ago: nothing listens there. */
@@ -146,6 +147,7 @@ describe('tokengate CLI without a server', () => {
         env: { PATH: process.env['PATH'] ?? '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      onTestFinished(() => stopProcess(child));
       child.stdout.destroy();
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -153,13 +155,22 @@ describe('tokengate CLI without a server', () => {
       return { code, stderr };
     };
     const line = 'tokengate: the command ran, but its output could not be written to stdout (EPIPE)\n';
-    expect(await withStdoutClosed(['admin', '--help'])).toEqual({ code: 1, stderr: line });
-    // The top-level usage and check-config print on stdout too (they threw Node's EPIPE stack trace).
-    expect(await withStdoutClosed(['--help'])).toEqual({ code: 1, stderr: line });
-    expect(await withStdoutClosed(['check-config', 'config/gateway.yaml'])).toEqual({ code: 1, stderr: line });
+    // Four processes at once, not one after the other: each starts Node and check-config loads
+    // both sides' configuration code (about 2 s of CPU), which in turn took over the 20 s
+    // default timeout under a full run's load.
+    const [adminHelp, help, checkConfig, noCommand] = await Promise.all([
+      withStdoutClosed(['admin', '--help']),
+      // The top-level usage and check-config print on stdout too (they threw Node's EPIPE stack trace).
+      withStdoutClosed(['--help']),
+      withStdoutClosed(['check-config', 'config/gateway.yaml']),
+      withStdoutClosed([]),
+    ]);
+    expect(adminHelp).toEqual({ code: 1, stderr: line });
+    expect(help).toEqual({ code: 1, stderr: line });
+    expect(checkConfig).toEqual({ code: 1, stderr: line });
     // A usage error keeps its exit code 2.
-    expect(await withStdoutClosed([])).toEqual({ code: 2, stderr: line });
-  });
+    expect(noCommand).toEqual({ code: 2, stderr: line });
+  }, 60_000);
 
   it('prints the admin usage with every contract command', async () => {
     const result = await runCli(['admin', '--help'], {});
