@@ -138,43 +138,58 @@ describe('cluster mode', () => {
     expect(await run.exited).toBe(0);
   });
 
-  /** Two workers with DPoP nonces required and no secret or Redis configured, and a token bound to a new key. */
-  async function startDpopCluster() {
-    const run = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
-    const [first] = await run.waitFor(listening, 2);
-    const key = await dpopKey();
-    const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
-    const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
-    return { url: new URL(String(first?.['url'])), key, token };
-  }
+  /**
+   * Two workers with DPoP nonces required and no secret or Redis configured, and a token bound to
+   * a new key: one cluster for both tests (each proof has a jti of its own, so neither test's
+   * proofs are replays in the other), rather than a start of three processes each.
+   */
+  describe('with DPoP nonces and no shared store', () => {
+    let dpop: { url: URL; key: Awaited<ReturnType<typeof dpopKey>>; token: string };
+    let cluster: Running | undefined;
+    beforeAll(async () => {
+      cluster = startProcess('2', join(import.meta.dirname, 'dpop.yaml'));
+      // Not the test's own process: afterEach would kill it after the first test.
+      child = undefined;
+      const [first] = await cluster.waitFor(listening, 2);
+      const key = await dpopKey();
+      const kit = await createTokenKit({ now: () => Date.now() }, fx.key);
+      const token = await kit.goodToken({ claims: { cnf: { jkt: key.jkt } } });
+      dpop = { url: new URL(String(first?.['url'])), key, token };
+    });
+    afterAll(async () => {
+      if (!cluster || cluster.child.exitCode !== null || cluster.child.signalCode !== null) return;
+      cluster.child.kill('SIGKILL');
+      await cluster.exited;
+    });
 
-  it('has every worker accept the DPoP nonces its siblings hand out, with no secret configured', async () => {
-    const { url, key, token } = await startDpopCluster();
-    const call = async (nonce: string | undefined) => {
-      const dpop = await dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
-      return freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
-    };
-    const nonce = (await call(undefined)).nonce;
-    expect(nonce).toBeDefined();
-    // A new connection each: the primary hands them to the workers in turn.
-    const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call(nonce)).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
-  });
+    it('has every worker accept the DPoP nonces its siblings hand out, with no secret configured', async () => {
+      const { url, key, token } = dpop;
+      const call = async (nonce: string | undefined) => {
+        const dpop = await dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
+        return freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
+      };
+      const nonce = (await call(undefined)).nonce;
+      expect(nonce).toBeDefined();
+      // A new connection each: the primary hands them to the workers in turn.
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await call(nonce)).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    });
 
-  it('has every worker refuse a DPoP proof another worker accepted, with no Redis', async () => {
-    const { url, key, token } = await startDpopCluster();
-    const proof = (nonce: string | undefined) =>
-      dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
-    const call = (dpop: string) => freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
-    const nonce = (await call(await proof(undefined))).nonce;
-    const once = await proof(nonce);
-    expect((await call(once)).status).toBe(200);
-    // A new connection each: the replays reach both workers.
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await call(once)).status);
-    expect(statuses).toEqual([401, 401, 401, 401]);
-    expect((await call(await proof(nonce))).status).toBe(200);
+    it('has every worker refuse a DPoP proof another worker accepted, with no Redis', async () => {
+      const { url, key, token } = dpop;
+      const proof = (nonce: string | undefined) =>
+        dpopProof(key, 'GET', `${TEST_ISSUER}/api/x`, { token, claims: { nonce } });
+      const call = (dpop: string) => freshConnectionGet(url, '/api/x', { authorization: `DPoP ${token}`, dpop });
+      const nonce = (await call(await proof(undefined))).nonce;
+      const once = await proof(nonce);
+      expect((await call(once)).status).toBe(200);
+      // A new connection each: the replays reach both workers.
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call(once)).status);
+      expect(statuses).toEqual([401, 401, 401, 401]);
+      expect((await call(await proof(nonce))).status).toBe(200);
+    });
   });
 });
 
