@@ -3,7 +3,7 @@ import Router from 'find-my-way';
 import { AdminError, relyingParty } from '#admin';
 import { BodyTooLargeError, remoteAddress, STORE_RETRY_AFTER_SEC, systemClock } from '#common';
 import { StoreUnavailableError } from '#store';
-import { loadAssets } from './assets.ts';
+import { sendAsset } from './assets.ts';
 import { sameOriginRequest, validCsrfToken } from './auth/csrf.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
 import { DEFAULT_SESSION_TTL_MS, type Session, SESSION_COOKIE, storeSessions } from './auth/sessions.ts';
@@ -37,7 +37,6 @@ export function createPortal(options: PortalOptions): Portal {
     log: options.log.child({ server: 'portal' }),
     clock,
   };
-  const sendAsset = loadAssets();
   const router = Router({
     ignoreTrailingSlash: true,
     maxParamLength: 200,
@@ -49,8 +48,8 @@ export function createPortal(options: PortalOptions): Portal {
   ] as const) {
     const app: PortalApp = { ...shared, ...mount };
     // HEAD wherever GET is (RFC 9110 section 9.3.2): the same status and headers, Node leaves out the body.
-    router.on(['GET', 'HEAD'], `${mount.base}/assets/:name`, (_req, res, params) => {
-      if (!sendAsset(res, params['name'] ?? '')) simplePage(app, res, 404, 'Not found', 'There is no such file.');
+    router.on(['GET', 'HEAD'], `${mount.base}/assets/:name`, (req, res, params) => {
+      if (!sendAsset(req, res, params['name'] ?? '')) simplePage(app, res, 404, 'Not found', 'There is no such file.');
     });
     // Browsers ask for it on every page: an icon, not a 401 or a 404 page.
     router.on(['GET', 'HEAD'], `${mount.base}/favicon.ico`, (_req, res) =>

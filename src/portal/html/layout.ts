@@ -1,4 +1,5 @@
 import type { Session } from '../auth/sessions.ts';
+import { assetPath } from '../assets.ts';
 import { csrfField } from './components.ts';
 import { type Html, html } from './escape.ts';
 
@@ -51,10 +52,10 @@ export function page(options: PageOptions, content: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · tokengate ${NAME[mode]}</title>
-<link rel="icon" href="${base}/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${base}/assets/portal.css">
-<script src="${base}/assets/app.js" defer></script>
-${mode === 'people' ? html`<script src="${base}/assets/passkey.js" defer></script>` : ''}
+<link rel="icon" href="${base}/${assetPath('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${base}/${assetPath('portal.css')}">
+<script src="${base}/${assetPath('app.js')}" defer></script>
+${mode === 'people' ? html`<script src="${base}/${assetPath('passkey.js')}" defer></script>` : ''}
 </head>
 <body class="mode-${mode}">
 <a class="skip-link" href="#main">Skip to main content</a>
