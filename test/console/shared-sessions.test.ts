@@ -6,6 +6,7 @@ import { startTcpRelay } from '#test/tcp-relay.ts';
 import { temporaryDatabase } from '../e2e/support.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
 import { PortalClient } from './console-client.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 const cleanups: Array<() => Promise<void>> = [];
@@ -67,70 +68,67 @@ describe('portal sessions across restarts', () => {
   );
 });
 
-describe.skipIf(!base)(
-  'portal sessions on upstream replicas sharing PostgreSQL (skipped: TEST_DATABASE_URL is not set)',
-  () => {
-    it('serves a session signed in on one replica on the other: pages, a CSRF-protected form, its notice once, and sign-out', async () => {
-      const env = { DATABASE_URL: await database() };
-      const [a, b] = await Promise.all([start(env), start(env)]);
-      const c = new PortalClient(a.upstream.adminUrl);
-      expect((await at(c, a).signIn(a.adminToken)).status).toBe(303);
-      expect(signedIn(await at(c, b).get('/console/projects'))).toBe(true);
+describe.skipIf(!base)(postgresTitle('portal sessions on upstream replicas sharing PostgreSQL'), () => {
+  it('serves a session signed in on one replica on the other: pages, a CSRF-protected form, its notice once, and sign-out', async () => {
+    const env = { DATABASE_URL: await database() };
+    const [a, b] = await Promise.all([start(env), start(env)]);
+    const c = new PortalClient(a.upstream.adminUrl);
+    expect((await at(c, a).signIn(a.adminToken)).status).toBe(303);
+    expect(signedIn(await at(c, b).get('/console/projects'))).toBe(true);
 
-      // A form shown by A, posted to B; the notice B leaves is shown once, by A.
-      await at(c, a).get('/console/projects');
-      const created = await at(c, b).post('/console/projects', { name: 'via-b', plan: 'business' });
-      expect(created.status).toBe(303);
-      const shown = await at(c, a).get(created.headers.get('location') ?? '');
-      expect(shown.status).toBe(200);
-      expect(shown.text).toContain('Project “via-b” created.');
-      expect((await at(c, b).get(created.headers.get('location') ?? '')).text).not.toContain('created.');
+    // A form shown by A, posted to B; the notice B leaves is shown once, by A.
+    await at(c, a).get('/console/projects');
+    const created = await at(c, b).post('/console/projects', { name: 'via-b', plan: 'business' });
+    expect(created.status).toBe(303);
+    const shown = await at(c, a).get(created.headers.get('location') ?? '');
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('Project “via-b” created.');
+    expect((await at(c, b).get(created.headers.get('location') ?? '')).text).not.toContain('created.');
 
-      // A forged form is still refused on either replica.
-      const forged = await at(c, a).request('POST', '/console/projects', {
-        form: { name: 'x', plan: 'free', csrf_token: 'x'.repeat(43) },
-      });
-      expect(forged.status).toBe(403);
-
-      // Signing out on B (from a page A showed) ends the session on A too.
-      await at(c, a).get('/console/signing-keys');
-      const cookie = c.cookies.get('tokengate_portal') ?? '';
-      expect((await at(c, b).post('/console/logout')).headers.get('location')).toBe('/console/login');
-      const replay = new PortalClient(a.upstream.adminUrl);
-      replay.cookies.set('tokengate_portal', cookie);
-      expect((await replay.get('/console/projects')).headers.get('location')).toBe('/console/login');
+    // A forged form is still refused on either replica.
+    const forged = await at(c, a).request('POST', '/console/projects', {
+      form: { name: 'x', plan: 'free', csrf_token: 'x'.repeat(43) },
     });
+    expect(forged.status).toBe(403);
 
-    it('answers the portal 503 page with Retry-After, not a stack trace, while the database does not answer, and serves the session again after', {
-      timeout: 60_000,
-    }, async () => {
-      const db = new URL(await database());
-      const relay = await startTcpRelay({ host: db.hostname, port: Number(db.port || 5432) });
-      const relayed = new URL(db);
-      relayed.host = `127.0.0.1:${relay.port}`;
-      const t = await start({ DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' });
-      // Cut the relay before the upstream closes (registered last, so run first).
-      cleanups.push(() => relay.close());
-      const c = new PortalClient(t.upstream.adminUrl);
-      await c.signIn(t.adminToken);
-      await c.get('/console/projects');
-      const csrfToken = c.csrfToken();
+    // Signing out on B (from a page A showed) ends the session on A too.
+    await at(c, a).get('/console/signing-keys');
+    const cookie = c.cookies.get('tokengate_portal') ?? '';
+    expect((await at(c, b).post('/console/logout')).headers.get('location')).toBe('/console/login');
+    const replay = new PortalClient(a.upstream.adminUrl);
+    replay.cookies.set('tokengate_portal', cookie);
+    expect((await replay.get('/console/projects')).headers.get('location')).toBe('/console/login');
+  });
 
-      relay.freeze();
-      const signOut = () => c.request('POST', '/console/logout', { form: { csrf_token: csrfToken } });
-      for (const res of [
-        await c.get('/console/projects'),
-        await signOut(),
-        await new PortalClient(c.base).signIn(t.adminToken),
-      ]) {
-        expect(res.status).toBe(503);
-        expect(res.headers.get('retry-after')).toBe('5');
-        expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-        expect(res.text).toContain('The portal cannot reach its database just now. Try again in a few seconds.');
-        expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
-      }
-      relay.thaw();
-      expect(signedIn(await c.get('/console/projects'))).toBe(true);
-    });
-  },
-);
+  it('answers the portal 503 page with Retry-After, not a stack trace, while the database does not answer, and serves the session again after', {
+    timeout: 60_000,
+  }, async () => {
+    const db = new URL(await database());
+    const relay = await startTcpRelay({ host: db.hostname, port: Number(db.port || 5432) });
+    const relayed = new URL(db);
+    relayed.host = `127.0.0.1:${relay.port}`;
+    const t = await start({ DATABASE_URL: relayed.toString(), DATABASE_TIMEOUT_MS: '1000' });
+    // Cut the relay before the upstream closes (registered last, so run first).
+    cleanups.push(() => relay.close());
+    const c = new PortalClient(t.upstream.adminUrl);
+    await c.signIn(t.adminToken);
+    await c.get('/console/projects');
+    const csrfToken = c.csrfToken();
+
+    relay.freeze();
+    const signOut = () => c.request('POST', '/console/logout', { form: { csrf_token: csrfToken } });
+    for (const res of [
+      await c.get('/console/projects'),
+      await signOut(),
+      await new PortalClient(c.base).signIn(t.adminToken),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.text).toContain('The portal cannot reach its database just now. Try again in a few seconds.');
+      expect(res.text).not.toMatch(/Error|at .*\.ts|timeout/i);
+    }
+    relay.thaw();
+    expect(signedIn(await c.get('/console/projects'))).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ import { freePort, waitForReady } from '#test/stack.ts';
 import { trustedProxies } from '../../src/issuer/oauth/trusted-proxies.ts';
 import { clientConfig } from '../../src/store/postgres-runner.ts';
 import { temporaryDatabase } from '../e2e/support.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 /**
  * The compose stack must be valid and agree with the code: the compose CLI validates it when
@@ -176,7 +177,7 @@ describe('docker-compose.yml', () => {
 
 const base = process.env.TEST_DATABASE_URL;
 
-describe.skipIf(!base)('the compose upstream on PostgreSQL (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('the compose upstream on PostgreSQL'), () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -2,6 +2,7 @@ import { afterAll, describe, it } from 'vitest';
 import { launchProcesses } from './launch.ts';
 import { defineStackFlow } from './stack-flow.ts';
 import { temporaryDatabase } from './support.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 const drops: Array<() => Promise<void>> = [];
@@ -17,6 +18,6 @@ if (base) {
   });
 } else {
   describe.skip('the local stack on PostgreSQL', () => {
-    it('walks the spec flow (skipped: TEST_DATABASE_URL is not set)', () => {});
+    it(postgresTitle('walks the spec flow'), () => {});
   });
 }

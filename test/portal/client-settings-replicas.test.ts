@@ -4,6 +4,7 @@ import { until } from '#test/until.ts';
 import { temporaryDatabase } from '../e2e/support.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
 import { createAccount, member, type PeopleClient } from './people-client.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 type Json = Record<string, unknown>;
 const base = process.env.TEST_DATABASE_URL;
@@ -14,7 +15,7 @@ const base = process.env.TEST_DATABASE_URL;
  * a replaced key set at the very next token request (keys are read fresh), a DPoP requirement
  * within a second (the cached record goes when the store's notification arrives).
  */
-describe.skipIf(!base)('client settings across replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('client settings across replicas'), () => {
   const cleanups: Array<() => Promise<void>> = [];
   let a: TestUpstream;
   let b: TestUpstream;

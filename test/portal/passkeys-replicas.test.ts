@@ -4,6 +4,7 @@ import { enrolPasskey, PASSKEY_SIGN_IN } from './passkey-flow.ts';
 import { startReplicaPair } from './replica-pair.ts';
 import { createAccount, member, PeopleClient, type TestAccount } from './people-client.ts';
 import { pageOptions, type SoftAuthenticator } from './soft-authenticator.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 /** Both replicas publish the portal at one URL (a load balancer's): the passkeys' site and origin. */
@@ -15,7 +16,7 @@ const ORIGIN = 'http://portal.test';
  * answered at the other, an assertion counts once across both, and a passkey removed through
  * one signs in at neither from the next request on.
  */
-describe.skipIf(!base)('passkeys across replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('passkeys across replicas'), () => {
   let a: TestUpstream;
   let b: TestUpstream;
   let close: () => Promise<void>;

@@ -3,6 +3,7 @@ import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { startReplicaPair } from './replica-pair.ts';
 import { createAccount, member, PASSWORD, PeopleClient, type TestAccount } from './people-client.ts';
 import { appCode, enrolTotp } from './two-factor-flow.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 const SECOND_STEP = '/portal/login/second-factor';
@@ -12,7 +13,7 @@ const SECOND_STEP = '/portal/login/second-factor';
  * on the other at its very next request (the portal caches neither sessions nor the 2FA rule):
  * the rule, a code used once, a reset, and sessions ended.
  */
-describe.skipIf(!base)('the second factor across replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('the second factor across replicas'), () => {
   let a: TestUpstream;
   let b: TestUpstream;
   let close: () => Promise<void>;

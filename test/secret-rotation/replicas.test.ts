@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli-runner.ts';
 import { type ReplicaPair, startReplicaPair } from '../upstream/replica-pair.ts';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 type Json = Record<string, unknown>;
 const base = process.env.TEST_DATABASE_URL;
@@ -23,7 +24,7 @@ interface Sent {
  * both, and a retire on replica 1 that replica 2, which holds the client in its cache, applies
  * within a second.
  */
-describe.skipIf(!base)('secret rotation on two replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('secret rotation on two replicas'), () => {
   let first: TestUpstream;
   let second: TestUpstream;
   let pair: ReplicaPair | undefined;

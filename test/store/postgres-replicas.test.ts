@@ -10,12 +10,13 @@ import {
   type StoreHarness,
   TEST_DATABASE_URL,
 } from './harness.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const url = TEST_DATABASE_URL ?? '';
 const clock = fakeClock(1_800_000_000_000);
 const entry = (value: string) => ({ kind: 'jti' as const, value, issuedBefore: null, expiresAt: 4_000_000_000 });
 
-describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL replicas (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL replicas'), () => {
   const harnesses: StoreHarness[] = [];
   const stores: Store[] = [];
   const open = async (harness: StoreHarness) => {

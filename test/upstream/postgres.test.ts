@@ -3,6 +3,7 @@ import { startTcpRelay } from '#test/tcp-relay.ts';
 import type { ValidationRoute } from '#validation';
 import { jwtHeader, temporaryDatabase } from '../e2e/support.ts';
 import { clientCredentialsToken, startTestUpstream, type TestUpstream } from './upstream-fixture.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 
@@ -13,7 +14,7 @@ const echoRoute: ValidationRoute = {
   handle: () => ({ status: 200, body: { success: true } }),
 };
 
-describe.skipIf(!base)('upstream on PostgreSQL (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('upstream on PostgreSQL'), () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -2,10 +2,11 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { temporaryDatabase } from '../e2e/support.ts';
 import { startTestUpstream } from './upstream-fixture.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const base = process.env.TEST_DATABASE_URL;
 
-describe.skipIf(!base)('store failures in the upstream log (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('store failures in the upstream log'), () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
