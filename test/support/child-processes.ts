@@ -1,8 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { RUN_DIR_ENV } from '../helpers/run-dir.ts';
 import { CHILD_MARKER, RUN_ID_VARIABLE } from './child-marker.ts';
 
 /**
@@ -14,10 +12,11 @@ import { CHILD_MARKER, RUN_ID_VARIABLE } from './child-marker.ts';
  * its environment, which its own children inherit: the run's teardown (leftovers.ts) finds
  * those that outlive the worker. TOKENGATE_SPAWN_LOG=FILE adds a line per child, to count them.
  *
- * Each child also gets NODE_COMPILE_CACHE in the run's directory (run-dir.ts): the suite starts
- * hundreds of Node processes on the same sources, and with V8's code of the first one cached,
- * `tokengate check-config` took 1.4 s of CPU instead of 1.9-2.3 s. The cache holds compiled code
- * only: what a process loads and does is unchanged.
+ * Each child also gets the run's NODE_COMPILE_CACHE (run-dir-setup.ts fills it before the first
+ * test), also one spawned with an environment of its own: the suite starts hundreds of Node
+ * processes on the same sources, and with V8's code of the first one cached, `tokengate
+ * check-config` took 1.4 s of CPU instead of 1.9-2.3 s. The cache holds compiled code only: what
+ * a process loads and does is unchanged.
  */
 interface SpawnOptions {
   readonly file: string;
@@ -29,8 +28,7 @@ type Spawn = (this: ChildProcess, options: SpawnOptions) => unknown;
 const GRACE_MS = 5_000;
 const prototype = ChildProcess.prototype as unknown as { spawn: Spawn };
 const runId = process.env[RUN_ID_VARIABLE];
-const runDir = process.env[RUN_DIR_ENV];
-const compileCache = runDir === undefined ? undefined : `NODE_COMPILE_CACHE=${join(runDir, 'node-compile-cache')}`;
+const compileCache = process.env['NODE_COMPILE_CACHE'] && `NODE_COMPILE_CACHE=${process.env['NODE_COMPILE_CACHE']}`;
 const spawnLog = process.env['TOKENGATE_SPAWN_LOG'];
 
 // Test files of one worker share their modules (vitest.config.ts), and a setup file runs again
