@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ReplicaPair, startReplicaPair } from '../upstream/replica-pair.ts';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { runCli } from './cli-runner.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 type Json = Record<string, unknown>;
 const base = process.env.TEST_DATABASE_URL;
@@ -19,7 +20,7 @@ const BOUND_MS = 500;
  * other replica, which has just accepted the key (and so holds it in its cache), must refuse it,
  * and accept it again, within the bound.
  */
-describe.skipIf(!base)('tokengate admin apikey disable and enable (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('tokengate admin apikey disable and enable'), () => {
   let first: TestUpstream;
   let second: TestUpstream;
   let pair: ReplicaPair | undefined;

@@ -3,6 +3,7 @@ import { type DpopKey, dpopKey, dpopProof } from '#test/dpop.ts';
 import { type ReplicaPair, startReplicaPair } from '../upstream/replica-pair.ts';
 import type { TestUpstream } from '../upstream/upstream-fixture.ts';
 import { runCli } from './cli-runner.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 type Json = Record<string, unknown>;
 const base = process.env.TEST_DATABASE_URL;
@@ -12,7 +13,7 @@ const base = process.env.TEST_DATABASE_URL;
  * PostgreSQL database: the other replica, which has the client cached, must apply the switch
  * to its next token request.
  */
-describe.skipIf(!base)('tokengate admin client dpop (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!base)(postgresTitle('tokengate admin client dpop'), () => {
   let first: TestUpstream;
   let second: TestUpstream;
   let pair: ReplicaPair | undefined;

@@ -4,6 +4,7 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
 import { upgradeEmbedded, upgradePostgres } from './upgrade.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const CLIENT = `cli_${'c'.repeat(22)}`;
@@ -47,7 +48,7 @@ describe('upgrading a store whose projects had plans of their own (migration 007
   }, 120_000);
 
   it.skipIf(!TEST_DATABASE_URL)(
-    'gives each project an account of its own with its name, plan and creation time (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
+    postgresTitle('gives each project an account of its own with its name, plan and creation time (PostgreSQL)'),
     async () => {
       await upgradePostgres(clock, seedProjects, expectOneAccountPerProject);
     },

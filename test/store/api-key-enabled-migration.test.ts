@@ -4,6 +4,7 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
 import { UPGRADE_TIMEOUT_MS, upgradeEmbedded, upgradePostgres } from './upgrade.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const KEY = `key_${'k'.repeat(22)}`;
@@ -36,10 +37,7 @@ describe('upgrading a store whose API keys had no enabled state', () => {
     await upgradeEmbedded(clock, seedKey, expectStillEnabled);
   });
 
-  it.skipIf(!TEST_DATABASE_URL)(
-    'keeps every existing key enabled (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
-    async () => {
-      await upgradePostgres(clock, seedKey, expectStillEnabled);
-    },
-  );
+  it.skipIf(!TEST_DATABASE_URL)(postgresTitle('keeps every existing key enabled (PostgreSQL)'), async () => {
+    await upgradePostgres(clock, seedKey, expectStillEnabled);
+  });
 });

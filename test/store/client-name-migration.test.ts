@@ -4,6 +4,7 @@ import { loadMigrations, migrate } from '../../src/store/migrate.ts';
 import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { fakeClock, TEST_DATABASE_URL } from './harness.ts';
 import { UPGRADE_TIMEOUT_MS, upgradeEmbedded, upgradePostgres } from './upgrade.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 const clock = fakeClock(1_800_000_000_000);
 const id = (letter: string) => `cli_${letter.repeat(22)}`;
@@ -47,7 +48,7 @@ describe('upgrading a store whose projects hold clients of the same name', () =>
   });
 
   it.skipIf(!TEST_DATABASE_URL)(
-    'keeps the oldest name and appends the client id to each later one (PostgreSQL; skipped: TEST_DATABASE_URL is not set)',
+    postgresTitle('keeps the oldest name and appends the client id to each later one (PostgreSQL)'),
     async () => {
       await upgradePostgres(clock, seedDuplicates, expectRenamedOnOpen);
     },

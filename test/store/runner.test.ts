@@ -7,6 +7,7 @@ import type { SqlRunner } from '../../src/store/sql-runner.ts';
 import { unmigratedDataDir } from '#test/store-template.ts';
 import { adminQuery, postgresHarness, TEST_DATABASE_URL } from './harness.ts';
 import { UPGRADE_TIMEOUT_MS } from './upgrade.ts';
+import { postgresTitle } from '#test/postgres-only.ts';
 
 interface RunnerFixture {
   runner: SqlRunner;
@@ -128,7 +129,7 @@ describe('migration files', () => {
 
 describe('PGlite runner', () => runnerSuite(pgliteFixture));
 
-describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL runner (skipped: TEST_DATABASE_URL is not set)', () => {
+describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL runner'), () => {
   runnerSuite(() => postgresFixture(TEST_DATABASE_URL!));
 
   it('leaves no test schema behind once disposed', async () => {
