@@ -191,6 +191,7 @@ describe.skipIf(!TEST_DATABASE_URL)(postgresTitle('PostgreSQL replicas'), () => 
       'used_jtis',
       'user_factors',
       'users',
+      'webauthn_challenges',
     ]);
   });
 
