@@ -149,6 +149,9 @@ describe('passkeys in the account portal, over HTTP', () => {
     const person = await member(t, account, 'recovering@example.com', 'developer');
     const { recoveryCodes } = await enrolPasskey(person);
     const c = await passwordStep('recovering@example.com');
+    // With a passkey and no app, the code field asks for a recovery code, not an app's code.
+    expect(c.lastPage).toContain('<label for="code">Recovery code</label>');
+    expect(c.lastPage).not.toContain('authenticator app');
     expect((await c.post(SECOND_STEP, { code: recoveryCodes[0] ?? '' })).headers.get('location')).toBe(
       '/portal/projects',
     );

@@ -27,28 +27,39 @@ const NO_MATCH =
 const NO_PASSKEY = 'That passkey was not accepted. Try again, or type a code instead.';
 
 /** The person's passkeys, offered first when they have some: a challenge bound to this pending session. */
-async function passkeySection(r: PendingRequest) {
-  if (!r.person || (await r.app.store.listPasskeys(r.person.id)).length === 0) return '';
+async function passkeySection(r: PendingRequest, person: Person) {
   const deps = passkeyDeps(r.app);
-  const options = await passkeyRequestOptions(deps, 'second_step', sessionLabel(r.session.id), r.person.id);
+  const options = await passkeyRequestOptions(deps, 'second_step', sessionLabel(r.session.id), person.id);
   return html`<section aria-labelledby="use-passkey"><h2 id="use-passkey">Use a passkey</h2>
 ${passkeyForm({ action: `${r.app.base}${SECOND_STEP_PATH}/passkey`, mode: 'get', options, hidden: csrfField(r.session), button: 'Use a passkey' })}
 </section><h2>Or type a code</h2>`;
 }
 
+/** What the code field takes: an app's code only for a person who has an app. */
+const CODE_HINT = {
+  app: 'The 6-digit code your authenticator app shows now, or one of your recovery codes (each works once).',
+  recovery: 'One of your recovery codes (each works once), if you cannot use your passkey.',
+};
+
 async function secondStepPage(r: PendingRequest, status: number, error?: string, headers: Record<string, string> = {}) {
   const invalid = error
     ? html` aria-invalid="true" aria-describedby="form-error code-hint"`
     : html` aria-describedby="code-hint"`;
+  const person = r.person;
+  const [apps, keys] = person
+    ? await Promise.all([r.app.store.listTotpFactors(person.id), r.app.store.listPasskeys(person.id)])
+    : [[], []];
+  const hasApp = apps.length > 0 || keys.length === 0;
+  const passkeys = person && keys.length > 0 ? await passkeySection(r, person) : '';
   const body = html`<div class="narrow">
 <h1>Two-factor authentication</h1>
 <p>Your password is right. Now prove it is you with your second factor.</p>
 ${errorSummary(error)}
-${await passkeySection(r)}
+${passkeys}
 <form method="post" action="${r.app.base}${SECOND_STEP_PATH}" class="stack card">${csrfField(r.session)}
-<div class="field"><label for="code">Authentication code</label>
+<div class="field"><label for="code">${hasApp ? 'Authentication code' : 'Recovery code'}</label>
 <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required maxlength="${CODE_MAX_LENGTH}"${invalid}>
-<p class="hint" id="code-hint">The 6-digit code your authenticator app shows now, or one of your recovery codes (each works once).</p></div>
+<p class="hint" id="code-hint">${hasApp ? CODE_HINT.app : CODE_HINT.recovery}</p></div>
 <button type="submit">Verify</button>
 </form>
 <form method="post" action="${r.app.base}${SECOND_STEP_PATH}/cancel">${csrfField(r.session)}<button type="submit" class="button-secondary">Cancel and sign in again</button></form>
