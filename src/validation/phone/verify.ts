@@ -59,9 +59,12 @@ function describe(number: PhoneNumber) {
   };
 }
 
-/** Rules in order: format, calling code, validity in the number plan, allowed countries, mobile. */
-function failedRule(number: PhoneNumber, type: LineType, params: PhoneParams): PhoneNotVerifiedCode | null {
-  if (!number.isValid()) return 'INVALID_NUMBER';
+/**
+ * Rules in order: format, calling code, validity in the number plan (`type` is null for a
+ * number invalid in it), allowed countries, mobile.
+ */
+function failedRule(number: PhoneNumber, type: LineType | null, params: PhoneParams): PhoneNotVerifiedCode | null {
+  if (type === null) return 'INVALID_NUMBER';
   const allowed = params.allowedCountries;
   if (allowed && (number.country === undefined || !allowed.has(number.country))) return 'COUNTRY_NOT_ALLOWED';
   if (params.mobileOnly && !satisfiesMobileOnly(type)) return 'NOT_MOBILE';
@@ -86,8 +89,9 @@ function parse(params: PhoneParams): PhoneNumber | PhoneNotVerifiedCode {
 export function verifyPhone(params: PhoneParams): PhoneVerification {
   const number = parse(params);
   if (typeof number === 'string') return unparsed(number);
+  // isValid matches the number against its country's whole plan: once, its answer is `type`.
   const type = number.isValid() ? lineType(number.getType()) : null;
-  const code = failedRule(number, type ?? 'unknown', params);
+  const code = failedRule(number, type, params);
   return {
     success: true,
     is_verified: code === null,
