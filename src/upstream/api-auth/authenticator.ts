@@ -1,4 +1,4 @@
-import { systemClock } from '#common';
+import { type Logger, systemClock } from '#common';
 import { isStoreUnavailable, storeUnavailableAnswer } from '../store-unavailable.ts';
 import { authenticateBearer } from './bearer.ts';
 import { authenticateKeySecret } from './key-secret.ts';
@@ -35,11 +35,20 @@ export function createApiAuthenticator(options: ApiAuthOptions): ApiAuthenticato
     else if (change.kind === 'api_key') apiKeys.evict(change.id);
   });
   const log = options.log.child({ component: 'api-auth' });
+  // A child logger per route, made once: a pino child per request was an allocation on every call.
+  const routeLogs = new Map<string, Logger>();
+  const logFor = (path: string): Logger => {
+    const made = routeLogs.get(path);
+    if (made !== undefined) return made;
+    const child = log.child({ route: path });
+    routeLogs.set(path, child);
+    return child;
+  };
 
   return {
     async authenticate(req, query, route) {
       const authorization = req.headers.authorization;
-      const routeLog = log.child({ route: route.path });
+      const routeLog = logFor(route.path);
       try {
         return usesBearer(authorization)
           ? await authenticateBearer(options.verifier, projects, authorization ?? '', route, routeLog, req)

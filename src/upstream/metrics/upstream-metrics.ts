@@ -19,6 +19,9 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /** Store statements and address searches are faster. */
 const FAST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5];
 
+const STARTED = Symbol('tokengate.upstream.started');
+type Observed = ServerResponse & { [STARTED]?: number };
+
 /** What the metrics read at scrape time. */
 export interface UpstreamMetricsSource {
   /** The address data set served now, if the upstream hosts the address routes. */
@@ -149,28 +152,36 @@ export function createUpstreamMetrics(validationPaths: readonly string[], source
 
   const validation = new Set(validationPaths);
 
+  /** Counts one finished response by what it answered; the start time rides on the response. */
+  function onFinish(this: Observed): void {
+    const seconds = (performance.now() - (this[STARTED] ?? 0)) / 1000;
+    const url = this.req.url ?? '/';
+    const query = url.indexOf('?');
+    const raw = query === -1 ? url : url.slice(0, query);
+    const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
+    const status = this.statusCode;
+    if (path === TOKEN_PATH) {
+      const outcome =
+        status === 200 ? 'issued' : status === 429 ? 'rate_limited' : (oauthErrors.get(this) ?? 'server_error');
+      tokenRequests.inc({ outcome });
+      if (status === 200) tokenIssue.observe(seconds);
+    } else if (path === JWKS_PATH) keySetRequests.inc({ status: String(status) });
+    else if (path === FEED_PATH) feedRequests.inc({ status: String(status) });
+    else if (validation.has(path)) {
+      validationRequests.inc({ endpoint: path, status: String(status) });
+      validationSeconds.observe({ endpoint: path }, seconds);
+    }
+  }
+
   return {
     registry,
-    /** Called once per request of the public server: counts it by what it was once answered. */
-    observe(req: IncomingMessage, res: ServerResponse): void {
-      const at = performance.now();
-      res.once('finish', () => {
-        const raw = (req.url ?? '/').split('?', 1)[0] ?? '/';
-        const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-        const status = res.statusCode;
-        const seconds = (performance.now() - at) / 1000;
-        if (path === TOKEN_PATH) {
-          const outcome =
-            status === 200 ? 'issued' : status === 429 ? 'rate_limited' : (oauthErrors.get(res) ?? 'server_error');
-          tokenRequests.inc({ outcome });
-          if (status === 200) tokenIssue.observe(seconds);
-        } else if (path === JWKS_PATH) keySetRequests.inc({ status: String(status) });
-        else if (path === FEED_PATH) feedRequests.inc({ status: String(status) });
-        else if (validation.has(path)) {
-          validationRequests.inc({ endpoint: path, status: String(status) });
-          validationSeconds.observe({ endpoint: path }, seconds);
-        }
-      });
+    /**
+     * Called once per request of the public server: counts it by what it was once answered. One
+     * shared listener, not a closure (and `once` wrapper) per request.
+     */
+    observe(_req: IncomingMessage, res: ServerResponse): void {
+      (res as Observed)[STARTED] = performance.now();
+      res.on('finish', onFinish);
     },
     close(): void {
       oauthErrorChannel.unsubscribe(onOAuthError);
