@@ -34,7 +34,8 @@ export interface EchoUpstream {
  * `/api/hints-framed` sends two 103s with Content-Length / Transfer-Encoding. `/api/half` sends headers then drops
  * the connection; `/public/large?mib=N` streams N MiB (byte i is `i % 251`), writing only as fast
  * as the gateway takes it. A `delayMs=N` query parameter delays that one answer instead of `setDelay`'s;
- * `sized=1` frames it with Content-Length instead of chunked. `/api/status/204` and `/api/status/304`
+ * `sized=1` frames it with Content-Length instead of chunked; `keepAlive=N` sends `Keep-Alive: timeout=N`
+ * instead of 5. `/api/status/204` and `/api/status/304`
  * answer those statuses (the 304 with the Content-Length its representation would have);
  * `/api/reset` drops the connection without answering.
  */
@@ -65,6 +66,12 @@ function streamLarge(res: ServerResponse, total: number, wrote: (n: number) => v
 /** Content-Length for `body` when the request asked for `sized=1`. */
 function sizedAs(url: string, body: string): Record<string, number> {
   return /[?&]sized=1/.test(url) ? { 'content-length': Buffer.byteLength(body) } : {};
+}
+
+/** The `Keep-Alive` hint of a JSON answer: the request's own `keepAlive` seconds, else 5. */
+function keepAliveOf(url: string): string {
+  const own = /[?&]keepAlive=(\d+)/.exec(url);
+  return `timeout=${own ? own[1] : 5}`;
 }
 
 /** The request's own `delayMs` query parameter, else the upstream-wide delay. */
@@ -169,7 +176,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         res.writeHead(200, {
           'content-type': 'application/json',
           connection: 'keep-alive',
-          'keep-alive': 'timeout=5',
+          'keep-alive': keepAliveOf(record.url),
           'x-upstream': 'echo',
           ...sizedAs(record.url, body),
         });
