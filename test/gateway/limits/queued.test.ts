@@ -36,15 +36,15 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
 
   describe('a request waiting for an upstream socket', () => {
     it('is dropped, not sent, when it was answered 413 while it waited, so it never holds the socket it gets', async () => {
-      h.upstream.setDelay(800);
+      const release = h.upstream.hold();
       const slow = h.fetch('/api/slow');
       await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/slow')).toBe(true), {
         timeout: 10_000,
       });
       // The only upstream socket is busy: this upload waits in the agent's queue when it is refused.
       expect(await oversizedUpload()).toBe(413);
+      release();
       expect((await slow).status).toBe(200);
-      h.upstream.setDelay(0);
       // Had the refused upload taken the socket once it came free, it would hold it (it never sends a thing) until the
       // upstream drops the idle connection (5 s keep-alive here), and this request would wait behind it (6 s measured).
       const started = performance.now();
@@ -57,7 +57,8 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
   describe('the wait for an upstream socket', () => {
     it('is bounded by connectTimeoutMs: a request still queued then gets 502 JSON, and the pool keeps serving', async () => {
       // Regression: a queued request had no timer; behind a stalled upstream it waited for the busy socket's own response timeout (30 s here).
-      h.upstream.setDelay(4_000);
+      // Held until the queued request has its answer: it never gets the socket, however long it waited.
+      const release = h.upstream.hold();
       const slow = h.fetch('/api/stalled');
       await vi.waitFor(() => expect(h.upstream.seen.some((r) => r.url === '/api/stalled')).toBe(true), {
         timeout: 10_000,
@@ -72,8 +73,8 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
       expect(waited).toBeGreaterThanOrEqual(900);
       expect(waited).toBeLessThan(3_500);
       // The request that held the socket is unaffected, and the one that gave up never reaches the upstream.
+      release();
       expect((await slow).status).toBe(200);
-      h.upstream.setDelay(0);
       expect((await h.fetch('/api/next')).status).toBe(200);
       expect(h.upstream.seen.filter((r) => r.url === '/api/queued')).toEqual([]);
       const metrics = await (await fetch(h.gateway.metricsUrl)).text();

@@ -14,6 +14,11 @@ export interface EchoUpstream {
   readonly seen: SeenRequest[];
   /** Every answer waits this long before its headers (a slow upstream). */
   setDelay(ms: number): void;
+  /**
+   * Holds every answer not yet sent, and those of requests to come, until the returned function is
+   * called (a stalled upstream the test releases when it has seen what it waits for, not a timer).
+   */
+  hold(): () => void;
   /** Delayed answers the gateway hung up on before they were sent (it cancelled the request). */
   cancelled(): number;
   /** Bytes of `/public/large` bodies written so far (the upstream honours its own backpressure). */
@@ -87,6 +92,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   let receiving = 0;
   let cancelled = 0;
   let heldUpload = 0;
+  let held: Promise<void> | undefined;
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith('/public/held-upload')) {
       // Reads nothing for delayMs: the gateway must hold the client back meanwhile, not buffer.
@@ -183,8 +189,9 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         res.end(body);
       };
       const wait = delayOf(req.url ?? '', delayMs);
-      if (wait > 0) {
-        setTimeout(answer, wait);
+      if (wait > 0 || held) {
+        const gate = held;
+        setTimeout(() => (gate ? void gate.then(answer) : answer()), wait);
         res.once('close', () => {
           if (!res.headersSent) cancelled++;
         });
@@ -203,6 +210,16 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     seen,
     setDelay(ms) {
       delayMs = ms;
+    },
+    hold() {
+      let release = (): void => undefined;
+      held = new Promise<void>((resolve) => {
+        release = () => {
+          held = undefined;
+          resolve();
+        };
+      });
+      return release;
     },
     cancelled: () => cancelled,
     largeBytesWritten: () => largeBytes,
