@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracingSettings } from '#common';
 import { loadUpstreamConfig } from '#upstream';
+import { startOtlpReceiver } from '#test/otlp-receiver.ts';
 import { startGatewayFixture } from '../cli/cli-runner.ts';
 
 function probe(file: string, env: Record<string, string>): Promise<string[]> {
@@ -38,10 +39,12 @@ describe('tracing turned off', () => {
   });
 
   it('loads the SDK once an endpoint is set (the probe sees it)', { timeout: 60_000 }, async () => {
+    // A collector that answers: exporting to a closed port, the shutdown waited out the exporter's retries (7 s).
+    const collector = await startOtlpReceiver();
     const loaded = await probe(file, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_BSP_SCHEDULE_DELAY: '60000',
-    });
+    }).finally(() => collector.close());
     expect(loaded.some((url) => url.includes('@opentelemetry/sdk-trace'))).toBe(true);
     expect(loaded.some((url) => url.includes('/gateway/tracing/request-trace.ts'))).toBe(true);
   });
