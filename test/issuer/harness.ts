@@ -19,6 +19,7 @@ export interface Harness {
   readonly issuer: Issuer;
   readonly store: Store;
   readonly config: IssuerConfig;
+  /** The store's DATA_DIR; empty for a harness on a store passed in. */
   readonly dataDir: string;
   /** Every log line written so far (the sink). */
   logs(): string;
@@ -47,7 +48,8 @@ export function logSink(): { log: Logger; lines: () => string } {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dataDir = options.dataDir ?? (await migratedDataDir('tokengate-issuer-'));
+  // A replica on another harness's store has no data of its own: copying a store for it cost half a second.
+  const dataDir = options.dataDir ?? (options.store ? '' : await migratedDataDir('tokengate-issuer-'));
   const clock = options.clock ?? systemClock;
   const store = options.store ?? (await openStore({ dataDir, clock }));
   const { log, lines } = logSink();
@@ -87,7 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       if (!options.store) await store.close();
-      if (!opts.keepData && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (!opts.keepData && !options.dataDir && dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
