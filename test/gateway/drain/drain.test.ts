@@ -44,6 +44,21 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
     return { closing: gateway.gateway.close().then(() => 'closed' as const) };
   }
 
+  /** Resolves once the gateway's listener refuses new connections: close() has started the drain. */
+  async function drainStarted(gateway: Harness): Promise<void> {
+    const { port } = new URL(gateway.gateway.url);
+    const refused = () =>
+      new Promise<boolean>((resolve) => {
+        const probe = connect(Number(port), '127.0.0.1');
+        probe.once('connect', () => {
+          probe.destroy();
+          resolve(false);
+        });
+        probe.once('error', () => resolve(true));
+      });
+    await vi.waitFor(async () => expect(await refused()).toBe(true), { timeout: 10_000, interval: 10 });
+  }
+
   /**
    * A request for a large body whose reply has started: its head is in and the client reads none of
    * the body until it resumes `res`. `rest` says whether the body then arrived whole.
@@ -75,9 +90,12 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
   describe('a graceful drain (close(), SIGTERM)', () => {
     it('answers a request in flight on a keep-alive connection with Connection: close, closes that connection and ends without waiting for drainTimeoutMs', async () => {
       h = await startHarness(import.meta.dirname, { engine });
-      h.upstream.setDelay(1_500);
+      // The upstream answers once the drain has begun, not after a delay long enough for it to begin.
+      const release = h.upstream.hold();
       const { socket, response } = keepAliveGet(`${h.gateway.url}/api/slow`);
       const { closing } = await closeWhileInFlight(h);
+      await drainStarted(h);
+      release();
       const { res } = await response;
       expect(res.statusCode).toBe(200);
       expect(res.headers.connection).toBe('close');
@@ -252,7 +270,8 @@ describe.each(ENGINES)('on the %s engine', (engine) => {
       // Regression: only the reply under way was told to close; the one pipelined behind it said
       // keep-alive, and its connection stayed open for keepAliveTimeoutMs, holding the drain.
       h = await startHarness(import.meta.dirname, { engine });
-      const { outcome, second } = await pipelinedBeforeDrain(h, 2_000);
+      // Past IDLE_AFTER_REPLY_MS (500 ms, drain.ts): the connection must wait for this answer, not close idle.
+      const { outcome, second } = await pipelinedBeforeDrain(h, 1_000);
       expect(outcome).toBe('closed');
       expect(second).toContain('"url":"/api/next"');
       expect(second.toLowerCase()).toContain('\r\nconnection: close\r\n');

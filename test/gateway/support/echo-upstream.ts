@@ -47,15 +47,21 @@ export interface EchoUpstream {
 /** The byte at offset i of a large body. */
 export const largeByte = (i: number): number => i % 251;
 
+const CHUNK = 64 * 1024;
+/**
+ * The body's bytes from any offset on, as a view: bytes `o % 251` to `o % 251 + CHUNK` are those at
+ * offset `o`. Built once; filling every chunk byte by byte cost 0.15 s of CPU per 64 MiB.
+ */
+const PATTERN = Buffer.from(Array.from({ length: CHUNK + 251 }, (_, i) => largeByte(i)));
+
 function streamLarge(res: ServerResponse, total: number, wrote: (n: number) => void): void {
-  const CHUNK = 64 * 1024;
   let sent = 0;
   res.writeHead(200, { 'content-type': 'application/octet-stream' });
   const more = () => {
     while (sent < total) {
       const n = Math.min(CHUNK, total - sent);
-      const chunk = Buffer.alloc(n);
-      for (let i = 0; i < n; i++) chunk[i] = largeByte(sent + i);
+      const from = sent % 251;
+      const chunk = PATTERN.subarray(from, from + n);
       sent += n;
       wrote(n);
       if (!res.write(chunk)) {
