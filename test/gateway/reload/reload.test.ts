@@ -22,14 +22,31 @@ const JWKS_LINE = ['jwksUrl: $', '{JWKS_URL}'].join('');
 /** The fixture's feed URL (an environment reference): pointing it elsewhere builds a new verifier. */
 const FEED_URL_REF = ['"$', '{FEED_URL}"'].join('');
 
+/**
+ * How long the feeds hold a poll at most: the harness's feed (the running verifier's), and the
+ * feeds a test points a new configuration at. The checks that no client is left polling a feed
+ * wait for more polls of another one, over more than the longest hold of the feed watched.
+ */
+const RUNNING_FEED_HOLD_SEC = 1;
+const NEW_FEED_HOLD_SEC = 0.5;
+
 /** A gateway on a temporary copy of this folder's gateway.yaml, which the test then edits. */
 async function startOnCopy(watch: boolean, watchFile = true, engine?: Engine): Promise<{ h: Harness; file: string }> {
   dir = await mkdtemp(join(tmpdir(), 'tg-reload-'));
   const file = join(dir, 'gateway.yaml');
   await copyFile(join(import.meta.dirname, 'gateway.yaml'), file);
-  h = await startHarness(import.meta.dirname, { file, watch, watchFile, ...(engine ? { engine } : {}) });
+  h = await startHarness(import.meta.dirname, {
+    file,
+    watch,
+    watchFile,
+    feedHoldSec: RUNNING_FEED_HOLD_SEC,
+    ...(engine ? { engine } : {}),
+  });
   return { h, file };
 }
+
+/** A feed for a new configuration to point at. */
+const startNewFeed = (token: string) => startFeedServer(token, NEW_FEED_HOLD_SEC);
 
 async function addRoute(file: string, path: string): Promise<void> {
   await writeFile(file, `${await readFile(file, 'utf8')}  - { path: ${path}, auth: none }\n`);
@@ -64,7 +81,10 @@ async function pollsLater(feed: FeedServer, n: number): Promise<void> {
   await until(() => feed.requests.length >= target, `the running feed client polled ${n} more times`);
 }
 
-/** A refused reload: the old routes still answer, and the new config's feed gets no polls while the running client polls twice. */
+/**
+ * A refused reload: the old routes still answer, and the new config's feed gets no polls while the
+ * running client polls twice (at least RUNNING_FEED_HOLD_SEC, past a held poll on the new feed).
+ */
 async function expectOldConfigOnly(h: Harness, newFeed: FeedServer): Promise<void> {
   expect(await statusOf(h, '/api/first')).toBe(200);
   const polls = newFeed.requests.length;
@@ -117,14 +137,14 @@ describe('configuration reload', () => {
 
   it('lets in-flight requests finish on the old configuration', async () => {
     const { h, file } = await startOnCopy(false);
-    h.upstream.setDelay(300);
+    const release = h.upstream.hold();
     const seen = h.upstream.seen.length;
     const inflight = h.fetch('/api/first');
     await until(() => h.upstream.seen.length > seen, 'the upstream holds the in-flight request');
     await writeFile(file, (await readFile(file, 'utf8')).replace('/api/first', '/api/renamed'));
     expect((await h.gateway.reload()).ok).toBe(true);
+    release();
     expect((await inflight).status).toBe(200);
-    h.upstream.setDelay(0);
     expect(await statusOf(h, '/api/first')).toBe(404);
     expect(await statusOf(h, '/api/renamed')).toBe(200);
   });
@@ -173,12 +193,12 @@ describe('configuration reload', () => {
 
   it('stops the verifier it replaces: after a reload to another feed, the old feed is polled no more', async () => {
     const { h, file } = await startOnCopy(false);
-    const feed = await startFeedServer(h.feed.token, 1);
+    const feed = await startNewFeed(h.feed.token);
     try {
       await writeFile(file, (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`));
       expect((await h.gateway.reload()).ok).toBe(true);
       const polls = h.feed.requests.length;
-      // The old feed holds a poll for 2 s: a client left running would poll it again in this time.
+      // The old feed holds a poll for 1 s: a client left running would poll it again in this time (1.5 s or more).
       await pollsLater(feed, 4);
       expect(h.feed.requests.length).toBe(polls);
     } finally {
@@ -197,7 +217,7 @@ describe('configuration reload', () => {
 
   it('refuses a file whose routes differ only in parameter names, keeping the old routes and starting no second feed client', async () => {
     const { h, file } = await startOnCopy(false);
-    const feed = await startFeedServer(h.feed.token, 1);
+    const feed = await startNewFeed(h.feed.token);
     try {
       // A new feed URL would need a new verifier: every poll on `feed` would come from it.
       const text = (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`);
@@ -220,7 +240,7 @@ describe('configuration reload', () => {
 
   it('refuses a configuration whose router cannot be built, closing the verifier it started for it', async () => {
     const { h, file } = await startOnCopy(false);
-    const feed = await startFeedServer(h.feed.token, 1);
+    const feed = await startNewFeed(h.feed.token);
     try {
       await writeFile(file, (await readFile(file, 'utf8')).replace(FEED_URL_REF, `"${feed.url}"`));
       // Passed in directly (as an embedder may), so no validation stands between it and the router.
@@ -244,7 +264,7 @@ describe('configuration reload', () => {
 
   it('refuses a reload still waiting for its new verifier when the gateway closes, leaving nothing polling', async () => {
     const { h, file } = await startOnCopy(false);
-    const feed = await startFeedServer(h.feed.token, 1);
+    const feed = await startNewFeed(h.feed.token);
     const jwks = await startJwksServer([await createTestKey()]);
     try {
       // The new verifier's keys take a while: the reload is still waiting when close() runs.
@@ -260,8 +280,8 @@ describe('configuration reload', () => {
       const polls = feed.requests.length;
       // Nothing to wait for: the check is that no poll goes on. A poll sent just before close()
       // may still arrive on a busy machine, and is dropped at once; a verifier left running would
-      // have its poll held (at most 1 s) and then poll again, so 1.5 s shows either.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // have its poll held (at most NEW_FEED_HOLD_SEC) and then poll again, so 1 s shows either.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(feed.requests.length - polls).toBeLessThanOrEqual(1);
       expect(feed.held()).toBe(0);
       expect(await reloading).toEqual({ ok: false, problems: ['the gateway is closing'] });

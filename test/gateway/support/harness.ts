@@ -37,6 +37,8 @@ export interface HarnessOptions {
   readonly file?: string;
   /** The forwarding engine, for fixtures whose `upstream.engine` is `${UPSTREAM_ENGINE:-http-proxy-3}`. */
   readonly engine?: Engine;
+  /** How long the revocation feed holds a poll at most (default 2 s). */
+  readonly feedHoldSec?: number;
 }
 
 export async function startHarness(dir: string, options: HarnessOptions = {}): Promise<Harness> {
@@ -44,7 +46,7 @@ export async function startHarness(dir: string, options: HarnessOptions = {}): P
   const kit = await createTokenKit(options.clock ?? { now: () => Date.now() }, key);
   const [jwks, feed, upstream] = await Promise.all([
     startJwksServer([key]),
-    startFeedServer(undefined, 2),
+    startFeedServer(undefined, options.feedHoldSec ?? 2),
     startEchoUpstream(),
   ]);
   const env = {
