@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CliResult, runCliInProcess } from './cli-in-process.ts';
 import { freePort } from './free-port.ts';
-import { migratedDataDir } from './store-template.ts';
+import { migratedDataDir, storelessDataDir } from './store-template.ts';
 
 export { freePort };
 
@@ -82,11 +81,11 @@ export function stopProcess(child: ChildProcess | undefined): Promise<void> {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  // A temporary DATA_DIR starts with a migrated embedded store (store-template.ts): tests about a
-  // first start pass a DATA_DIR of their own.
+  // A temporary DATA_DIR starts with a migrated embedded store and the address sample
+  // (store-template.ts): tests about a first start pass a DATA_DIR of their own.
   const embedded = !options.databaseUrl && !options.env?.['DATABASE_URL'];
   const prefix = 'tokengate-e2e-';
-  const dataDir = options.dataDir ?? (embedded ? await migratedDataDir(prefix) : await mkdtemp(join(tmpdir(), prefix)));
+  const dataDir = options.dataDir ?? (embedded ? await migratedDataDir(prefix) : await storelessDataDir(prefix));
   const [gatewayPort, upstreamPort, adminPort, metricsPort, upstreamMetricsPort] = await Promise.all([
     freePort(),
     freePort(),

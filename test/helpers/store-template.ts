@@ -2,37 +2,63 @@ import { cp, mkdir, mkdtemp, open, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createLogger } from '#common';
 import { openStore } from '#store';
+import { loadAddressDataset } from '../../src/validation/address/index.ts';
 import { runDir } from './run-dir.ts';
 
 /**
  * A fresh embedded store costs seconds (PGlite's initdb alone is about 5 s here; every migration
  * after it a fifth of a second); a copy of one costs a fraction. The first test process of a run
  * that needs one builds a template in the run's directory (run-dir.ts); every fresh DATA_DIR
- * after that gets a copy of its `db`. Two templates: `initdb` (a PGlite cluster and no migration,
- * for the tests that migrate to an older version, seed it, then migrate the rest) and `migrated`
- * (built from a copy of the first, so a run pays initdb once). Tests about a first start open
- * their store from nothing instead (test/store/embedded-dir.test.ts, test/upstream/data-dir.test.ts).
+ * after that gets a copy. Three templates: `initdb` (a PGlite cluster and no migration, for the
+ * tests that migrate to an older version, seed it, then migrate the rest), `migrated` (built
+ * from a copy of the first, so a run pays initdb once) and `sample` (the address sample's
+ * persisted index, which an upstream otherwise generates in its DATA_DIR at each first start:
+ * 0.6 s of CPU, in about 60 upstreams of a run). Tests about a first start open their store and
+ * generate their sample from nothing instead (test/store/embedded-dir.test.ts,
+ * test/upstream/data-dir.test.ts, test/validation/address/persisted-index.test.ts).
  */
 
 /** How long a process waits for another one building a template before building its own. */
 const BUILD_WAIT_MS = 45_000;
 const POLL_MS = 50;
 
-type Template = 'initdb' | 'migrated';
+type Template = 'initdb' | 'migrated' | 'sample';
 
 const templates = new Map<Template, Promise<string>>();
 
-/** A new temporary DATA_DIR (0700, as mkdtemp makes it) holding a migrated embedded store. */
-export async function migratedDataDir(prefix = 'tg-store-'): Promise<string> {
+/**
+ * A new temporary DATA_DIR (0700, as mkdtemp makes it) holding a migrated embedded store and,
+ * unless `sample` is false (an upstream reading its addresses elsewhere), the address sample.
+ */
+export async function migratedDataDir(prefix = 'tg-store-', options: { sample?: boolean } = {}): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), prefix));
-  await copyMigratedStore(dataDir);
+  await (options.sample === false ? copyTemplate('migrated', dataDir) : copyMigratedStore(dataDir));
   return dataDir;
 }
 
-/** Puts a migrated embedded store at `<dataDir>/db`, so that opening it applies no migration. */
-export function copyMigratedStore(dataDir: string): Promise<void> {
-  return copyTemplate('migrated', dataDir);
+/**
+ * A new temporary DATA_DIR for an upstream whose store is elsewhere (PostgreSQL): the address
+ * sample only, or nothing when `sample` is false.
+ */
+export async function storelessDataDir(prefix = 'tg-data-', options: { sample?: boolean } = {}): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  if (options.sample !== false) await copyAddressSample(dataDir);
+  return dataDir;
+}
+
+/**
+ * Puts a migrated embedded store at `<dataDir>/db`, so that opening it applies no migration, and
+ * the address sample's index under `<dataDir>/address`.
+ */
+export async function copyMigratedStore(dataDir: string): Promise<void> {
+  await Promise.all([copyTemplate('migrated', dataDir), copyAddressSample(dataDir)]);
+}
+
+/** Puts the address sample's persisted index under `<dataDir>/address` (a store elsewhere, as PostgreSQL). */
+export function copyAddressSample(dataDir: string): Promise<void> {
+  return copyTemplate('sample', dataDir);
 }
 
 /**
@@ -45,8 +71,10 @@ export async function unmigratedDataDir(prefix = 'tg-initdb-'): Promise<string> 
   return dataDir;
 }
 
+const PART: Record<Template, string> = { initdb: 'db', migrated: 'db', sample: 'address' };
+
 async function copyTemplate(name: Template, dataDir: string): Promise<void> {
-  await cp(await template(name), join(dataDir, 'db'), { recursive: true });
+  await cp(await template(name), join(dataDir, PART[name]), { recursive: true });
 }
 
 function template(name: Template): Promise<string> {
@@ -58,25 +86,25 @@ function template(name: Template): Promise<string> {
   return located;
 }
 
-/** The template's `db`: built by this process, or by another process of the run and waited for. */
+/** The template's part: built by this process, or by another process of the run and waited for. */
 async function locateOrBuild(name: Template): Promise<string> {
   const root = await runDir();
   const ready = join(root, name);
   const building = join(root, `${name}.building`);
   const deadline = Date.now() + BUILD_WAIT_MS;
   for (;;) {
-    if (await exists(ready)) return join(ready, 'db');
+    if (await exists(ready)) return join(ready, PART[name]);
     if (await claim(building)) {
       try {
         await rename(await build(name, root), ready);
-        return join(ready, 'db');
+        return join(ready, PART[name]);
       } catch (error) {
         await rm(building, { force: true });
         throw error;
       }
     }
     // The builder is stuck: build one of our own rather than fail every test of this file.
-    if (Date.now() > deadline) return join(await build(name, root), 'db');
+    if (Date.now() > deadline) return join(await build(name, root), PART[name]);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -88,9 +116,11 @@ async function build(name: Template, root: string): Promise<string> {
     // 0700 as openPgliteRunner makes it, so that opening a copy narrows nothing.
     await mkdir(join(dataDir, 'db'), { mode: 0o700 });
     await (await PGlite.create(join(dataDir, 'db'))).close();
-  } else {
+  } else if (name === 'migrated') {
     await copyTemplate('initdb', dataDir);
     await (await openStore({ dataDir })).close();
+  } else {
+    await loadAddressDataset({ dataDir, log: createLogger({ level: 'silent' }) });
   }
   return dataDir;
 }

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { createLogger } from '#common';
 import { loadUpstreamConfig, startUpstream, type Upstream, type UpstreamOptions } from '#upstream';
-import { migratedDataDir } from '#test/store-template.ts';
+import { migratedDataDir, storelessDataDir } from '#test/store-template.ts';
 
 /**
  * A real upstream (embedded store, issuer, public and admin servers) on loopback port 0 with a
@@ -30,11 +28,11 @@ export async function startTestUpstream(
   options: { dataDir?: string; env?: Record<string, string> } & UpstreamOptions = {},
 ): Promise<TestUpstream> {
   // A DATA_DIR of the test's own is started as it is (first starts, restarts); a temporary one
-  // holds a migrated store already, unless the store is PostgreSQL.
+  // holds a migrated store already, unless the store is PostgreSQL, and the address sample.
   const prefix = 'tokengate-upstream-';
-  const dataDir =
-    options.dataDir ??
-    (options.env?.['DATABASE_URL'] ? await mkdtemp(join(tmpdir(), prefix)) : await migratedDataDir(prefix));
+  // An upstream reading its addresses elsewhere (ADDRESS_DATA_DIR) gets no sample in DATA_DIR.
+  const fresh = options.env?.['DATABASE_URL'] ? storelessDataDir : migratedDataDir;
+  const dataDir = options.dataDir ?? (await fresh(prefix, { sample: options.env?.['ADDRESS_DATA_DIR'] === undefined }));
   const config = loadUpstreamConfig({
     UPSTREAM_PORT: '0',
     ADMIN_PORT: '0',
