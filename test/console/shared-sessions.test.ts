@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '#test/store-template.ts';
 import { startTcpRelay } from '#test/tcp-relay.ts';
 import { temporaryDatabase } from '../e2e/support.ts';
 import { startTestUpstream, type TestUpstream } from '../upstream/upstream-fixture.ts';
@@ -44,9 +45,13 @@ describe('portal sessions across restarts', () => {
   it.each(backends)(
     'keeps a person signed in when the upstream restarts ($name): pages, the open form and sign-out work',
     async ({ env }) => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'tokengate-portal-restart-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const settings = await env();
+      // A restart is what this is about, not a first start: the embedded store starts migrated
+      // (store-template.ts) rather than paying PGlite's initdb, seconds of CPU.
+      const prefix = 'tokengate-portal-restart-';
+      const dataDir =
+        'DATABASE_URL' in settings ? await mkdtemp(join(tmpdir(), prefix)) : await migratedDataDir(prefix);
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const before = await start(settings, dataDir);
       const c = at(new PortalClient(before.upstream.adminUrl), before);
       await c.signIn(before.adminToken);
