@@ -104,7 +104,8 @@ describe('authorization server metadata', () => {
 
   it('serves the metadata where RFC 8414 puts it for an issuer with a path, so standard discovery finds it', async () => {
     const issuer = 'https://api.example.test/tg';
-    const prefixed = await startHarness({ config: { issuer, audience: issuer } });
+    // On the file's store: the metadata is this configuration's, and a store of its own cost a copy and an open.
+    const prefixed = await startHarness({ store: h.store, config: { issuer, audience: issuer } });
     try {
       const res = await fetch(`${prefixed.url}/.well-known/oauth-authorization-server/tg`);
       expect(res.status).toBe(200);
