@@ -298,8 +298,9 @@ describe.each(ENGINES)('a reload from the %s engine', (from) => {
     const { h, file } = await startOnCopy(false, true, from);
     expect(await statusOf(h, '/api/first')).toBe(200);
     expect(h.upstream.openConnections()).toBe(1);
-    // In flight on the old engine, on its kept-alive connection, across the reload.
-    const inflight = h.fetch('/api/first?delayMs=600');
+    // In flight on the old engine, on its kept-alive connection, across the reload: its answer is held until then.
+    const release = h.upstream.hold('/api/first?held');
+    const inflight = h.fetch('/api/first?held');
     await until(() => h.upstream.seen.length === 2, 'the upstream holds the request in flight');
     const text = await readFile(file, 'utf8');
     await writeFile(file, text.replace(/engine: "[^"]*"/, `engine: "${to}"`));
@@ -307,10 +308,11 @@ describe.each(ENGINES)('a reload from the %s engine', (from) => {
     // The new generation's engine opens its own connection; the old one keeps its busy one.
     expect(await statusOf(h, '/api/first')).toBe(200);
     expect(h.upstream.openConnections()).toBe(2);
+    release();
     const res = await inflight;
     expect({ status: res.status, body: await res.json() }).toMatchObject({
       status: 200,
-      body: { url: '/api/first?delayMs=600' },
+      body: { url: '/api/first?held' },
     });
     // Idle now: the old engine is closed, the new one keeps its kept-alive connection.
     await until(() => h.upstream.openConnections() === 1, "the old engine's connection is closed");

@@ -17,8 +17,9 @@ export interface EchoUpstream {
   /**
    * Holds every answer not yet sent, and those of requests to come, until the returned function is
    * called (a stalled upstream the test releases when it has seen what it waits for, not a timer).
+   * With `urlPrefix`, only the answers to requests whose URL starts with it.
    */
-  hold(): () => void;
+  hold(urlPrefix?: string): () => void;
   /** Delayed answers the gateway hung up on before they were sent (it cancelled the request). */
   cancelled(): number;
   /** Bytes of `/public/large` bodies written so far (the upstream honours its own backpressure). */
@@ -98,7 +99,7 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
   let receiving = 0;
   let cancelled = 0;
   let heldUpload = 0;
-  let held: Promise<void> | undefined;
+  let held: { readonly urlPrefix: string; readonly gate: Promise<void> } | undefined;
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith('/public/held-upload')) {
       // Reads nothing for delayMs: the gateway must hold the client back meanwhile, not buffer.
@@ -195,8 +196,8 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
         res.end(body);
       };
       const wait = delayOf(req.url ?? '', delayMs);
-      if (wait > 0 || held) {
-        const gate = held;
+      const gate = held && (req.url ?? '').startsWith(held.urlPrefix) ? held.gate : undefined;
+      if (wait > 0 || gate) {
         setTimeout(() => (gate ? void gate.then(answer) : answer()), wait);
         res.once('close', () => {
           if (!res.headersSent) cancelled++;
@@ -217,14 +218,15 @@ export async function startEchoUpstream(): Promise<EchoUpstream> {
     setDelay(ms) {
       delayMs = ms;
     },
-    hold() {
+    hold(urlPrefix = '') {
       let release = (): void => undefined;
-      held = new Promise<void>((resolve) => {
+      const gate = new Promise<void>((resolve) => {
         release = () => {
           held = undefined;
           resolve();
         };
       });
+      held = { urlPrefix, gate };
       return release;
     },
     cancelled: () => cancelled,
