@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Clock } from '#common';
 import type { ChallengePurpose, PasskeyStore } from '#store';
 import type { RelyingParty } from './passkey-rp.ts';
+import { webauthnLibrary } from './webauthn-library.ts';
 
 /** Time to touch the key or look at the phone; a challenge not used by then is refused. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -63,6 +64,7 @@ export async function passkeyRequestOptions(
   const allowCredentials = userId
     ? (await deps.store.listPasskeys(userId)).map((key) => ({ id: key.credentialId, transports: key.transports }))
     : [];
+  const { generateAuthenticationOptions } = await webauthnLibrary();
   return generateAuthenticationOptions({
     rpID: deps.rp.id,
     challenge: challengeBytes(await newChallenge(deps, purpose, binding, userId)),

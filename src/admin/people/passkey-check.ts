@@ -1,7 +1,8 @@
-import { type AuthenticatorTransport, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import { StoreUnavailableError } from '#store';
 import { type PasskeyDeps, takesChallenge } from './passkey-challenge.ts';
 import { readAuthenticationJson } from './passkey-json.ts';
+import { webauthnLibrary } from './webauthn-library.ts';
 
 /** Whose passkey signed, and which. */
 export interface PasskeyPassed {
@@ -29,6 +30,7 @@ export async function checkPasskey(
   if (!key || (how.userId !== null && key.userId !== how.userId)) return null;
   const handle = response.response.userHandle;
   if (handle !== undefined && Buffer.from(handle, 'base64url').toString('utf8') !== key.userId) return null;
+  const { verifyAuthenticationResponse } = await webauthnLibrary();
   const result = await verifyAuthenticationResponse({
     response,
     expectedChallenge: takesChallenge(deps, how.purpose, how.binding, how.userId),

@@ -1,12 +1,9 @@
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { StoreUnavailableError } from '#store';
 import type { Actor } from '../actor.ts';
 import type { AdminContext } from '../context.ts';
 import { badRequest, conflict } from '../errors.ts';
+import { webauthnLibrary } from './webauthn-library.ts';
 import {
   CHALLENGE_TTL_MS,
   challengeBytes,
@@ -53,6 +50,7 @@ export async function startPasskeySetup(
     throw conflict(`you have ${MAX_FACTORS} second factors already: remove one first`);
   const deps = passkeyDeps(ctx);
   const existing = await ctx.store.listPasskeys(user.id);
+  const { generateRegistrationOptions } = await webauthnLibrary();
   return generateRegistrationOptions({
     rpName: deps.rp.name,
     rpID: deps.rp.id,
@@ -81,6 +79,7 @@ export async function confirmPasskeySetup(
   const response = readRegistrationJson(input.credential);
   if (!response) throw badRequest('credential: your browser sent no passkey; try again');
   const deps = passkeyDeps(ctx);
+  const { verifyRegistrationResponse } = await webauthnLibrary();
   const checked = await verifyRegistrationResponse({
     response,
     expectedChallenge: takesChallenge(deps, 'register', sessionOf(actor), user.id),
