@@ -67,38 +67,57 @@ function startProcess(workers: string, config = join(import.meta.dirname, 'gatew
 const listening = (l: Record<string, unknown>) => l['msg'] === 'gateway listening';
 
 describe('cluster mode', () => {
-  it('runs the configured number of workers on one port and restarts a crashed one', async () => {
-    const run = startProcess('2');
-    const started = await run.waitFor(listening, 2);
-    const urls = new Set(started.map((l) => l['url']));
-    expect(urls.size).toBe(1);
-    const url = String(started[0]?.['url']);
-    expect((await fetch(`${url}/api/x`)).status).toBe(200);
-    const victim = started[0]?.['pid'];
-    expect(typeof victim).toBe('number');
-    process.kill(victim as number, 'SIGKILL');
-    const after = await run.waitFor(listening, 3);
-    expect(after[2]?.['pid']).not.toBe(victim);
-    expect((await fetch(`${url}/api/x`)).status).toBe(200);
-  });
-
-  it('passes SIGHUP on to every worker, which reloads a file its watch cannot see change', async () => {
-    // GATEWAY_CONFIG is a symlink into another directory (as a mounted ConfigMap is): the workers
-    // watch the symlink's directory, so an edit of the target reaches them only through SIGHUP.
-    const dir = await mkdtemp(join(tmpdir(), 'tg-cluster-hup-'));
-    try {
+  /**
+   * One 2-worker cluster for three tests, in this order (a start of three processes each before):
+   * a worker crashes and is replaced, then a SIGHUP reloads both workers, then a SIGTERM drains it
+   * and ends it. Its GATEWAY_CONFIG is a symlink into another directory (as a mounted ConfigMap
+   * is): the workers watch the symlink's directory, so an edit of the target reaches them only
+   * through SIGHUP.
+   */
+  describe('one cluster, in turn crashed, reloaded and drained', () => {
+    let dir: string;
+    let target: string;
+    let cluster: Running;
+    let url: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'tg-cluster-hup-'));
       await mkdir(join(dir, 'data'));
-      const target = join(dir, 'data', 'gateway.yaml');
+      target = join(dir, 'data', 'gateway.yaml');
       await copyFile(join(import.meta.dirname, 'gateway.yaml'), target);
       await mkdir(join(dir, 'config'));
       await symlink(target, join(dir, 'config', 'gateway.yaml'));
-      const run = startProcess('2', join(dir, 'config', 'gateway.yaml'));
-      const [first] = await run.waitFor(listening, 2);
-      const url = String(first?.['url']);
+      cluster = startProcess('2', join(dir, 'config', 'gateway.yaml'));
+      // Not one test's own process: afterEach would kill it after the first test.
+      child = undefined;
+      const [first] = await cluster.waitFor(listening, 2);
+      url = String(first?.['url']);
+    });
+    afterAll(async () => {
+      if (cluster && cluster.child.exitCode === null && cluster.child.signalCode === null) {
+        cluster.child.kill('SIGKILL');
+        await cluster.exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('runs the configured number of workers on one port and restarts a crashed one', async () => {
+      const started = await cluster.waitFor(listening, 2);
+      const urls = new Set(started.map((l) => l['url']));
+      expect(urls.size).toBe(1);
+      expect((await fetch(`${url}/api/x`)).status).toBe(200);
+      const victim = started[0]?.['pid'];
+      expect(typeof victim).toBe('number');
+      process.kill(victim as number, 'SIGKILL');
+      const after = await cluster.waitFor(listening, 3);
+      expect(after[2]?.['pid']).not.toBe(victim);
+      expect((await fetch(`${url}/api/x`)).status).toBe(200);
+    });
+
+    it('passes SIGHUP on to every worker, which reloads a file its watch cannot see change', async () => {
       expect((await fetch(`${url}/other/x`)).status).toBe(404);
       await writeFile(target, `${await readFile(target, 'utf8')}  - { path: /other/*, auth: none }\n`);
-      run.child.kill('SIGHUP');
-      const reloaded = run.waitFor((l) => l['msg'] === 'config reloaded', 2).then(() => 'both reloaded');
+      cluster.child.kill('SIGHUP');
+      const reloaded = cluster.waitFor((l) => l['msg'] === 'config reloaded', 2).then(() => 'both reloaded');
       expect(
         await Promise.race([
           reloaded,
@@ -106,23 +125,19 @@ describe('cluster mode', () => {
         ]),
       ).toBe('both reloaded');
       for (let i = 0; i < 6; i++) expect((await fetch(`${url}/other/x`)).status).toBe(200);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    });
 
-  it('drains on SIGTERM: an in-flight request completes and the process exits 0', async () => {
-    const run = startProcess('2');
-    const [first] = await run.waitFor(listening, 2);
-    fx.upstream.setDelay(500);
-    const seen = fx.upstream.seen.length;
-    const inflight = fetch(`${String(first?.['url'])}/api/slow`);
-    await until(() => fx.upstream.seen.length > seen, 'the upstream holds the in-flight request');
-    run.child.kill('SIGTERM');
-    const res = await inflight;
-    expect(res.status).toBe(200);
-    fx.upstream.setDelay(0);
-    expect(await run.exited).toBe(0);
+    it('drains on SIGTERM: an in-flight request completes and the process exits 0', async () => {
+      fx.upstream.setDelay(500);
+      const seen = fx.upstream.seen.length;
+      const inflight = fetch(`${url}/api/slow`);
+      await until(() => fx.upstream.seen.length > seen, 'the upstream holds the in-flight request');
+      cluster.child.kill('SIGTERM');
+      const res = await inflight;
+      expect(res.status).toBe(200);
+      fx.upstream.setDelay(0);
+      expect(await cluster.exited).toBe(0);
+    });
   });
 
   it('drains on SIGTERM in single-process mode too', async () => {
