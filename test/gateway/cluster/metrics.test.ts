@@ -71,61 +71,86 @@ async function send(url: string, n: number): Promise<void> {
 }
 
 describe('metrics of a gateway with 2 workers', () => {
-  it('serves the sum over the workers: N requests on new connections read exactly N, scrape after scrape, never less', async () => {
-    const { run, url, metricsUrl } = await startCluster();
-    let total = 0;
-    for (const batch of [6, 9, 5]) {
-      await send(url, batch);
-      total += batch;
-      for (let i = 0; i < 3; i++) {
-        const value = await scrape(metricsUrl);
-        expect({ requests: value(REQUESTS), verified: value(VERIFIED) }).toEqual({ requests: total, verified: total });
-      }
-    }
-    // Both workers answered some of them: the sum is not one worker's count.
-    const served = await run.waitFor((l) => l['msg'] === 'request' && l['route'] === '/api/*', total);
-    expect(new Set(served.map((l) => l['name'])).size).toBe(2);
-    const value = await scrape(metricsUrl);
-    expect(value('tokengate_gateway_cluster_workers')).toBe(2);
-    // A gauge combined by its maximum, not summed: one sample, as old as the oldest worker's key set.
-    expect(value('tokengate_gateway_keyset_age_seconds')).toBeGreaterThanOrEqual(0);
-    expect(value('tokengate_gateway_revocation_stale')).toBe(0);
-  });
-
-  it('answers a scrape within the bound while a worker does not answer, counting that worker’s previous answer', async () => {
-    const { url, metricsUrl, pids } = await startCluster();
-    await send(url, 8);
-    expect((await scrape(metricsUrl))(REQUESTS)).toBe(8);
-    const victim = pids[0] as number;
-    process.kill(victim, 'SIGSTOP');
-    try {
-      const began = performance.now();
-      const value = await scrape(metricsUrl);
-      expect(performance.now() - began).toBeLessThan(3_000);
-      expect({ requests: value(REQUESTS), late: value('tokengate_gateway_cluster_workers_late') }).toEqual({
-        requests: 8,
-        late: 1,
-      });
-    } finally {
-      process.kill(victim, 'SIGCONT');
-    }
-    const value = await scrape(metricsUrl);
-    expect({ requests: value(REQUESTS), late: value('tokengate_gateway_cluster_workers_late') }).toEqual({
-      requests: 8,
-      late: 0,
+  /**
+   * One cluster for three tests, in this order (a start of three processes each before): from its
+   * first request, then with a worker paused, then with a worker killed and replaced. Each test
+   * counts from what the one before left (`before`).
+   */
+  describe('one cluster, counted from its start, then with a worker paused, then replaced', () => {
+    let cluster: Awaited<ReturnType<typeof startCluster>>;
+    beforeAll(async () => {
+      cluster = await startCluster();
+      // Not one test's own process: afterEach would kill it after the first test.
+      run = undefined;
     });
-  });
+    afterAll(async () => {
+      const { child, exited } = cluster.run;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    });
 
-  it('keeps the counts of a worker that exited in the sum, so the counter does not go back when it is replaced', async () => {
-    const { run, url, metricsUrl, pids } = await startCluster();
-    await send(url, 8);
-    expect((await scrape(metricsUrl))(REQUESTS)).toBe(8);
-    process.kill(pids[0] as number, 'SIGKILL');
-    await run.waitFor(listening, 3);
-    expect((await scrape(metricsUrl))(REQUESTS)).toBe(8);
-    await untilEveryWorkerReady(url);
-    await send(url, 4);
-    expect((await scrape(metricsUrl))(REQUESTS)).toBe(12);
+    it('serves the sum over the workers: N requests on new connections read exactly N, scrape after scrape, never less', async () => {
+      const { run, url, metricsUrl } = cluster;
+      let total = 0;
+      for (const batch of [6, 9, 5]) {
+        await send(url, batch);
+        total += batch;
+        for (let i = 0; i < 3; i++) {
+          const value = await scrape(metricsUrl);
+          expect({ requests: value(REQUESTS), verified: value(VERIFIED) }).toEqual({
+            requests: total,
+            verified: total,
+          });
+        }
+      }
+      // Both workers answered some of them: the sum is not one worker's count.
+      const served = await run.waitFor((l) => l['msg'] === 'request' && l['route'] === '/api/*', total);
+      expect(new Set(served.map((l) => l['name'])).size).toBe(2);
+      const value = await scrape(metricsUrl);
+      expect(value('tokengate_gateway_cluster_workers')).toBe(2);
+      // A gauge combined by its maximum, not summed: one sample, as old as the oldest worker's key set.
+      expect(value('tokengate_gateway_keyset_age_seconds')).toBeGreaterThanOrEqual(0);
+      expect(value('tokengate_gateway_revocation_stale')).toBe(0);
+    });
+
+    it('answers a scrape within the bound while a worker does not answer, counting that worker’s previous answer', async () => {
+      const { url, metricsUrl, pids } = cluster;
+      const before = (await scrape(metricsUrl))(REQUESTS);
+      await send(url, 8);
+      expect((await scrape(metricsUrl))(REQUESTS)).toBe(before + 8);
+      const victim = pids[0] as number;
+      process.kill(victim, 'SIGSTOP');
+      try {
+        const began = performance.now();
+        const value = await scrape(metricsUrl);
+        expect(performance.now() - began).toBeLessThan(3_000);
+        expect({ requests: value(REQUESTS), late: value('tokengate_gateway_cluster_workers_late') }).toEqual({
+          requests: before + 8,
+          late: 1,
+        });
+      } finally {
+        process.kill(victim, 'SIGCONT');
+      }
+      const value = await scrape(metricsUrl);
+      expect({ requests: value(REQUESTS), late: value('tokengate_gateway_cluster_workers_late') }).toEqual({
+        requests: before + 8,
+        late: 0,
+      });
+    });
+
+    it('keeps the counts of a worker that exited in the sum, so the counter does not go back when it is replaced', async () => {
+      const { run, url, metricsUrl, pids } = cluster;
+      const before = (await scrape(metricsUrl))(REQUESTS);
+      await send(url, 8);
+      expect((await scrape(metricsUrl))(REQUESTS)).toBe(before + 8);
+      process.kill(pids[0] as number, 'SIGKILL');
+      await run.waitFor(listening, 3);
+      expect((await scrape(metricsUrl))(REQUESTS)).toBe(before + 8);
+      await untilEveryWorkerReady(url);
+      await send(url, 4);
+      expect((await scrape(metricsUrl))(REQUESTS)).toBe(before + 12);
+    });
   });
 
   it('serves the sum on METRICS_HOST and METRICS_PORT when the file names no metrics listener', async () => {
