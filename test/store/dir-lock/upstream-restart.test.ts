@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyMigratedStore } from '#test/store-template.ts';
-import { childOf, NEW_PID_NAMESPACE, recordedHolder, run, waitFor } from './lock-files.ts';
+import { childOf, NEW_PID_NAMESPACE, recordedHolder, run, spawnHolder, waitFor } from './lock-files.ts';
 
 const CLI = join(import.meta.dirname, '../../../src/cli/main.ts');
 /**
@@ -88,22 +88,23 @@ describe('tokengate upstream on the DATA_DIR of another', () => {
     timeout: 60_000,
   }, async () => {
     const dir = await dataDir();
-    const first = launch(dir);
+    // The first one only needs to hold the lock, as a running upstream does (the same
+    // lockDirectory on DATA_DIR/db): a lock holder (holder.ts) does that without an upstream's start.
+    // An upstream running until SIGTERM (exit 0) is test/cli/processes.test.ts's.
+    const first = await spawnHolder([join(dir, 'db')]);
     try {
-      await first.settled();
-      expect(first.up()).toBe(true);
       const second = launch(dir);
       expect(await second.exited).toBe(1);
-      const pid = first.child.pid;
+      const pid = first.pid;
       expect(second.stderr()).toMatch(
         new RegExp(
           `^tokengate: embedded store in use by process ${pid} on host ${hostname()} since \\S+Z \\(${join(dir, 'db.lock')}\\)\\. One process per DATA_DIR: [^\\n]+ To check it: ps -p ${pid} -o args on ${hostname()} [^\\n]+\\n$`,
         ),
       );
-      first.child.kill('SIGTERM');
-      expect(await first.exited).toBe(0);
+      first.stdin.end();
+      expect(await once(first, 'exit')).toEqual([0, null]);
     } finally {
-      first.child.kill('SIGKILL');
+      first.kill('SIGKILL');
     }
   });
 
