@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { type Clock, createLogger, type Logger } from '#common';
 import { openStore, type Store } from '#store';
+import { migratedDataDir } from '#test/store-template.ts';
 
 /** A place a store lives (temp dir or private schema) that can be opened again and again. */
 export interface StoreHarness {
@@ -21,8 +21,12 @@ export interface StoreHarness {
   dispose(): Promise<void>;
 }
 
+/**
+ * A DATA_DIR holding the run's migrated store (store-template.ts): the cases are about what the
+ * store does once open; opening one from nothing is test/store/embedded-dir.test.ts's.
+ */
 export async function embeddedHarness(): Promise<StoreHarness> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'tg-store-'));
+  const dataDir = await migratedDataDir('tg-store-', { sample: false });
   return {
     label: 'embedded',
     open: (clock, log) => openStore({ dataDir, clock }, log),
