@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
 /**
@@ -5,12 +6,14 @@ import { createServer } from 'node:net';
  * kernel's ephemeral range (32768–60999 here), so no `listen(0)` of this or another process can
  * be handed it between this check and the child's bind (a gateway failed to start on a port a
  * balancer in the test process had just been given). Each vitest worker has a block of its own,
- * walked in order, so two files running at once never pick the same one.
+ * walked in order, so two files running at once never pick the same one. The walk starts at a
+ * random place in the block: two vitest runs on one machine (each worker 1 of its own run) would
+ * otherwise both try the block's first port, both find it free, and collide.
  */
 const FIRST = 20_000;
 const BLOCK = 1_500;
 const worker = Number(process.env['VITEST_POOL_ID'] ?? 0) % 8;
-let next = 0;
+let next = randomInt(BLOCK);
 
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < BLOCK; tries++) {
