@@ -3,7 +3,12 @@ import { runGatewayProcess } from '#gateway';
 import { CliError, INVALID_CONFIGURATION, usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
 
-/** `tokengate gateway`: the edge gateway alone (GATEWAY_CONFIG, UPSTREAM_URL; cluster-aware). */
+/**
+ * `tokengate gateway`: the edge gateway alone (GATEWAY_CONFIG, UPSTREAM_URL; cluster-aware). Every
+ * refusal (LOG_LEVEL, LOG_FORMAT, the file) comes before it installs a listener, so a refusal
+ * changes nothing global; once its configuration is accepted it owns the process (signals, the
+ * cluster, its exit), and so it takes no CliIo.
+ */
 export async function runGateway(args: readonly string[], env: Env): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate gateway');
   checkLogLevel(env['LOG_LEVEL']);

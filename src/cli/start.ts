@@ -1,4 +1,4 @@
-import { createLogger, ignoreHangUps, stopSignal } from '#common';
+import { createLogger } from '#common';
 import { DEFAULT_CONFIG_FILE, loadGatewayConfig, startGateway } from '#gateway';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
@@ -20,9 +20,9 @@ const GATEWAY_READY_NOTICE_MS = 30_000;
  */
 export async function runStart(args: readonly string[], io: CliIo): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate start');
-  const stopping = stopSignal();
+  const stopping = io.signals.stopSignal();
   // Its gateway reloads on SIGHUP once it is up; a SIGHUP while the stack starts must not end it.
-  ignoreHangUps();
+  io.signals.ignoreHangUps();
   const config = await withConfigErrors(async () => loadUpstreamConfig(io.env, io.cwd));
   // A gateway.yaml with a mistake is refused before the upstream opens (and locks) DATA_DIR.
   await withConfigErrors(async () => loadGatewayConfig(gatewayConfigFile(io), gatewayEnv(io, config.dataDir)));

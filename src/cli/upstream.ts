@@ -1,4 +1,3 @@
-import { ignoreHangUps, stopSignal } from '#common';
 import { loadUpstreamConfig, startUpstream, type Upstream } from '#upstream';
 import { usageError } from './cli-error.ts';
 import { withConfigErrors } from './config-errors.ts';
@@ -8,11 +7,11 @@ import { printBanner } from './print-output.ts';
 /** `tokengate upstream`: the upstream alone, until SIGINT/SIGTERM. */
 export async function runUpstream(args: readonly string[], io: CliIo): Promise<void> {
   if (args.length > 0) throw usageError(`unexpected argument "${args[0]}"`, 'tokengate upstream');
-  const stopping = stopSignal();
+  const stopping = io.signals.stopSignal();
   // The upstream reads its configuration once and has nothing to reload (the address data has
   // its own command): a SIGHUP (`systemctl reload`, a closed terminal, a renewal hook meant for
   // the gateway) must not end it.
-  ignoreHangUps();
+  io.signals.ignoreHangUps();
   const upstream = await withConfigErrors(() => startUpstream(loadUpstreamConfig(io.env, io.cwd)));
   printBanner(io.stdout, describeUpstream(upstream));
   await stopping;

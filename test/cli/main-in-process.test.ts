@@ -21,6 +21,17 @@ describe('the CLI main(argv, io)', () => {
     expect(process.env).toEqual(env);
   });
 
+  it('installs no listener on this process when upstream, start or gateway refuse their configuration', async () => {
+    const listeners = () =>
+      ['SIGTERM', 'SIGINT', 'SIGHUP', 'uncaughtException'].map((event) => process.listenerCount(event));
+    const before = listeners();
+    for (const command of ['upstream', 'start', 'gateway']) {
+      const result = await runCliInProcess([command], { LOG_LEVEL: 'verbose' });
+      expect({ command, code: result.code }).toEqual({ command, code: 2 });
+    }
+    expect(listeners()).toEqual(before);
+  });
+
   it('reports a stdout that refuses the output on its stderr, with status 1', async () => {
     const stdout = new Writable({
       write: (_chunk, _encoding, done) => done(Object.assign(new Error('gone'), { code: 'EPIPE' })),
@@ -32,7 +43,8 @@ describe('the CLI main(argv, io)', () => {
         done();
       },
     });
-    expect(await main(['--version'], { env: {}, stdout, stderr: sink, cwd: process.cwd() })).toBe(1);
+    const signals = { stopSignal: () => new Promise<NodeJS.Signals>(() => {}), ignoreHangUps() {} };
+    expect(await main(['--version'], { env: {}, stdout, stderr: sink, cwd: process.cwd(), signals })).toBe(1);
     expect(stderr).toBe('tokengate: the command ran, but its output could not be written to stdout (EPIPE)\n');
   });
 });
