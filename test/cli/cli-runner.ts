@@ -3,7 +3,7 @@ import { expect, onTestFinished } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type CliResult, runCliInProcess, startsServer } from '#test/cli-in-process.ts';
+import { type CliResult, runCliInProcess } from '#test/cli-in-process.ts';
 import { startFeedServer } from '#test/feed-server.ts';
 import { startJwksServer } from '#test/jwks-server.ts';
 import { freePort, stopProcess } from '#test/stack.ts';
@@ -16,8 +16,10 @@ export type { CliResult };
 
 /**
  * `tokengate ARGS` with `env` (and PATH) as its environment: in-process through the CLI's
- * `main`, except a command that starts a server or one run from another directory, which
- * `spawnCli` runs as a child (the gateway's file is read from the process's directory).
+ * `main`, except one run from another directory, which `spawnCli` runs as a child (the gateway's
+ * file is read from the process's directory). Tests run `upstream`, `start` and `gateway` here
+ * only to see them refuse: `timeoutMs` is when an `upstream` or `start` that started instead is
+ * stopped (it then exits 0); `launch` runs a server, `spawnCli` a test about the process.
  */
 export function runCli(
   args: readonly string[],
@@ -25,10 +27,8 @@ export function runCli(
   cwd?: string,
   timeoutMs?: number,
 ): Promise<CliResult> {
-  if (startsServer(args) || (cwd !== undefined && resolve(cwd) !== process.cwd())) {
-    return spawnCli(args, env, cwd, timeoutMs);
-  }
-  return runCliInProcess(args, { PATH: process.env['PATH'] ?? '', ...env });
+  if (cwd !== undefined && resolve(cwd) !== process.cwd()) return spawnCli(args, env, cwd, timeoutMs);
+  return runCliInProcess(args, { PATH: process.env['PATH'] ?? '', ...env }, undefined, timeoutMs);
 }
 
 /**

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '#store';
-import { launch, runCli, stackEnv, startGatewayFixture } from './cli-runner.ts';
+import { launch, spawnCli, stackEnv, startGatewayFixture } from './cli-runner.ts';
 import { migratedDataDir } from '#test/store-template.ts';
 
 /** Far longer than a start takes; a gateway whose loops outlive the error never gets there. */
@@ -73,7 +73,8 @@ describe('tokengate start whose gateway port is taken', () => {
     try {
       const env: Record<string, string> = { ...(await stackEnv(dataDir)), LOG_LEVEL: 'info' };
       await new Promise<void>((resolve) => taken.listen(Number(env['GATEWAY_PORT']), '127.0.0.1', resolve));
-      const result = await runCli(['start'], env, undefined, 90_000);
+      // Spawned: its stdout holds the log lines, and the lock must end with the process.
+      const result = await spawnCli(['start'], env, undefined, 90_000);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
         `tokengate: listen EADDRINUSE: address already in use 127.0.0.1:${env['GATEWAY_PORT']}\n`,

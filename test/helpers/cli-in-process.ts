@@ -59,10 +59,3 @@ function collected(): { stream: Writable; text: () => string } {
   });
   return { stream, text: () => text };
 }
-
-/** The commands that start a server: run in-process they would serve inside the test worker. */
-export function startsServer(args: readonly string[]): boolean {
-  const [command] = args;
-  const serves = command === 'gateway' || command === 'upstream' || command === 'start';
-  return serves && !args.includes('--help') && !args.includes('-h');
-}
