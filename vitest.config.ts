@@ -27,7 +27,7 @@ export default defineConfig({
     // One directory per run for what the test processes share (a migrated store, test keys),
     // and a check that fails the run on a process a test left running (test/support/leftovers.ts).
     globalSetup: ['./test/support/run-dir-setup.ts', './test/support/leftovers.ts'],
-    setupFiles: ['./test/support/child-processes.ts'],
+    setupFiles: ['./test/support/child-processes.ts', './test/support/cpu-log.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: MOCKING, isolate: false } },
