@@ -2,6 +2,7 @@ import { ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
 import { CHILD_MARKER, RUN_ID_VARIABLE } from './child-marker.ts';
+import { TEST_NODE_FLAGS } from './node-flags.ts';
 
 /**
  * Every process a test file starts must be gone when the file ends, also when a test failed:
@@ -16,11 +17,11 @@ import { CHILD_MARKER, RUN_ID_VARIABLE } from './child-marker.ts';
  * test), also one spawned with an environment of its own: the suite starts hundreds of Node
  * processes on the same sources, and with V8's code of the first one cached, `tokengate
  * check-config` took 1.4 s of CPU instead of 1.9-2.3 s. The cache holds compiled code only: what
- * a process loads and does is unchanged.
+ * a process loads and does is unchanged. A Node child also gets the run's V8 flags (node-flags.ts).
  */
 interface SpawnOptions {
   readonly file: string;
-  readonly args: readonly string[];
+  args: readonly string[];
   envPairs?: string[];
 }
 type Spawn = (this: ChildProcess, options: SpawnOptions) => unknown;
@@ -46,6 +47,7 @@ function install(): Map<ChildProcess, string> {
     if (compileCache !== undefined && !options.envPairs?.some((pair) => pair.startsWith('NODE_COMPILE_CACHE='))) {
       options.envPairs = [...(options.envPairs ?? []), compileCache];
     }
+    if (options.file === process.execPath) options.args = withTestFlags(options.args);
     const result = spawn.call(this, options);
     const commandLine = options.args.join(' ');
     children.set(this, commandLine);
@@ -53,6 +55,12 @@ function install(): Map<ChildProcess, string> {
     return result;
   };
   return children;
+}
+
+/** A Node child's argv (argv[0] first) with the run's V8 flags (node-flags.ts) added before its own. */
+function withTestFlags(args: readonly string[]): string[] {
+  const [node = process.execPath, ...rest] = args;
+  return [node, ...TEST_NODE_FLAGS.filter((flag) => !rest.includes(flag)), ...rest];
 }
 
 const running = (child: ChildProcess): boolean =>
