@@ -2,32 +2,31 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as oauth from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { launch, runCli, stackEnv } from './cli-runner.ts';
+import { type CliInProcess, startCliInProcess } from '#test/cli-in-process.ts';
 import { migratedDataDir } from '#test/store-template.ts';
+import { runCli, stackEnv } from './cli-runner.ts';
 
 type Json = Record<string, unknown>;
 
-const running: Array<ReturnType<typeof launch>['child']> = [];
+const running: CliInProcess[] = [];
 const dirs: string[] = [];
 
 afterEach(async () => {
-  for (const child of running.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const stack of running.splice(0)) expect((await stack.stop()).code).toBe(0);
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-/** `tokengate start` with PUBLIC_URL set from its gateway URL, until it has printed its URLs. */
+/**
+ * `tokengate start` with PUBLIC_URL set from its gateway URL, until it has printed its URLs: in
+ * this process, as these tests are about the configuration both halves read.
+ */
 async function startStack(publicUrlOf: (gatewayUrl: string) => string, extraEnv: Record<string, string> = {}) {
   const dataDir = await migratedDataDir('tokengate-public-url-');
   dirs.push(dataDir);
-  const env = { ...(await stackEnv(dataDir)), ...extraEnv };
+  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', ...(await stackEnv(dataDir)), ...extraEnv };
   const gatewayUrl = `http://127.0.0.1:${env['GATEWAY_PORT']}`;
-  const stack = launch('start', { ...env, PUBLIC_URL: publicUrlOf(gatewayUrl) });
-  running.push(stack.child);
+  const stack = startCliInProcess(['start'], { ...env, PUBLIC_URL: publicUrlOf(gatewayUrl) });
+  running.push(stack);
   await stack.waitFor(/admin token:/);
   return { env, gatewayUrl };
 }
