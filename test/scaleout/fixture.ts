@@ -24,7 +24,10 @@ import { type CliResult, freePort, runCli, waitForReady } from '#test/stack.ts';
  * process's own DATA_DIR (as a mounted secret would be), PUBLIC_URL. Each replica has its own
  * admin port; `admin(args, replica)` runs the admin CLI against the one chosen.
  *
- * Start one per test file (`describeScaleOut`): about 3 s on two cores, a fraction of a second to stop.
+ * Start as few as the cases allow (`describeScaleOut`): each costs about 8 s of CPU to start (a
+ * replica about 3 s, a gateway about 1 s, with the run's compile cache), a fraction of a second
+ * to stop. The suite starts two (changes-propagation.test.ts, rotation-failover.test.ts), each
+ * shared by the cases of several `*.cases.ts` files.
  */
 export interface Endpoint {
   /** As printed: "gateway 1", "replica 2". */
