@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +10,15 @@ let own: Promise<string> | undefined;
 
 /**
  * The directory the test processes of one run share (store template, test keys). Outside a
- * vitest run (a script importing a helper), a directory of this process's own.
+ * vitest run (a script importing a helper, as bench/replica-propagation.ts), a directory of this
+ * process's own, removed when the process exits.
  */
 export function runDir(): Promise<string> {
   const shared = process.env[RUN_DIR_ENV];
   if (shared) return Promise.resolve(shared);
-  own ??= mkdtemp(join(tmpdir(), 'tg-test-run-'));
+  own ??= mkdtemp(join(tmpdir(), 'tg-test-run-')).then((dir) => {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  });
   return own;
 }
