@@ -87,6 +87,7 @@ describe.skipIf(!runBrowser)('passkeys in Chromium', { timeout: 180_000 }, () =>
     await page.waitForURL(portal('/projects'));
 
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(portal('/login'));
     await shots(page, 'sign-in');
     await page.getByRole('link', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in with a passkey' }).waitFor();
