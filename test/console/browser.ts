@@ -48,12 +48,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const session = sessions.get(page) ?? page.context().newCDPSession(page);
   sessions.set(page, session);
   const cdp = await session;
-  const { cssContentSize: size } = await cdp.send('Page.getLayoutMetrics');
-  const { data } = await cdp.send('Page.captureScreenshot', {
-    format: 'png',
-    optimizeForSpeed: true,
-    captureBeyondViewport: true,
-    clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
+  const capture = async () => {
+    const { cssContentSize: size } = await cdp.send('Page.getLayoutMetrics');
+    return cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      optimizeForSpeed: true,
+      captureBeyondViewport: true,
+      clip: { x: 0, y: 0, width: size.width, height: size.height, scale: 1 },
+    });
+  };
+  // A loaded machine's Chromium now and then answers "Unable to capture screenshot" for a page
+  // it has drawn: the shot is the test's artifact, not what it checks, so it is taken again once.
+  const { data } = await capture().catch(async () => {
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(null)))');
+    return capture();
   });
   await writeFile(join(ARTIFACTS, `${name}.png`), Buffer.from(data, 'base64'));
 }
