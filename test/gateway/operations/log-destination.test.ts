@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { closeSync, constants, createReadStream, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, createReadStream, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,12 +8,21 @@ import { bufferedStdout } from '../../../src/gateway/process/log-destination.ts'
 
 // A real file stands in for stdout: the destination only ever sees a file descriptor.
 const opened: number[] = [];
+const dirs: string[] = [];
 afterEach(() => {
   for (const fd of opened.splice(0)) closeSync(fd);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A new temporary directory, removed after the test. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-log-'));
+  dirs.push(dir);
+  return dir;
+}
+
 function target(): { fd: number; read(): string } {
-  const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'out.log');
+  const path = join(tempDir(), 'out.log');
   const fd = openSync(path, 'w');
   opened.push(fd);
   return { fd, read: () => readFileSync(path, 'utf8') };
@@ -47,7 +56,7 @@ function unreadPipe(writeEnd: 'blocking' | 'non-blocking' | 'reader gone' = 'blo
   drain(done: (bytes: number, tail: string) => boolean): Promise<string>;
   bytesRead(): number;
 } {
-  const path = join(mkdtempSync(join(tmpdir(), 'tg-log-')), 'stdout.fifo');
+  const path = join(tempDir(), 'stdout.fifo');
   execFileSync('mkfifo', [path]);
   // Both ends, blocking; as a reader that never reads, it lets the write ends below be opened.
   const both = openSync(path, 'r+');

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createFakeClock } from '#test/fake-clock.ts';
 import { bearer } from '#test/tokens.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
@@ -62,7 +62,9 @@ describe('revocation through the feed', () => {
   });
 
   it('asks the issuer to hold a quiet poll for half of a short maxStalenessSec, so a healthy feed never turns the set stale', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'tg-staleness-')), 'gateway.yaml');
+    const dir = await mkdtemp(join(tmpdir(), 'tg-staleness-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'gateway.yaml');
     const source = await readFile(join(import.meta.dirname, 'gateway.yaml'), 'utf8');
     await writeFile(file, source.replace('maxStalenessSec: 30', 'maxStalenessSec: 6'));
     h = await startHarness(import.meta.dirname, { file });
