@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { constants } from 'node:fs';
-import { access, chmod, mkdir, mkdtemp, rm, statfs } from 'node:fs/promises';
+import { access, chmod, mkdtemp, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUN_DIR_ENV } from '../helpers/run-dir.ts';
@@ -43,7 +43,7 @@ async function roomInMemory(): Promise<boolean> {
 /**
  * vitest's global setup: one directory per run, named to every test process, where the first
  * process that needs a migrated store template or a test key makes it for all the others.
- * Removed when the run ends, with the temporary files of every test (TMPDIR points into it).
+ * Removed when the run ends, with the tests' temporary directory when the run made it.
  *
  * It also holds Node's compile cache for the run: the suite starts a tokengate process some two
  * hundred times, and each one after the first reuses the compiled (and type-stripped) modules.
@@ -53,14 +53,17 @@ export default async function setup(): Promise<() => Promise<void>> {
   const inMemory = process.env['TMPDIR'] === undefined && (await roomInMemory());
   const dir = await mkdtemp(join(inMemory ? MEMORY_DIR : tmpdir(), 'tg-test-run-'));
   process.env[RUN_DIR_ENV] = dir;
+  const removed = [dir];
   if (inMemory) {
-    // As /tmp: a test's PostgreSQL runs as another user, in a directory of its own in there.
-    await chmod(dir, 0o711);
-    process.env['TMPDIR'] = join(dir, 'tmp');
-    await mkdir(process.env['TMPDIR'], { mode: 0o1777 });
-    await chmod(process.env['TMPDIR'], 0o1777);
+    // Sticky and open to all, as /tmp: a test's PostgreSQL runs as its own user in there.
+    const tmp = await mkdtemp(join(MEMORY_DIR, 'tg-test-tmp-'));
+    await chmod(tmp, 0o1777);
+    process.env['TMPDIR'] = tmp;
+    removed.push(tmp);
   }
   process.env['NODE_COMPILE_CACHE'] ??= join(dir, 'compile-cache');
   await warmCompileCache();
-  return () => rm(dir, { recursive: true, force: true });
+  return async () => {
+    await Promise.all(removed.map((path) => rm(path, { recursive: true, force: true })));
+  };
 }
